@@ -8,4 +8,8 @@
 //! The window and the lab drive the same planner: the window with the real clock, the lab and
 //! the tests with a manual one.
 
+pub mod cli;
+pub mod lab;
+pub mod session;
 pub mod timing;
+pub mod world;

@@ -1,3 +1,6 @@
-fn main() {
-    println!("looplab");
+//! `looplab`: the window by default, `looplab lab` for the headless lab.
+
+fn main() -> std::process::ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    looplab::cli::main()
 }

@@ -78,7 +78,10 @@ mod tests {
     fn manual_clock_moves_only_forward_and_reports_the_wait() {
         let mut c = ManualClock::default();
         c.advance(Duration::from_millis(5));
-        assert_eq!(c.advance_to(Duration::from_millis(8)), Duration::from_millis(3));
+        assert_eq!(
+            c.advance_to(Duration::from_millis(8)),
+            Duration::from_millis(3)
+        );
         assert_eq!(c.advance_to(Duration::from_millis(2)), Duration::ZERO);
         assert_eq!(c.now(), Duration::from_millis(8));
     }

@@ -183,7 +183,8 @@ impl Planner {
         let new_step = settings.step();
         if old_step != new_step && !old_step.is_zero() {
             let nanos = self.lag.as_nanos() * new_step.as_nanos() / old_step.as_nanos();
-            self.lag = duration_from_nanos(nanos).min(new_step.saturating_sub(Duration::from_nanos(1)));
+            self.lag =
+                duration_from_nanos(nanos).min(new_step.saturating_sub(Duration::from_nanos(1)));
         }
         let pacing_changed = settings.frame_cap != self.settings.frame_cap
             || settings.update_rate != self.settings.update_rate
@@ -229,7 +230,9 @@ impl Planner {
 
         let step = self.settings.step();
         let (updates, update_len, skipped) = match self.strategy.family() {
-            Family::OneStepPerFrame => (u32::from(!frozen) + u32::from(single), step, Duration::ZERO),
+            Family::OneStepPerFrame => {
+                (u32::from(!frozen) + u32::from(single), step, Duration::ZERO)
+            }
             Family::VariableStep => {
                 let dt = if single {
                     step
@@ -436,7 +439,10 @@ mod tests {
         let mut p = planner(Strategy::Variable);
         let mut clock = ManualClock::default();
         let first = p.plan_frame(clock.now());
-        assert_eq!(first.updates, 0, "no time has passed before the first frame");
+        assert_eq!(
+            first.updates, 0,
+            "no time has passed before the first frame"
+        );
         assert_eq!(first.wake, Wake::Immediately);
 
         for cost in [ms(3), ms(27), ms(8)] {
@@ -485,8 +491,10 @@ mod tests {
 
     #[test]
     fn catch_up_stops_at_max_updates_and_the_game_slows_down() {
-        let mut settings = LoopSettings::default();
-        settings.max_updates = Some(4);
+        let settings = LoopSettings {
+            max_updates: Some(4),
+            ..LoopSettings::default()
+        };
         let mut p = Planner::new(Strategy::CatchUp, settings);
         let mut clock = ManualClock::default();
         p.plan_frame(clock.now());
@@ -503,13 +511,18 @@ mod tests {
             assert_eq!(p.lag(), owed - STEP * owed_steps);
         }
         let ratio = p.game_time().as_secs_f64() / clock.now().as_secs_f64();
-        assert!((ratio - 4.0 * 16.666667 / 150.0).abs() < 0.01, "ratio {ratio}");
+        assert!(
+            (ratio - 4.0 * 16.666667 / 150.0).abs() < 0.01,
+            "ratio {ratio}"
+        );
     }
 
     #[test]
     fn unlimited_updates_pay_all_the_lag_up_to_the_clamp() {
-        let mut settings = LoopSettings::default();
-        settings.max_updates = None;
+        let settings = LoopSettings {
+            max_updates: None,
+            ..LoopSettings::default()
+        };
         let mut p = Planner::new(Strategy::CatchUp, settings);
         let mut clock = ManualClock::default();
         p.plan_frame(clock.now());
@@ -549,9 +562,11 @@ mod tests {
     #[test]
     fn alpha_never_rounds_up_to_one() {
         // A one-second step owing one nanosecond less than a step.
-        let mut settings = LoopSettings::default();
-        settings.update_rate = Rate::hz(1.0).unwrap();
-        settings.max_frame_time = None;
+        let settings = LoopSettings {
+            update_rate: Rate::hz(1.0).unwrap(),
+            max_frame_time: None,
+            ..LoopSettings::default()
+        };
         let mut p = Planner::new(Strategy::Extrapolated, settings);
         p.plan_frame(Duration::ZERO);
         let plan = p.plan_frame(Duration::from_nanos(999_999_999));
@@ -574,8 +589,10 @@ mod tests {
 
     #[test]
     fn frame_cap_wakes_on_a_grid_and_never_bursts() {
-        let mut settings = LoopSettings::default();
-        settings.frame_cap = Some(Rate::hz(100.0).unwrap());
+        let settings = LoopSettings {
+            frame_cap: Some(Rate::hz(100.0).unwrap()),
+            ..LoopSettings::default()
+        };
         let mut p = Planner::new(Strategy::Interpolated, settings);
         let mut clock = ManualClock::default();
         for i in 1..=3u32 {
@@ -643,8 +660,10 @@ mod tests {
     fn time_scale_slows_accumulators_variable_and_fixed_sleep_alike() {
         let half = TimeScale::new(0.5).unwrap();
         for s in [Strategy::Variable, Strategy::CatchUp, Strategy::FixedSleep] {
-            let mut settings = LoopSettings::default();
-            settings.time_scale = half;
+            let settings = LoopSettings {
+                time_scale: half,
+                ..LoopSettings::default()
+            };
             let mut p = Planner::new(s, settings);
             let mut clock = ManualClock::default();
             while clock.now() < Duration::from_secs(2) {
@@ -658,8 +677,10 @@ mod tests {
     #[test]
     fn time_scale_zero_freezes_every_strategy() {
         for s in Strategy::ALL {
-            let mut settings = LoopSettings::default();
-            settings.time_scale = TimeScale::ZERO;
+            let settings = LoopSettings {
+                time_scale: TimeScale::ZERO,
+                ..LoopSettings::default()
+            };
             let mut p = Planner::new(s, settings);
             let mut clock = ManualClock::default();
             for _ in 0..10 {
@@ -688,7 +709,11 @@ mod tests {
         assert_eq!(plan.game_now, before + ms(5));
         assert_eq!(p.lag(), Duration::ZERO);
         // Variable to catch-up and on: still one continuous clock.
-        for s in [Strategy::CatchUp, Strategy::Extrapolated, Strategy::Interpolated] {
+        for s in [
+            Strategy::CatchUp,
+            Strategy::Extrapolated,
+            Strategy::Interpolated,
+        ] {
             p.set_strategy(s);
             let before = p.game_now();
             clock.advance(ms(7));
@@ -724,6 +749,10 @@ mod tests {
         let back = p.plan_frame(ms(50));
         assert_eq!((back.elapsed, back.updates), (Duration::ZERO, 0));
         let plan = p.plan_frame(ms(117));
-        assert_eq!(plan.elapsed, ms(17), "measured from the latest frame, not the earlier one");
+        assert_eq!(
+            plan.elapsed,
+            ms(17),
+            "measured from the latest frame, not the earlier one"
+        );
     }
 }

@@ -180,7 +180,10 @@ mod tests {
         let s = stats.summary();
         assert_eq!(s.frames, 1);
         assert_eq!(s.frame_time.avg, ms(20));
-        assert_eq!(s.max_updates, 1, "the first frame's updates, not the open one's");
+        assert_eq!(
+            s.max_updates, 1,
+            "the first frame's updates, not the open one's"
+        );
     }
 
     #[test]
@@ -196,7 +199,15 @@ mod tests {
         assert!((s.ups - 100.0).abs() < 1e-9);
         assert!((s.ratio - 1.0).abs() < 1e-9);
         assert_eq!(s.updates_per_frame, 2.0);
-        assert_eq!(s.frame_time, FrameTimes { avg: ms(20), min: ms(20), max: ms(20), p99: ms(20) });
+        assert_eq!(
+            s.frame_time,
+            FrameTimes {
+                avg: ms(20),
+                min: ms(20),
+                max: ms(20),
+                p99: ms(20)
+            }
+        );
         assert_eq!(s.frames_without_update, 0);
     }
 
@@ -214,7 +225,11 @@ mod tests {
         assert_eq!(s.frames, 100);
         assert_eq!(s.frame_time.min, ms(10));
         assert_eq!(s.frame_time.max, ms(110));
-        assert_eq!(s.frame_time.p99, ms(10), "one slow frame in a hundred is the 100th percentile");
+        assert_eq!(
+            s.frame_time.p99,
+            ms(10),
+            "one slow frame in a hundred is the 100th percentile"
+        );
         assert_eq!(s.frame_time.avg, ms(11));
         assert_eq!(s.frames_without_update, 50);
         assert!((s.ratio - 500.0 / 1100.0).abs() < 1e-9);

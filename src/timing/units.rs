@@ -109,10 +109,7 @@ impl TimeScale {
             ));
         }
         if factor > Self::MAX {
-            return Err(format!(
-                "time scale {factor} is larger than {}",
-                Self::MAX
-            ));
+            return Err(format!("time scale {factor} is larger than {}", Self::MAX));
         }
         Ok(Self {
             ppm: (factor * 1e6).round() as u64,
@@ -273,7 +270,10 @@ mod tests {
 
     #[test]
     fn rate_period_is_rounded_to_whole_nanoseconds() {
-        assert_eq!(Rate::hz(60.0).unwrap().period(), Duration::from_nanos(16_666_667));
+        assert_eq!(
+            Rate::hz(60.0).unwrap().period(),
+            Duration::from_nanos(16_666_667)
+        );
         assert_eq!(Rate::hz(25.0).unwrap().period(), Duration::from_millis(40));
         assert_eq!(Rate::hz(1000.0).unwrap().period(), Duration::from_millis(1));
     }
@@ -320,7 +320,10 @@ mod tests {
             half.real_time_for(Duration::from_millis(10)),
             Some(Duration::from_millis(20))
         );
-        assert_eq!(TimeScale::ZERO.real_time_for(Duration::from_millis(10)), None);
+        assert_eq!(
+            TimeScale::ZERO.real_time_for(Duration::from_millis(10)),
+            None
+        );
     }
 
     #[test]
@@ -331,13 +334,20 @@ mod tests {
         assert_eq!(parse_duration("0s").unwrap(), Duration::ZERO);
         assert!(parse_duration("5").unwrap_err().contains("no unit"));
         assert!(parse_duration("-5ms").unwrap_err().contains("negative"));
-        assert!(parse_duration("5parsecs").unwrap_err().contains("not a time unit"));
+        assert!(
+            parse_duration("5parsecs")
+                .unwrap_err()
+                .contains("not a time unit")
+        );
         assert!(parse_duration("abcms").is_err());
     }
 
     #[test]
     fn durations_format_in_a_readable_unit() {
-        assert_eq!(format_duration(Duration::from_nanos(16_666_667)), "16.667 ms");
+        assert_eq!(
+            format_duration(Duration::from_nanos(16_666_667)),
+            "16.667 ms"
+        );
         assert_eq!(format_duration(Duration::from_millis(1500)), "1.5 s");
         assert_eq!(format_duration(Duration::from_micros(850)), "850 us");
     }

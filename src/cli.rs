@@ -1,0 +1,383 @@
+//! The command line: parsing, validation, and dispatch to the window, the lab or the bench.
+//!
+//! Every user mistake becomes one line on stderr naming the option and the problem, and exit
+//! status 2; a failure at run time (no display, no GPU) is one line and status 1.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::str::FromStr;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::lab::profile::{Profile, parse_profiles};
+use crate::lab::{LabOptions, drift, plot, run_lab};
+use crate::timing::units::parse_duration;
+use crate::timing::{LoopSettings, Rate, Strategy, TimeScale};
+use crate::world::WorldConfig;
+
+/// Exit status for a usage error (bad option or value), as clap and most Unix tools use.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit status for a failure at run time.
+pub const EXIT_FAILURE: u8 = 1;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "looplab",
+    version,
+    about = "See, feel and measure how a game loop works.",
+    long_about = "Looplab opens a window where bullets stream across the screen and the active \
+                  game-loop strategy decides when the world updates and where each bullet is \
+                  drawn. `looplab lab` runs every strategy headless against modelled hardware; \
+                  `looplab bench` measures the real loop.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub app: AppArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run every strategy headless against modelled hardware and report the trade-offs.
+    Lab(LabArgs),
+}
+
+/// Loop and world settings shared by the window and the lab.
+#[derive(Args, Debug, Clone)]
+pub struct LoopArgs {
+    /// Fixed updates per second (the step is its period).
+    #[arg(
+        long,
+        value_name = "HZ",
+        default_value = "60",
+        allow_negative_numbers = true
+    )]
+    pub ups: Rate,
+    /// Frame cap in Hz, or `off`.
+    #[arg(
+        long,
+        value_name = "HZ|off",
+        default_value = "off",
+        allow_negative_numbers = true
+    )]
+    pub cap: Cap,
+    /// Most fixed updates in one frame (deWiTTERS' MAX_FRAMESKIP), or `unlimited`.
+    #[arg(
+        long,
+        value_name = "N|unlimited",
+        default_value = "10",
+        allow_negative_numbers = true
+    )]
+    pub max_updates: MaxUpdates,
+    /// Longest real time one frame may account for after a stall, or `off`.
+    #[arg(
+        long,
+        value_name = "DURATION|off",
+        default_value = "250ms",
+        allow_negative_numbers = true
+    )]
+    pub stall_clamp: StallClamp,
+    /// Game time per real time (0 freezes, 2 is double speed).
+    #[arg(
+        long,
+        value_name = "FACTOR",
+        default_value = "1",
+        allow_negative_numbers = true
+    )]
+    pub time_scale: TimeScale,
+    /// Number of bullets in the stream.
+    #[arg(long, value_name = "N", value_parser = parse_bullets, allow_negative_numbers = true)]
+    pub bullets: Option<usize>,
+    /// Seed of every random choice in the world.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1",
+        allow_negative_numbers = true
+    )]
+    pub seed: u64,
+}
+
+impl LoopArgs {
+    /// The loop settings these arguments describe.
+    pub fn settings(&self) -> LoopSettings {
+        LoopSettings {
+            update_rate: self.ups,
+            frame_cap: self.cap.0,
+            max_updates: self.max_updates.0,
+            max_frame_time: self.stall_clamp.0,
+            time_scale: self.time_scale,
+            paused: false,
+        }
+    }
+
+    /// The world these arguments describe, with `default_bullets` unless given.
+    pub fn world(&self, default_bullets: usize) -> WorldConfig {
+        WorldConfig {
+            seed: self.seed,
+            bullets: self.bullets.unwrap_or(default_bullets),
+        }
+    }
+}
+
+/// Options of the window (no subcommand).
+#[derive(Args, Debug, Clone)]
+pub struct AppArgs {
+    /// Loop strategy to start with: an id (`interpolated`) or its key (`5`).
+    #[arg(long, value_name = "STRATEGY", default_value = "interpolated")]
+    pub strategy: Strategy,
+    #[command(flatten)]
+    pub loop_args: LoopArgs,
+}
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct LabArgs {
+    #[command(subcommand)]
+    pub command: Option<LabCommand>,
+    /// Strategies to run, comma-separated (default: all six).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub strategy: Vec<Strategy>,
+    /// Hardware profiles: built-in names, comma-separated, or a custom
+    /// `NAME:render=5ms,update=1ms,jitter=2ms,refresh=60,stall=1s@4s`. Repeatable.
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profiles)]
+    pub profile: Vec<Vec<Profile>>,
+    /// Real (virtual) seconds each run lasts.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub seconds: Duration,
+    /// Game time at which states are hashed to compare profiles.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub checkpoint: Duration,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Also draw game time and drawn-position error over time to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub loop_args: LoopArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum LabCommand {
+    /// Reproduce deWiTTERS' floating-point drift experiment.
+    Drift {
+        /// Frame rates to compare, comma-separated.
+        #[arg(
+            long,
+            value_name = "LIST",
+            value_delimiter = ',',
+            default_value = "40,100",
+            allow_negative_numbers = true
+        )]
+        fps: Vec<Rate>,
+    },
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Csv,
+    Json,
+}
+
+/// A frame cap: a rate or `off`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cap(pub Option<Rate>);
+
+impl FromStr for Cap {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "off" | "none" => Ok(Cap(None)),
+            v => v.parse().map(|r| Cap(Some(r))),
+        }
+    }
+}
+
+/// Most updates per frame: a positive count or `unlimited`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaxUpdates(pub Option<u32>);
+
+impl FromStr for MaxUpdates {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "unlimited" | "off" | "none" => Ok(MaxUpdates(None)),
+            v => match v.parse::<i64>() {
+                Ok(n) if (1..=100_000).contains(&n) => Ok(MaxUpdates(Some(n as u32))),
+                Ok(n) => Err(format!("must be from 1 to 100000 or 'unlimited', got {n}")),
+                Err(_) => Err(format!("'{v}' is not a count (a number or 'unlimited')")),
+            },
+        }
+    }
+}
+
+/// The stall clamp: a positive duration or `off`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StallClamp(pub Option<Duration>);
+
+impl FromStr for StallClamp {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "off" | "none" => Ok(StallClamp(None)),
+            v => {
+                let d = parse_duration(v)?;
+                if d.is_zero() {
+                    return Err("must be longer than zero (or 'off')".into());
+                }
+                Ok(StallClamp(Some(d)))
+            }
+        }
+    }
+}
+
+fn parse_bullets(s: &str) -> Result<usize, String> {
+    let n: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number"))?;
+    if n < 0 || n as usize > WorldConfig::MAX_BULLETS {
+        return Err(format!(
+            "must be from 0 to {}, got {n}",
+            WorldConfig::MAX_BULLETS
+        ));
+    }
+    Ok(n as usize)
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !x.is_finite() || x <= 0.0 {
+        return Err(format!("must be a positive number of seconds, got {s}"));
+    }
+    if x > 86_400.0 {
+        return Err(format!("must be at most 86400 seconds (a day), got {s}"));
+    }
+    Ok(Duration::from_secs_f64(x))
+}
+
+/// A failure to report: one line, and the exit status.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    pub status: u8,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            status: EXIT_USAGE,
+        }
+    }
+
+    pub fn runtime(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            status: EXIT_FAILURE,
+        }
+    }
+}
+
+/// Parses the process arguments and runs what they ask for.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("{}", one_line(&e.render().to_string()));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.status)
+        }
+    }
+}
+
+/// clap's messages run over several lines (the problem, possible values, a usage hint);
+/// this keeps the paragraph that names the problem, joined into one line.
+fn one_line(message: &str) -> String {
+    let first_paragraph: Vec<&str> = message
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let line = first_paragraph.join(" ");
+    if line.is_empty() {
+        "error: invalid arguments".to_string()
+    } else {
+        line
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Some(Command::Lab(lab)) => run_lab_command(lab),
+        None => Err(Failure::runtime(
+            "the window is not built yet; run `looplab lab` for the headless lab",
+        )),
+    }
+}
+
+fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
+    if let Some(LabCommand::Drift { fps }) = args.command {
+        print!("{}", drift::report(&fps));
+        return Ok(());
+    }
+    let mut options = LabOptions {
+        settings: args.loop_args.settings(),
+        world: args.loop_args.world(LabOptions::DEFAULT_BULLETS),
+        duration: args.seconds,
+        checkpoint: args.checkpoint,
+        ..LabOptions::default()
+    };
+    if !args.strategy.is_empty() {
+        let mut strategies = args.strategy;
+        strategies.dedup();
+        options.strategies = strategies;
+    }
+    if !args.profile.is_empty() {
+        options.profiles = args.profile.into_iter().flatten().collect();
+    }
+    let mut names: Vec<&str> = options.profiles.iter().map(|p| p.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Failure::usage(format!(
+            "invalid value for '--profile': profile '{}' is given twice",
+            w[0]
+        )));
+    }
+    let report = run_lab(&options);
+    match args.format {
+        Format::Table => print!("{}", report.table()),
+        Format::Csv => print!("{}", report.csv()),
+        Format::Json => println!("{}", report.json()),
+    }
+    if let Some(path) = args.plot {
+        plot::write_svg(&report, &path).map_err(Failure::runtime)?;
+        eprintln!("plot written to {}", path.display());
+    }
+    Ok(())
+}

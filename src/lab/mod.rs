@@ -1,0 +1,112 @@
+//! The lab: every strategy run headless against modelled hardware on a virtual clock, with
+//! the trade-offs reported as numbers and plots.
+
+pub mod drift;
+pub mod plot;
+pub mod profile;
+pub mod report;
+pub mod run;
+
+use std::time::Duration;
+
+use crate::timing::units::format_duration;
+use crate::timing::{LoopSettings, Strategy};
+use crate::world::WorldConfig;
+use profile::Profile;
+use report::LabReport;
+use run::{RunConfig, RunResult};
+
+/// What a lab invocation runs: every listed strategy on every listed profile.
+#[derive(Clone, Debug)]
+pub struct LabOptions {
+    pub strategies: Vec<Strategy>,
+    pub profiles: Vec<Profile>,
+    pub settings: LoopSettings,
+    pub world: WorldConfig,
+    pub duration: Duration,
+    pub checkpoint: Duration,
+}
+
+impl LabOptions {
+    /// A thousand bullets: enough for the error statistics, cheap to simulate.
+    pub const DEFAULT_BULLETS: usize = 1000;
+}
+
+impl Default for LabOptions {
+    fn default() -> Self {
+        Self {
+            strategies: Strategy::ALL.to_vec(),
+            profiles: Profile::builtin(),
+            settings: LoopSettings::default(),
+            world: WorldConfig {
+                seed: 1,
+                bullets: Self::DEFAULT_BULLETS,
+            },
+            duration: RunConfig::DEFAULT_DURATION,
+            checkpoint: RunConfig::DEFAULT_CHECKPOINT,
+        }
+    }
+}
+
+/// Describes the shared settings in one line.
+pub fn describe_settings(s: &LoopSettings, world: &WorldConfig) -> String {
+    format!(
+        "{} UPS, cap {}, max updates/frame {}, stall clamp {}, time scale {}, {} bullets, seed {}",
+        s.update_rate.as_hz(),
+        s.frame_cap.map_or("off".to_string(), |c| c.to_string()),
+        s.max_updates
+            .map_or("unlimited".to_string(), |m| m.to_string()),
+        s.max_frame_time.map_or("off".to_string(), format_duration),
+        s.time_scale,
+        world.bullets,
+        world.seed,
+    )
+}
+
+/// Runs every strategy on every profile. Strategies run on separate threads; each run is
+/// deterministic, so the report is the same whatever the scheduling.
+pub fn run_lab(options: &LabOptions) -> LabReport {
+    let configs: Vec<Vec<RunConfig>> = options
+        .strategies
+        .iter()
+        .map(|&strategy| {
+            options
+                .profiles
+                .iter()
+                .map(|profile| RunConfig {
+                    strategy,
+                    profile: profile.clone(),
+                    settings: options.settings.clone(),
+                    world: options.world.clone(),
+                    duration: options.duration,
+                    checkpoint: options.checkpoint,
+                    trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+                })
+                .collect()
+        })
+        .collect();
+    let results: Vec<RunResult> = std::thread::scope(|scope| {
+        let handles: Vec<_> = configs
+            .iter()
+            .map(|group| scope.spawn(move || group.iter().map(run::run).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let checkpoint = configs
+        .first()
+        .and_then(|g| g.first())
+        .map_or(options.checkpoint, RunConfig::aligned_checkpoint);
+    LabReport::new(
+        describe_settings(&options.settings, &options.world),
+        options.duration.as_secs_f64(),
+        checkpoint.as_secs_f64(),
+        options.profiles.clone(),
+        results,
+    )
+}

@@ -1,0 +1,213 @@
+//! The lab's report: every run as an aligned table, CSV or JSON, with the determinism verdict
+//! that compares each strategy's checkpoint hashes across profiles.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::profile::Profile;
+use super::run::RunResult;
+
+/// Everything a lab invocation found.
+#[derive(Clone, Debug, Serialize)]
+pub struct LabReport {
+    /// Settings shared by every run, in words.
+    pub settings: String,
+    /// Real seconds each run lasted.
+    pub seconds: f64,
+    /// Game time of the checkpoint hash, seconds.
+    pub checkpoint_seconds: f64,
+    pub profiles: Vec<Profile>,
+    pub runs: Vec<RunRow>,
+}
+
+/// A run and its determinism verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunRow {
+    #[serde(flatten)]
+    pub result: RunResult,
+    /// Whether this strategy's checkpoint hash was the same on every profile that reached
+    /// the checkpoint.
+    pub deterministic: Option<bool>,
+}
+
+impl LabReport {
+    /// Builds the report, judging determinism per strategy.
+    pub fn new(
+        settings: String,
+        seconds: f64,
+        checkpoint_seconds: f64,
+        profiles: Vec<Profile>,
+        results: Vec<RunResult>,
+    ) -> Self {
+        let mut hashes: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for r in &results {
+            if let Some(h) = &r.checkpoint_hash {
+                hashes.entry(&r.strategy).or_default().push(h);
+            }
+        }
+        let verdict: BTreeMap<String, Option<bool>> = hashes
+            .into_iter()
+            .map(|(s, hs)| {
+                let v = (hs.len() >= 2).then(|| hs.iter().all(|h| *h == hs[0]));
+                (s.to_string(), v)
+            })
+            .collect();
+        let runs = results
+            .into_iter()
+            .map(|result| RunRow {
+                deterministic: verdict.get(&result.strategy).copied().flatten(),
+                result,
+            })
+            .collect();
+        Self {
+            settings,
+            seconds,
+            checkpoint_seconds,
+            profiles,
+            runs,
+        }
+    }
+
+    /// The row for a strategy and profile.
+    pub fn row(&self, strategy: &str, profile: &str) -> Option<&RunRow> {
+        self.runs
+            .iter()
+            .find(|r| r.result.strategy == strategy && r.result.profile == profile)
+    }
+
+    const HEADERS: [&'static str; 15] = [
+        "strategy",
+        "profile",
+        "fps",
+        "ups",
+        "game/real",
+        "max upd",
+        "repeats",
+        "err mean",
+        "err max",
+        "judder",
+        "hash@checkpoint",
+        "determ",
+        "busy",
+        "tunnel",
+        "energy",
+    ];
+
+    fn cells(row: &RunRow) -> [String; 15] {
+        let r = &row.result;
+        [
+            r.strategy.clone(),
+            r.profile.clone(),
+            format!("{:.1}", r.fps),
+            format!("{:.1}", r.ups),
+            format!("{:.3}", r.ratio),
+            r.max_updates.to_string(),
+            format!("{:.0}%", r.repeat_share * 100.0),
+            format!("{:.2}", r.mean_error),
+            format!("{:.2}", r.max_error),
+            format!("{:.2}", r.mean_judder),
+            r.checkpoint_hash.clone().unwrap_or_else(|| "-".into()),
+            match row.deterministic {
+                Some(true) => "yes".into(),
+                Some(false) => "no".into(),
+                None => "-".into(),
+            },
+            format!("{:.0}%", r.busy_share * 100.0),
+            format!("{:.0}%", r.tunnel_share * 100.0),
+            format!("{:+.1}%", r.energy_drift * 100.0),
+        ]
+    }
+
+    /// An aligned text table with a legend.
+    pub fn table(&self) -> String {
+        let rows: Vec<[String; 15]> = self.runs.iter().map(Self::cells).collect();
+        let mut widths = Self::HEADERS.map(str::len);
+        for row in &rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.len());
+            }
+        }
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Looplab lab: {} s of real time per run; {}",
+            self.seconds, self.settings
+        );
+        for p in &self.profiles {
+            let _ = writeln!(out, "  {:<10} {}", p.name, p.description);
+        }
+        out.push('\n');
+        let line = |cells: &[String]| {
+            let mut l = String::new();
+            for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+                if i < 2 {
+                    let _ = write!(l, "{c:<w$}  ");
+                } else {
+                    let _ = write!(l, "{c:>w$}  ");
+                }
+            }
+            l.trim_end().to_string()
+        };
+        let headers: Vec<String> = Self::HEADERS.iter().map(|h| h.to_string()).collect();
+        let _ = writeln!(out, "{}", line(&headers));
+        let mut last_strategy = None;
+        for (row, cells) in self.runs.iter().zip(&rows) {
+            if last_strategy.is_some_and(|s| s != &row.result.strategy) {
+                out.push('\n');
+            }
+            last_strategy = Some(&row.result.strategy);
+            let _ = writeln!(out, "{}", line(cells));
+        }
+        let _ = write!(
+            out,
+            "\ngame/real: game time per real time (1 = real-time speed). max upd: most updates in one frame.\n\
+             repeats: frames with no update since the last. err: distance in px from the drawn to the exact\n\
+             position at the frame's game-clock instant; judder: its change from frame to frame (smoothness).\n\
+             hash@checkpoint: state at {:.3} s of game time; determ: same hash on every profile.\n\
+             busy: share of wall time working, not waiting (a power proxy). tunnel: darts through the thin\n\
+             wall. energy: drift of the bouncing balls' total energy.\n",
+            self.checkpoint_seconds
+        );
+        out
+    }
+
+    /// Comma-separated values with a header row. Fields never contain commas or quotes:
+    /// they are ids, numbers and hex hashes (profile names are restricted accordingly).
+    pub fn csv(&self) -> String {
+        let mut out = String::from(
+            "strategy,profile,fps,ups,ratio,max_updates,repeat_share,mean_error_px,max_error_px,\
+             mean_judder_px,checkpoint_hash,deterministic,busy_share,tunnel_share,energy_drift,game_seconds\n",
+        );
+        for row in &self.runs {
+            let r = &row.result;
+            let _ = writeln!(
+                out,
+                "{},{},{:.3},{:.3},{:.5},{},{:.5},{:.4},{:.4},{:.4},{},{},{:.5},{:.5},{:.6},{:.4}",
+                r.strategy,
+                r.profile,
+                r.fps,
+                r.ups,
+                r.ratio,
+                r.max_updates,
+                r.repeat_share,
+                r.mean_error,
+                r.max_error,
+                r.mean_judder,
+                r.checkpoint_hash.as_deref().unwrap_or(""),
+                row.deterministic.map_or(String::new(), |d| d.to_string()),
+                r.busy_share,
+                r.tunnel_share,
+                r.energy_drift,
+                r.game_seconds,
+            );
+        }
+        out
+    }
+
+    /// Pretty-printed JSON of the whole report.
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}

@@ -1,0 +1,324 @@
+//! One experiment: a strategy on a hardware profile, on a virtual clock.
+//!
+//! The loop is the window's loop (a [`Session`]) with the clock advanced by the profile's
+//! costs instead of by doing the work: each update costs `update`, each frame `render`
+//! (plus seeded jitter), a vsync present waits for the next refresh, and a wake time is a
+//! perfect sleep. Twenty seconds of such a machine take a few milliseconds to run.
+
+use std::time::Duration;
+
+use oorandom::Rand32;
+use serde::Serialize;
+
+use super::profile::Profile;
+use crate::session::Session;
+use crate::timing::{LoopSettings, ManualClock, Strategy, Wake};
+use crate::world::accuracy::AccuracySummary;
+use crate::world::{World, WorldConfig};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub strategy: Strategy,
+    pub profile: Profile,
+    pub settings: LoopSettings,
+    pub world: WorldConfig,
+    /// Real (virtual) time to run for.
+    pub duration: Duration,
+    /// Game time at which the state is hashed to compare runs (rounded down to a whole
+    /// number of steps, so every fixed-step run can land on it exactly).
+    pub checkpoint: Duration,
+    /// Real time between two points of the trace.
+    pub trace_interval: Duration,
+}
+
+impl RunConfig {
+    /// Twenty seconds: long enough for the 4 s stall, a few metronome sweeps and a stable
+    /// average at 2 FPS.
+    pub const DEFAULT_DURATION: Duration = Duration::from_secs(20);
+    /// Five seconds of game time: reached by every built-in pair, even the slowest.
+    pub const DEFAULT_CHECKPOINT: Duration = Duration::from_secs(5);
+    /// A trace point every 50 ms of real time: 400 points over the default run.
+    pub const DEFAULT_TRACE_INTERVAL: Duration = Duration::from_millis(50);
+
+    /// The checkpoint as a whole number of steps.
+    pub fn aligned_checkpoint(&self) -> Duration {
+        let step = self.settings.step().as_nanos().max(1);
+        let n = self.checkpoint.as_nanos() / step;
+        crate::timing::units::duration_from_nanos(n * step)
+    }
+}
+
+/// One point of the trace, for the plots.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TracePoint {
+    /// Real time, seconds.
+    pub real: f64,
+    /// Game-clock time, seconds.
+    pub game: f64,
+    /// Mean drawn-position error of the frames since the previous point, pixels.
+    pub error: f64,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub strategy: String,
+    pub profile: String,
+    /// Frames per second of real time.
+    pub fps: f64,
+    /// Updates per second of real time.
+    pub ups: f64,
+    /// Game time over real time, for the whole run.
+    pub ratio: f64,
+    /// Most updates in one frame.
+    pub max_updates: u32,
+    /// Share of frames that ran no update since the previous one (a repeated picture unless
+    /// the view blends).
+    pub repeat_share: f64,
+    /// Drawn-position error and judder, pixels.
+    pub mean_error: f64,
+    pub max_error: f64,
+    pub mean_judder: f64,
+    /// State hash at the checkpoint game time; `None` if the run never got there.
+    pub checkpoint_hash: Option<String>,
+    /// State hash at the end of the run.
+    pub end_hash: String,
+    /// Share of real time spent working (updates and rendering) rather than waiting.
+    pub busy_share: f64,
+    /// Share of darts that reached the wall and went through.
+    pub tunnel_share: f64,
+    /// Relative change of the physics group's energy at the end.
+    pub energy_drift: f64,
+    /// Game time reached, seconds.
+    pub game_seconds: f64,
+    #[serde(skip)]
+    pub trace: Vec<TracePoint>,
+}
+
+/// Hashes the world at one game time, the same way whether an update lands on it exactly or
+/// steps over it (then a copy of the world is advanced to it, leaving the run untouched).
+#[derive(Clone, Debug)]
+struct Checkpoint {
+    at: Duration,
+    hash: Option<u64>,
+}
+
+impl Checkpoint {
+    /// Call before each update of length `step`.
+    fn before_update(&mut self, world: &World, step: Duration) {
+        if self.hash.is_some() {
+            return;
+        }
+        let t = world.time();
+        if t == self.at {
+            self.hash = Some(world.state_hash());
+        } else if t < self.at && t + step > self.at {
+            let mut copy = world.clone();
+            copy.step(self.at - t);
+            self.hash = Some(copy.state_hash());
+        }
+    }
+
+    /// Call at the end, in case the last update landed on it exactly.
+    fn finish(&mut self, world: &World) {
+        if self.hash.is_none() && world.time() == self.at {
+            self.hash = Some(world.state_hash());
+        }
+    }
+}
+
+/// Runs one experiment.
+pub fn run(config: &RunConfig) -> RunResult {
+    let profile = &config.profile;
+    let mut session = Session::new(config.strategy, config.settings.clone(), &config.world);
+    let mut clock = ManualClock::default();
+    let mut jitter_rng = Rand32::new(config.world.seed ^ 0x6a69_7474_6572);
+    let mut checkpoint = Checkpoint {
+        at: config.aligned_checkpoint(),
+        hash: None,
+    };
+    let mut stall = profile.stall;
+    let (mut frames, mut updates, mut repeats, mut most) = (0u64, 0u64, 0u64, 0u32);
+    let mut busy = Duration::ZERO;
+    let mut trace = Vec::new();
+    let mut next_trace = Duration::ZERO;
+    // Frame errors since the last trace point, averaged so the trace does not alias with a
+    // per-frame oscillation.
+    let (mut error_sum, mut error_frames) = (0.0f64, 0u32);
+
+    while clock.now() < config.duration {
+        let update_cost = profile.update;
+        let plan = session.frame(clock.now(), |world, step| {
+            checkpoint.before_update(world, step);
+            clock.advance(update_cost);
+            busy += update_cost;
+        });
+        frames += 1;
+        updates += plan.updates as u64;
+        repeats += u64::from(plan.updates == 0);
+        most = most.max(plan.updates);
+
+        let render = jittered(profile.render, profile.jitter, &mut jitter_rng);
+        clock.advance(render);
+        busy += render;
+        if let Some(s) = stall
+            && clock.now() >= s.at
+        {
+            clock.advance(s.length);
+            stall = None;
+        }
+        if let Some(refresh) = profile.refresh {
+            let period = refresh.period().as_nanos().max(1);
+            let now = clock.now().as_nanos();
+            let vblank = now.div_ceil(period) * period;
+            clock.advance_to(crate::timing::units::duration_from_nanos(vblank));
+        }
+
+        let accuracy = session.measure_accuracy(&plan);
+        error_sum += accuracy.mean_error as f64;
+        error_frames += 1;
+        if plan.now >= next_trace {
+            trace.push(TracePoint {
+                real: plan.now.as_secs_f64(),
+                game: plan.game_now.as_secs_f64(),
+                error: error_sum / error_frames as f64,
+            });
+            (error_sum, error_frames) = (0.0, 0);
+            next_trace = plan.now + config.trace_interval;
+        }
+        if let Wake::At(t) = plan.wake {
+            clock.advance_to(t);
+        }
+    }
+    checkpoint.finish(&session.world);
+
+    let real = clock.now().as_secs_f64();
+    let per_sec = |x: f64| x / real;
+    let AccuracySummary {
+        mean_error,
+        max_error,
+        mean_judder,
+        ..
+    } = session.accuracy.summary();
+    let game = session.planner.game_now();
+    RunResult {
+        strategy: config.strategy.id().to_string(),
+        profile: profile.name.clone(),
+        fps: per_sec(frames as f64),
+        ups: per_sec(updates as f64),
+        ratio: per_sec(game.as_secs_f64()),
+        max_updates: most,
+        repeat_share: repeats as f64 / frames.max(1) as f64,
+        mean_error,
+        max_error,
+        mean_judder,
+        checkpoint_hash: checkpoint.hash.map(short_hash),
+        end_hash: short_hash(session.world.state_hash()),
+        busy_share: busy.as_secs_f64() / real,
+        tunnel_share: session.world.darts.tunnel_fraction(),
+        energy_drift: session.world.balls.energy_drift(),
+        game_seconds: game.as_secs_f64(),
+        trace,
+    }
+}
+
+/// `base` varied uniformly by up to `jitter` either way, never below zero.
+fn jittered(base: Duration, jitter: Duration, rng: &mut Rand32) -> Duration {
+    if jitter.is_zero() {
+        return base;
+    }
+    let j = jitter.as_nanos() as f64;
+    let offset = (rng.rand_float() as f64 * 2.0 - 1.0) * j;
+    let nanos = (base.as_nanos() as f64 + offset).max(0.0);
+    Duration::from_nanos(nanos as u64)
+}
+
+/// The hash as 16 hex digits.
+pub fn short_hash(h: u64) -> String {
+    format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(strategy: Strategy, profile: &str) -> RunConfig {
+        RunConfig {
+            strategy,
+            profile: Profile::parse(profile).unwrap(),
+            settings: LoopSettings::default(),
+            world: WorldConfig {
+                seed: 1,
+                bullets: 200,
+            },
+            duration: RunConfig::DEFAULT_DURATION,
+            checkpoint: RunConfig::DEFAULT_CHECKPOINT,
+            trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+        }
+    }
+
+    #[test]
+    fn checkpoint_is_a_whole_number_of_steps() {
+        let c = config(Strategy::CatchUp, "fast");
+        assert_eq!(
+            c.aligned_checkpoint(),
+            Duration::from_nanos(16_666_667) * 299
+        );
+    }
+
+    #[test]
+    fn checkpoint_hash_is_taken_at_the_checkpoint_time_exactly() {
+        let mut w = World::new(&WorldConfig {
+            seed: 1,
+            bullets: 50,
+        });
+        let at = Duration::from_millis(100);
+        let mut exact = Checkpoint { at, hash: None };
+        let mut over = Checkpoint { at, hash: None };
+        // 10 steps of 10 ms land on it; a 30 ms step from 80 ms steps over it.
+        let mut a = w.clone();
+        for _ in 0..10 {
+            exact.before_update(&a, Duration::from_millis(10));
+            a.step(Duration::from_millis(10));
+        }
+        exact.finish(&a);
+        for _ in 0..8 {
+            w.step(Duration::from_millis(10));
+        }
+        let mut b = w.clone();
+        b.step(Duration::from_millis(20));
+        over.before_update(&w, Duration::from_millis(30));
+        assert_eq!(over.hash, Some(b.state_hash()));
+        assert_eq!(exact.hash, Some(a.state_hash()));
+        // Both are the state at 100 ms, reached by different steps: not the same state.
+        assert_ne!(exact.hash, over.hash);
+    }
+
+    #[test]
+    fn the_fast_machine_runs_uncapped_far_too_fast() {
+        let r = run(&config(Strategy::Uncapped, "fast"));
+        // 1.2 ms frames with one 16.7 ms step each: about 14 times real time.
+        assert!(r.fps > 800.0 && r.ratio > 12.0, "{r:?}");
+        assert_eq!(r.busy_share, 1.0);
+        assert_eq!(r.max_updates, 1);
+    }
+
+    #[test]
+    fn jitter_is_seeded_and_bounded() {
+        let mut rng = Rand32::new(1);
+        let base = Duration::from_millis(9);
+        let jitter = Duration::from_millis(8);
+        let xs: Vec<Duration> = (0..1000)
+            .map(|_| jittered(base, jitter, &mut rng))
+            .collect();
+        assert!(
+            xs.iter()
+                .all(|x| *x >= Duration::from_millis(1) && *x <= Duration::from_millis(17))
+        );
+        let mean = xs.iter().sum::<Duration>() / 1000;
+        assert!(mean.abs_diff(base) < Duration::from_micros(500));
+        let mut again = Rand32::new(1);
+        assert_eq!(jittered(base, jitter, &mut again), xs[0]);
+    }
+}

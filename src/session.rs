@@ -1,0 +1,115 @@
+//! One running loop: a planner, the world it advances, and the measurements taken on it.
+//!
+//! The window and the lab both drive a `Session`, so what the lab measures is what the
+//! window does: only the clock (real or virtual) and the cost of a frame differ.
+
+use std::time::Duration;
+
+use crate::timing::{FramePlan, FrameStats, LoopSettings, Planner, Strategy};
+use crate::world::accuracy::{AccuracyTracker, FrameAccuracy};
+use crate::world::{World, WorldConfig};
+
+/// A planner, its world and their statistics.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub planner: Planner,
+    pub world: World,
+    pub stats: FrameStats,
+    pub accuracy: AccuracyTracker,
+}
+
+impl Session {
+    /// A fresh world driven by `strategy` with `settings`.
+    pub fn new(strategy: Strategy, settings: LoopSettings, world: &WorldConfig) -> Self {
+        Self {
+            planner: Planner::new(strategy, settings),
+            world: World::new(world),
+            stats: FrameStats::default(),
+            accuracy: AccuracyTracker::default(),
+        }
+    }
+
+    /// Starts the frame at `now`: plans it and runs its updates, calling `before_update`
+    /// with the world and the step before each one (where a caller models or measures the
+    /// cost of an update). Returns the plan; draw with its `view`.
+    pub fn frame(
+        &mut self,
+        now: Duration,
+        mut before_update: impl FnMut(&World, Duration),
+    ) -> FramePlan {
+        let plan = self.planner.plan_frame(now);
+        for _ in 0..plan.updates {
+            before_update(&self.world, plan.step);
+            self.world.step(plan.step);
+        }
+        self.stats.record(now, plan.updates, plan.game_advance());
+        plan
+    }
+
+    /// Measures how far the frame `plan` draws things from their true positions.
+    pub fn measure_accuracy(&mut self, plan: &FramePlan) -> FrameAccuracy {
+        self.accuracy
+            .observe(&self.world, plan.view, plan.step, plan.game_now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timing::{ManualClock, Wake};
+
+    /// Runs `seconds` of real time with frames costing `frame_cost`, sleeping when told.
+    /// Returns the session and the state hash seen just after the 100th update.
+    fn run(strategy: Strategy, frame_cost: Duration, seconds: u64) -> (Session, Option<u64>) {
+        let mut s = Session::new(
+            strategy,
+            LoopSettings::default(),
+            &WorldConfig {
+                seed: 3,
+                bullets: 100,
+            },
+        );
+        let mut clock = ManualClock::default();
+        let mut hash_at_100 = None;
+        while clock.now() < Duration::from_secs(seconds) {
+            let plan = s.frame(clock.now(), |world, _| {
+                if world.steps() == 100 {
+                    hash_at_100 = Some(world.state_hash());
+                }
+            });
+            clock.advance(frame_cost);
+            if let Wake::At(t) = plan.wake {
+                clock.advance_to(t);
+            }
+        }
+        (s, hash_at_100)
+    }
+
+    #[test]
+    fn fixed_steps_give_the_same_world_whatever_the_frame_rate() {
+        // 3 ms frames and 41 ms frames group the updates differently; the steps are the same.
+        for strategy in Strategy::ALL.into_iter().filter(|s| s.is_fixed_step()) {
+            let (_, fast) = run(strategy, Duration::from_millis(3), 5);
+            let (_, slow) = run(strategy, Duration::from_millis(41), 5);
+            assert!(fast.is_some(), "{strategy} reached 100 updates");
+            assert_eq!(fast, slow, "{strategy}");
+        }
+    }
+
+    #[test]
+    fn variable_steps_depend_on_the_frame_rate() {
+        let (fast, _) = run(Strategy::Variable, Duration::from_millis(3), 3);
+        let (slow, _) = run(Strategy::Variable, Duration::from_millis(41), 3);
+        assert_ne!(fast.world.state_hash(), slow.world.state_hash());
+    }
+
+    #[test]
+    fn stats_and_world_follow_the_plan() {
+        let (s, _) = run(Strategy::CatchUp, Duration::from_millis(20), 2);
+        let summary = s.stats.summary();
+        assert!((summary.fps - 50.0).abs() < 0.5, "{summary:?}");
+        assert!((summary.ups - 60.0).abs() < 1.5, "{summary:?}");
+        assert!((summary.ratio - 1.0).abs() < 0.03, "{summary:?}");
+        assert_eq!(s.world.time(), s.planner.game_time());
+    }
+}

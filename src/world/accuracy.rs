@@ -1,0 +1,213 @@
+//! How far what is drawn is from where things truly are.
+//!
+//! Two numbers per frame, over the metronome and a fixed sample of straight-flying bullets:
+//! the *error* (distance from the drawn position to the exact position at the game-clock
+//! instant the frame shows) and the *judder* (how much that error changed since the previous
+//! frame). Interpolation has a steady error of about one step of motion (it shows the past)
+//! but almost no judder, which is why it looks smooth; drawing the latest state has a smaller
+//! average error that jumps every frame, which is why it looks choppy.
+
+use std::time::Duration;
+
+use glam::Vec2;
+
+use super::{World, drawn_position};
+use crate::timing::View;
+
+/// Straight bullets sampled each frame besides the metronome.
+pub const SAMPLED_BULLETS: usize = 64;
+
+/// Error and judder of one frame, in pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameAccuracy {
+    pub mean_error: f32,
+    pub max_error: f32,
+    /// Mean change of the error vector since the previous frame, over bodies seen in both.
+    pub judder: f32,
+}
+
+/// Accumulated error and judder over many frames.
+#[derive(Clone, Debug, Default)]
+pub struct AccuracyTracker {
+    /// Error vector of each sampled body at the previous frame, with its birth time (a
+    /// respawned bullet is a different body). Slot 0 is the metronome.
+    previous: Vec<Option<(i64, Vec2)>>,
+    frames: u64,
+    error_sum: f64,
+    error_count: u64,
+    error_max: f32,
+    judder_sum: f64,
+    judder_count: u64,
+    judder_max: f32,
+}
+
+/// Totals over all observed frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AccuracySummary {
+    pub mean_error: f64,
+    pub max_error: f64,
+    pub mean_judder: f64,
+    pub max_judder: f64,
+}
+
+impl AccuracyTracker {
+    /// Measures the frame that draws `world` with `view` (its last update `step` long) at
+    /// game-clock instant `game_now`.
+    pub fn observe(
+        &mut self,
+        world: &World,
+        view: View,
+        step: Duration,
+        game_now: Duration,
+    ) -> FrameAccuracy {
+        let sampled = world.bullets.len().min(SAMPLED_BULLETS);
+        self.previous.resize(sampled + 1, None);
+        let mut frame = FrameAccuracy::default();
+        let (mut err_sum, mut err_n, mut jud_sum, mut jud_n) = (0.0f32, 0u32, 0.0f32, 0u32);
+
+        let m = &world.metronome;
+        let bodies = std::iter::once((
+            i64::MIN,
+            drawn_position(m.prev, m.pos, m.vel, view, step),
+            Some(world.metronome_truth(game_now)),
+        ))
+        .chain((0..sampled).map(|i| {
+            let b = &world.bullets;
+            (
+                b.born[i],
+                drawn_position(b.prev[i], b.pos[i], b.vel[i], view, step),
+                world.bullet_truth(i, game_now),
+            )
+        }));
+        for (slot, (born, drawn, truth)) in bodies.enumerate() {
+            let Some(truth) = truth else {
+                self.previous[slot] = None;
+                continue;
+            };
+            let error = drawn - truth;
+            let e = error.length();
+            err_sum += e;
+            err_n += 1;
+            frame.max_error = frame.max_error.max(e);
+            if let Some((prev_born, prev_error)) = self.previous[slot]
+                && prev_born == born
+            {
+                let j = (error - prev_error).length();
+                jud_sum += j;
+                jud_n += 1;
+                self.judder_max = self.judder_max.max(j);
+            }
+            self.previous[slot] = Some((born, error));
+        }
+        if err_n > 0 {
+            frame.mean_error = err_sum / err_n as f32;
+        }
+        if jud_n > 0 {
+            frame.judder = jud_sum / jud_n as f32;
+            self.judder_sum += frame.judder as f64;
+            self.judder_count += 1;
+        }
+        self.frames += 1;
+        self.error_sum += frame.mean_error as f64;
+        self.error_count += u64::from(err_n > 0);
+        self.error_max = self.error_max.max(frame.max_error);
+        frame
+    }
+
+    /// Totals so far: means are of per-frame means, maxima over single bodies.
+    pub fn summary(&self) -> AccuracySummary {
+        let mean = |sum: f64, n: u64| if n == 0 { 0.0 } else { sum / n as f64 };
+        AccuracySummary {
+            mean_error: mean(self.error_sum, self.error_count),
+            max_error: self.error_max as f64,
+            mean_judder: mean(self.judder_sum, self.judder_count),
+            max_judder: self.judder_max as f64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::WorldConfig;
+
+    const STEP: Duration = Duration::from_nanos(16_666_667);
+
+    /// A world stepped to 1 s, and a game clock `lag` past it.
+    fn world() -> World {
+        let mut w = World::new(&WorldConfig {
+            seed: 5,
+            bullets: 200,
+        });
+        for _ in 0..60 {
+            w.step(STEP);
+        }
+        w
+    }
+
+    #[test]
+    fn extrapolation_of_straight_bullets_is_exact() {
+        let w = world();
+        let lag = STEP / 3;
+        let mut t = AccuracyTracker::default();
+        let f = t.observe(
+            &w,
+            View::Extrapolate { alpha: 1.0 / 3.0 },
+            STEP,
+            w.time() + lag,
+        );
+        assert!(f.max_error < 0.05, "{f:?}");
+    }
+
+    #[test]
+    fn latest_state_lags_by_the_owed_time() {
+        let w = world();
+        let lag = STEP / 2;
+        let mut t = AccuracyTracker::default();
+        let f = t.observe(&w, View::Latest, STEP, w.time() + lag);
+        // Metronome moves 600 px/s: half a step behind is 5 px.
+        let metronome_error = (w.metronome.pos - w.metronome_truth(w.time() + lag)).length();
+        assert!((metronome_error - 5.0).abs() < 0.01);
+        assert!(
+            f.mean_error > 0.5 && f.max_error >= metronome_error - 0.01,
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn interpolation_is_a_step_behind_but_steady() {
+        let mut w = world();
+        let mut tracker = AccuracyTracker::default();
+        let mut latest = AccuracyTracker::default();
+        // Frames at 4 per step: alpha 0, 1/4, 2/4, 3/4, then a step.
+        for _ in 0..20 {
+            for k in 0..4u32 {
+                let alpha = k as f32 / 4.0;
+                let now = w.time() + STEP * k / 4;
+                tracker.observe(&w, View::Interpolate { alpha }, STEP, now);
+                latest.observe(&w, View::Latest, STEP, now);
+            }
+            w.step(STEP);
+        }
+        let (i, l) = (tracker.summary(), latest.summary());
+        // The metronome (600 px/s) is 10 px behind when interpolated, bullets proportionally.
+        assert!(i.max_error > 9.9 && i.max_error < 10.1, "{i:?}");
+        assert!(i.mean_judder < 0.05, "interpolation is steady: {i:?}");
+        assert!(
+            l.mean_judder > 20.0 * i.mean_judder.max(0.01),
+            "latest judders: {l:?}"
+        );
+        assert!(l.mean_error < i.mean_error, "but is closer on average");
+    }
+
+    #[test]
+    fn a_respawned_bullet_is_not_counted_as_judder() {
+        let mut w = world();
+        let mut t = AccuracyTracker::default();
+        t.observe(&w, View::Latest, STEP, w.time());
+        w.bullets.born[3] += 1;
+        w.bullets.pos[3] += Vec2::splat(500.0);
+        let f = t.observe(&w, View::Latest, STEP, w.time());
+        assert!(f.judder < 0.01, "{f:?}");
+    }
+}

@@ -1,0 +1,366 @@
+//! `looplab lab` end to end: the real binary, its output parsed, and each claim of the texts
+//! checked against the numbers it depends on.
+
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+fn looplab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args(args)
+        .output()
+        .expect("the looplab binary runs")
+}
+
+/// The default lab (every strategy on every built-in profile) as JSON, run once.
+fn default_report() -> &'static Value {
+    static REPORT: OnceLock<Value> = OnceLock::new();
+    REPORT.get_or_init(|| {
+        let out = looplab(&["lab", "--format", "json"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("valid JSON")
+    })
+}
+
+/// The run of `strategy` on `profile`.
+fn row(strategy: &str, profile: &str) -> &'static Value {
+    default_report()["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["strategy"] == strategy && r["profile"] == profile)
+        .unwrap_or_else(|| panic!("no run of {strategy} on {profile}"))
+}
+
+fn num(strategy: &str, profile: &str, field: &str) -> f64 {
+    row(strategy, profile)[field]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{strategy}/{profile} has no number {field}"))
+}
+
+const FIXED_STEP: [&str; 5] = [
+    "uncapped",
+    "fixed-sleep",
+    "catch-up",
+    "interpolated",
+    "extrapolated",
+];
+const ALL: [&str; 6] = [
+    "uncapped",
+    "fixed-sleep",
+    "variable",
+    "catch-up",
+    "interpolated",
+    "extrapolated",
+];
+const PROFILES: [&str; 6] = [
+    "fast", "weak-gpu", "weak-cpu", "stall", "jitter", "vsync-60",
+];
+
+#[test]
+fn every_strategy_runs_on_every_profile() {
+    let runs = default_report()["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 36);
+    for s in ALL {
+        for p in PROFILES {
+            let r = row(s, p);
+            assert!(r["fps"].as_f64().unwrap() > 0.5, "{s}/{p}");
+            assert!(r["end_hash"].as_str().unwrap().len() == 16, "{s}/{p}");
+        }
+    }
+}
+
+#[test]
+fn uncapped_runs_too_fast_on_fast_hardware_and_too_slow_on_weak() {
+    assert!(num("uncapped", "fast", "ratio") > 10.0);
+    assert!(num("uncapped", "weak-gpu", "ratio") < 0.5);
+    assert_eq!(num("uncapped", "fast", "busy_share"), 1.0, "it spins");
+}
+
+#[test]
+fn fixed_sleep_saves_power_but_slows_down_on_weak_hardware() {
+    let fast = num("fixed-sleep", "fast", "ratio");
+    assert!((fast - 1.0).abs() < 0.01, "{fast}");
+    assert!(
+        num("fixed-sleep", "fast", "busy_share") < 0.1,
+        "it sleeps most of the time"
+    );
+    // 45 ms frames against a 16.7 ms budget: the game runs at about 0.37 of real time.
+    let weak = num("fixed-sleep", "weak-gpu", "ratio");
+    assert!((weak - 16.667 / 45.2).abs() < 0.02, "{weak}");
+    assert!(num("fixed-sleep", "weak-cpu", "ratio") < 0.7);
+}
+
+#[test]
+fn catch_up_keeps_game_speed_when_rendering_is_slow() {
+    let ratio = num("catch-up", "weak-gpu", "ratio");
+    assert!(ratio > 0.99, "{ratio}");
+    assert!(
+        num("catch-up", "weak-gpu", "max_updates") >= 2.0,
+        "by running several updates a frame"
+    );
+    assert!(
+        num("catch-up", "weak-gpu", "fps") < 23.0,
+        "while the frame rate stays low"
+    );
+}
+
+#[test]
+fn the_cap_on_updates_per_frame_stops_the_spiral_and_slows_the_game_instead() {
+    // Updates cost more than the time they simulate: catching up can never finish.
+    assert_eq!(
+        num("catch-up", "weak-cpu", "max_updates"),
+        10.0,
+        "capped at max_updates"
+    );
+    let ratio = num("catch-up", "weak-cpu", "ratio");
+    assert!(ratio < 0.8, "so the game slows down: {ratio}");
+    assert!(
+        num("catch-up", "weak-cpu", "fps") > 3.0,
+        "but it still draws frames"
+    );
+
+    // Without the cap and the stall clamp, each frame owes more than the last: the spiral.
+    let out = looplab(&[
+        "lab",
+        "--format",
+        "json",
+        "--strategy",
+        "catch-up",
+        "--profile",
+        "weak-cpu",
+        "--max-updates",
+        "unlimited",
+        "--stall-clamp",
+        "off",
+    ]);
+    assert!(out.status.success());
+    let spiral: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &spiral["runs"][0];
+    assert!(run["max_updates"].as_f64().unwrap() > 100.0, "{run}");
+    assert!(run["fps"].as_f64().unwrap() < 1.5, "{run}");
+}
+
+#[test]
+fn interpolation_is_smooth_at_the_cost_of_one_step_of_delay() {
+    for profile in ["fast", "jitter", "weak-gpu"] {
+        let smooth = num("interpolated", profile, "mean_judder");
+        let choppy = num("catch-up", profile, "mean_judder");
+        assert!(
+            choppy > 0.3,
+            "drawing the latest state judders on {profile}: {choppy}"
+        );
+        assert!(
+            smooth < choppy / 10.0,
+            "interpolation does not on {profile}: {smooth} vs {choppy}"
+        );
+        // The metronome moves 600 px/s: one 16.7 ms step behind is 10 px.
+        let max = num("interpolated", profile, "max_error");
+        assert!((max - 10.0).abs() < 0.1, "{profile}: {max}");
+    }
+}
+
+#[test]
+fn extrapolation_is_exact_until_something_turns() {
+    for profile in ["fast", "jitter", "weak-gpu"] {
+        assert!(
+            num("extrapolated", profile, "mean_error") < 0.05,
+            "{profile}"
+        );
+        assert!(
+            num("extrapolated", profile, "mean_error") < num("catch-up", profile, "mean_error")
+        );
+        // At the metronome's turns the prediction overshoots.
+        assert!(
+            num("extrapolated", profile, "max_error") > 10.0,
+            "{profile}"
+        );
+    }
+}
+
+#[test]
+fn fixed_steps_are_deterministic_and_variable_steps_are_not() {
+    for s in FIXED_STEP {
+        let hashes: Vec<&str> = PROFILES
+            .iter()
+            .map(|p| {
+                row(s, p)["checkpoint_hash"]
+                    .as_str()
+                    .expect("checkpoint reached")
+            })
+            .collect();
+        assert!(hashes.iter().all(|h| *h == hashes[0]), "{s}: {hashes:?}");
+        assert_eq!(row(s, "fast")["deterministic"], true, "{s}");
+    }
+    // Every fixed-step strategy reaches the very same state.
+    let reference = row("catch-up", "fast")["checkpoint_hash"].clone();
+    for s in FIXED_STEP {
+        assert_eq!(row(s, "weak-gpu")["checkpoint_hash"], reference, "{s}");
+    }
+    assert_eq!(row("variable", "fast")["deterministic"], false);
+    assert_ne!(
+        row("variable", "fast")["checkpoint_hash"],
+        row("variable", "jitter")["checkpoint_hash"]
+    );
+}
+
+#[test]
+fn large_variable_steps_tunnel_and_destabilize_physics() {
+    for s in FIXED_STEP {
+        for p in PROFILES {
+            assert_eq!(num(s, p, "tunnel_share"), 0.0, "{s}/{p}");
+        }
+    }
+    assert!(num("variable", "weak-gpu", "tunnel_share") > 0.3);
+    assert!(num("variable", "weak-cpu", "tunnel_share") > 0.1);
+    // The 250 ms step after the stall throws the bouncing balls' energy far off.
+    let variable = num("variable", "stall", "energy_drift").abs();
+    let fixed = num("catch-up", "stall", "energy_drift").abs();
+    assert!(
+        variable > 0.03 && variable > 5.0 * fixed,
+        "{variable} vs {fixed}"
+    );
+}
+
+#[test]
+fn a_stall_is_clamped_instead_of_replayed() {
+    // 1.5 s stall, 250 ms clamp: the game loses about 1.25 s of the 20 s run.
+    let ratio = num("interpolated", "stall", "ratio");
+    assert!(ratio > 0.9 && ratio < 0.96, "{ratio}");
+    assert_eq!(num("interpolated", "stall", "max_updates"), 10.0);
+}
+
+#[test]
+fn vsync_paces_even_the_uncapped_loop() {
+    let fps = num("uncapped", "vsync-60", "fps");
+    assert!((fps - 60.0).abs() < 0.5, "{fps}");
+    assert!(num("uncapped", "vsync-60", "busy_share") < 0.2);
+}
+
+#[test]
+fn table_and_csv_carry_the_same_runs() {
+    let table = looplab(&[
+        "lab",
+        "--strategy",
+        "catch-up,variable",
+        "--profile",
+        "fast,weak-gpu",
+    ]);
+    assert!(table.status.success());
+    let text = String::from_utf8(table.stdout).unwrap();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("catch-up") || l.starts_with("variable "))
+        .collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    // Columns are right-aligned: the determinism verdict ends at the same offset in every row.
+    let at: Vec<usize> = rows
+        .iter()
+        .map(|r| {
+            r.find(" yes ")
+                .map(|i| i + 4)
+                .or(r.find(" no ").map(|i| i + 3))
+                .unwrap()
+        })
+        .collect();
+    assert!(at.iter().all(|&x| x == at[0]), "{text}");
+
+    let csv = looplab(&[
+        "lab",
+        "--format",
+        "csv",
+        "--strategy",
+        "catch-up,variable",
+        "--profile",
+        "fast,weak-gpu",
+    ]);
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 5);
+    let columns = lines[0].split(',').count();
+    assert!(lines.iter().all(|l| l.split(',').count() == columns));
+    assert!(lines[1].starts_with("variable,fast,") || lines[1].starts_with("catch-up,fast,"));
+}
+
+#[test]
+fn a_custom_profile_and_the_plot() {
+    let dir = std::env::temp_dir().join(format!("looplab-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("lab.svg");
+    let out = looplab(&[
+        "lab",
+        "--format",
+        "json",
+        "--seconds",
+        "4",
+        "--strategy",
+        "interpolated",
+        "--profile",
+        "tablet:render=20ms,update=2ms,refresh=30",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fps = report["runs"][0]["fps"].as_f64().unwrap();
+    assert!(
+        (fps - 30.0).abs() < 0.5,
+        "a 30 Hz display paces 24 ms frames to 30 FPS: {fps}"
+    );
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg") && plot.contains("tablet: game time vs real time"));
+    assert!(plot.matches("<polyline").count() > 4);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn the_drift_experiment_prints_the_articles_values() {
+    let out = looplab(&["lab", "drift", "--fps", "40,100"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("10.000000000000075"), "{text}");
+    assert!(text.contains("9.9999999999998312"), "{text}");
+    assert!(text.contains("2.4336088699783431e-13"), "{text}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_status_2() {
+    let cases: [(&[&str], &str); 12] = [
+        (&["lab", "--strategy", "warp"], "unknown strategy 'warp'"),
+        (&["lab", "--profile", "turbo"], "unknown profile 'turbo'"),
+        (
+            &["lab", "--profile", "x:render=fast"],
+            "render in profile 'x'",
+        ),
+        (&["lab", "--profile", "x:render"], "not key=value"),
+        (&["lab", "--ups", "-60"], "--ups"),
+        (&["lab", "--ups", "0"], "positive"),
+        (&["lab", "--cap", "sixty"], "--cap"),
+        (&["lab", "--seconds", "-1"], "--seconds"),
+        (&["lab", "--max-updates", "0"], "--max-updates"),
+        (&["lab", "--bullets", "many"], "--bullets"),
+        (&["lab", "drift", "--fps", "40,-1"], "--fps"),
+        (
+            &["lab", "--profile", "fast", "--profile", "fast"],
+            "given twice",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = looplab(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
