@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::app::AppOptions;
+use crate::app::controls::Knobs;
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::{LabOptions, drift, plot, run_lab};
 use crate::timing::units::parse_duration;
@@ -131,6 +133,57 @@ pub struct AppArgs {
     pub strategy: Strategy,
     #[command(flatten)]
     pub loop_args: LoopArgs,
+    /// Present with vsync (FIFO): `on` or `off`. Under Xvfb there is no vertical blank, so
+    /// use `--cap` there.
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = parse_on_off, action = clap::ArgAction::Set)]
+    pub vsync: bool,
+    /// Simulated cost of every update (a weak CPU), e.g. `5ms`.
+    #[arg(long, value_name = "DURATION", default_value = "0ms", value_parser = parse_duration, allow_negative_numbers = true)]
+    pub update_cost: Duration,
+    /// Simulated cost of rendering every frame (a weak GPU), e.g. `40ms`.
+    #[arg(long, value_name = "DURATION", default_value = "0ms", value_parser = parse_duration, allow_negative_numbers = true)]
+    pub render_cost: Duration,
+    /// Show ghost markers at every bullet's true position.
+    #[arg(long)]
+    pub ghosts: bool,
+    /// Start with the overlay hidden.
+    #[arg(long)]
+    pub hide_overlay: bool,
+    /// Quit by itself after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub exit_after: Option<Duration>,
+    /// On exit, write per-strategy FPS, UPS, game/real ratio and error to this JSON file.
+    #[arg(long, value_name = "FILE.json")]
+    pub stats: Option<PathBuf>,
+}
+
+impl AppArgs {
+    /// The window's start-up options.
+    pub fn options(&self) -> AppOptions {
+        AppOptions {
+            strategy: self.strategy,
+            settings: self.loop_args.settings(),
+            world: self.loop_args.world(WorldConfig::DEFAULT_BULLETS),
+            knobs: Knobs {
+                vsync: self.vsync,
+                update_cost: self.update_cost,
+                render_cost: self.render_cost,
+                ghosts: self.ghosts,
+                help: false,
+                overlay: !self.hide_overlay,
+            },
+            exit_after: self.exit_after,
+            stats_path: self.stats.clone(),
+        }
+    }
+}
+
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s.trim() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        other => Err(format!("'{other}' is not on or off")),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -335,9 +388,7 @@ fn one_line(message: &str) -> String {
 pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Some(Command::Lab(lab)) => run_lab_command(lab),
-        None => Err(Failure::runtime(
-            "the window is not built yet; run `looplab lab` for the headless lab",
-        )),
+        None => crate::app::run(cli.app.options()),
     }
 }
 

@@ -8,8 +8,11 @@
 //! The window and the lab drive the same planner: the window with the real clock, the lab and
 //! the tests with a manual one.
 
+pub mod app;
 pub mod cli;
+pub mod input;
 pub mod lab;
+pub mod render;
 pub mod session;
 pub mod timing;
 pub mod world;

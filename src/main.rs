@@ -1,6 +1,9 @@
 //! `looplab`: the window by default, `looplab lab` for the headless lab.
 
 fn main() -> std::process::ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("info,wgpu_core=warn,wgpu_hal=warn,naga=warn"),
+    )
+    .init();
     looplab::cli::main()
 }

@@ -56,7 +56,8 @@ pub struct FramePlan {
     pub elapsed: Duration,
     /// Real time the stall clamp dropped this frame (`elapsed` beyond `max_frame_time`).
     pub clamped: Duration,
-    /// Game time dropped this frame because `max_updates` was reached.
+    /// Game time dropped this frame: owed steps beyond `max_updates`, or the lag a one-step
+    /// strategy forgives when it takes over from an accumulator.
     pub skipped: Duration,
     /// Number of updates to run now.
     pub updates: u32,
@@ -166,8 +167,9 @@ impl Planner {
     }
 
     /// Switches strategy from the next frame on. Game time, lag and the frame clock carry
-    /// over, so the world neither jumps nor loses owed time: a variable step takes the lag
-    /// into its next update, the fixed-step strategies keep paying it off in steps.
+    /// over, so the world does not jump: a variable step takes the lag into its next update,
+    /// the accumulator strategies keep paying it off in steps, and a one-step strategy
+    /// forgives it (less than one step) with its first update.
     pub fn set_strategy(&mut self, strategy: Strategy) {
         if strategy != self.strategy {
             self.strategy = strategy;
@@ -231,7 +233,16 @@ impl Planner {
         let step = self.settings.step();
         let (updates, update_len, skipped) = match self.strategy.family() {
             Family::OneStepPerFrame => {
-                (u32::from(!frozen) + u32::from(single), step, Duration::ZERO)
+                let n = u32::from(!frozen) + u32::from(single);
+                // These loops have no owed time: a lag left by an accumulator strategy is
+                // forgiven at the first update, which advances a whole step (more than the
+                // lag), so the game clock still never goes back.
+                let forgiven = if n > 0 {
+                    std::mem::take(&mut self.lag)
+                } else {
+                    Duration::ZERO
+                };
+                (n, step, forgiven)
             }
             Family::VariableStep => {
                 let dt = if single {
@@ -719,12 +730,16 @@ mod tests {
             clock.advance(ms(7));
             assert_eq!(p.plan_frame(clock.now()).game_now, before + ms(7), "{s}");
         }
-        // Into a one-step strategy the lag is kept, not lost or doubled.
+        // Into a one-step strategy the lag is forgiven by the first update, which moves the
+        // clock a whole step: forward, never back.
         let lag = p.lag();
+        let before = p.game_now();
         p.set_strategy(Strategy::FixedSleep);
         let plan = p.plan_frame(clock.now());
-        assert_eq!(p.lag(), lag);
-        assert_eq!(plan.game_now, plan.game_time + lag);
+        assert_eq!(p.lag(), Duration::ZERO);
+        assert_eq!(plan.skipped, lag);
+        assert_eq!(plan.game_now, plan.game_time);
+        assert!(plan.game_now >= before);
     }
 
     #[test]

@@ -1,0 +1,128 @@
+// Looplab's sprite shader: instanced quads for bullets and for the other bodies.
+//
+// Each instance carries its state before and after the last update and its velocity; the
+// strategy's view is applied here, on the GPU, with two numbers from the uniforms:
+//
+//   drawn = pos + (pos - prev) * blend.x + vel * blend.y
+//
+// latest state: blend = (0, 0); interpolation: blend = (alpha - 1, 0), which is
+// lerp(prev, pos, alpha); extrapolation: blend = (0, alpha * step), which is
+// pos + vel * alpha * step. So the CPU uploads the world's arrays as they are, and switching
+// strategy changes two floats.
+
+struct Globals {
+    // World pixels to clip space: clip = world * scale + offset (letterboxed, y down).
+    scale: vec2<f32>,
+    offset: vec2<f32>,
+    blend: vec2<f32>,
+    // Bullet quad size in world pixels.
+    bullet_size: f32,
+    // 1 draws bullets as hollow ghost rings instead of sprites.
+    ghost: u32,
+};
+
+@group(0) @binding(0) var<uniform> globals: Globals;
+@group(0) @binding(1) var sprite_texture: texture_2d<f32>;
+@group(0) @binding(2) var sprite_sampler: sampler;
+
+const SHAPE_SPRITE: u32 = 0u;
+const SHAPE_RING: u32 = 1u;
+const SHAPE_RECT: u32 = 2u;
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) color: vec4<f32>,
+    @location(2) @interpolate(flat) shape: u32,
+};
+
+// Corner of a unit quad for a 4-vertex triangle strip, centred on the origin.
+fn corner(vertex: u32) -> vec2<f32> {
+    return vec2<f32>(f32(vertex & 1u) - 0.5, f32(vertex >> 1u) - 0.5);
+}
+
+fn to_clip(world: vec2<f32>) -> vec4<f32> {
+    return vec4<f32>(world * globals.scale + globals.offset, 0.0, 1.0);
+}
+
+fn drawn(prev: vec2<f32>, pos: vec2<f32>, vel: vec2<f32>) -> vec2<f32> {
+    return pos + (pos - prev) * globals.blend.x + vel * globals.blend.y;
+}
+
+// Bullet tints by emitter (bullet i belongs to emitter i % 4).
+fn bullet_tint(instance: u32) -> vec4<f32> {
+    switch instance % 4u {
+        case 0u: { return vec4<f32>(1.0, 0.78, 0.32, 1.0); }
+        case 1u: { return vec4<f32>(0.45, 0.85, 1.0, 1.0); }
+        case 2u: { return vec4<f32>(1.0, 0.45, 0.62, 1.0); }
+        default: { return vec4<f32>(0.62, 1.0, 0.55, 1.0); }
+    }
+}
+
+@vertex
+fn vs_bullet(
+    @builtin(vertex_index) vertex: u32,
+    @builtin(instance_index) instance: u32,
+    @location(0) prev: vec2<f32>,
+    @location(1) pos: vec2<f32>,
+    @location(2) vel: vec2<f32>,
+) -> VertexOut {
+    let c = corner(vertex);
+    var out: VertexOut;
+    out.clip = to_clip(drawn(prev, pos, vel) + c * globals.bullet_size);
+    out.uv = c + 0.5;
+    if globals.ghost == 1u {
+        out.color = vec4<f32>(1.0, 1.0, 1.0, 0.55);
+        out.shape = SHAPE_RING;
+    } else {
+        out.color = bullet_tint(instance);
+        out.shape = SHAPE_SPRITE;
+    }
+    return out;
+}
+
+@vertex
+fn vs_shape(
+    @builtin(vertex_index) vertex: u32,
+    @location(0) prev: vec2<f32>,
+    @location(1) pos: vec2<f32>,
+    @location(2) vel: vec2<f32>,
+    @location(3) size: vec2<f32>,
+    @location(4) color: vec4<f32>,
+    @location(5) shape_and_view: u32,
+) -> VertexOut {
+    let c = corner(vertex);
+    // Bit 8 set: draw at `pos` exactly (a marker placed by the CPU), not by the view.
+    var centre = pos;
+    if (shape_and_view & 256u) == 0u {
+        centre = drawn(prev, pos, vel);
+    }
+    var out: VertexOut;
+    out.clip = to_clip(centre + c * size);
+    out.uv = c + 0.5;
+    out.color = color;
+    out.shape = shape_and_view & 255u;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    // Sampled and differentiated in uniform control flow; used only by some shapes.
+    let texel = textureSample(sprite_texture, sprite_sampler, in.uv);
+    let r = length(in.uv - vec2<f32>(0.5)) * 2.0;
+    let w = max(fwidth(r), 1e-4);
+    switch in.shape {
+        case 0u: {
+            return texel * in.color;
+        }
+        case 1u: {
+            // A ring from 0.6 to 0.95 of the radius, antialiased by the pixel footprint.
+            let outer = 1.0 - smoothstep(0.95 - w, 0.95, r);
+            let inner = smoothstep(0.6 - w, 0.6, r);
+            return vec4<f32>(in.color.rgb, in.color.a * outer * inner);
+        }
+        default: {
+            return in.color;
+        }
+    }
+}

@@ -1,0 +1,447 @@
+//! The live knobs of the window and what each key does to them, kept free of winit and wgpu
+//! so every action is unit-tested. Each change returns one line that the app logs.
+
+use std::time::Duration;
+
+use crate::input::Action;
+use crate::session::Session;
+use crate::timing::units::format_duration;
+use crate::timing::{LoopSettings, Rate, Strategy};
+use crate::world::WorldConfig;
+
+/// Update rates the arrow keys step through.
+pub const UPDATE_RATES: [f64; 15] = [
+    1.0, 2.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 50.0, 60.0, 100.0, 120.0, 240.0, 500.0, 1000.0,
+];
+/// Frame caps `C` steps through (0 is off).
+pub const FRAME_CAPS: [f64; 6] = [0.0, 30.0, 60.0, 120.0, 144.0, 240.0];
+/// Max updates per frame `M` steps through (0 is unlimited).
+pub const MAX_UPDATES: [u32; 7] = [1, 2, 3, 5, 10, 25, 0];
+/// Simulated update costs `U` steps through, in milliseconds.
+pub const UPDATE_COSTS_MS: [u64; 7] = [0, 1, 2, 5, 10, 20, 40];
+/// Simulated render costs `R` steps through, in milliseconds.
+pub const RENDER_COSTS_MS: [u64; 6] = [0, 5, 10, 20, 40, 80];
+/// How long the `S` stall lasts.
+pub const STALL: Duration = Duration::from_secs(1);
+/// The bullet count stays within this range.
+pub const BULLET_RANGE: (usize, usize) = (0, WorldConfig::MAX_BULLETS);
+
+/// Knobs that are not loop settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Knobs {
+    pub vsync: bool,
+    /// Busy time added to every update (a weak CPU).
+    pub update_cost: Duration,
+    /// Busy time added to every frame's rendering (a weak GPU).
+    pub render_cost: Duration,
+    pub ghosts: bool,
+    pub help: bool,
+    pub overlay: bool,
+}
+
+impl Default for Knobs {
+    fn default() -> Self {
+        Self {
+            vsync: false,
+            update_cost: Duration::ZERO,
+            render_cost: Duration::ZERO,
+            ghosts: false,
+            help: false,
+            overlay: true,
+        }
+    }
+}
+
+/// What the app must do after an action, besides logging.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effect {
+    /// The line to log, if anything changed.
+    pub log: Option<String>,
+    pub quit: bool,
+    /// The present mode must be chosen again.
+    pub vsync_changed: bool,
+    /// A stall of this length should happen before the next frame.
+    pub stall: Option<Duration>,
+    /// The strategy changed (statistics start over).
+    pub strategy_changed: bool,
+}
+
+impl Effect {
+    fn log(line: String) -> Self {
+        Self {
+            log: Some(line),
+            ..Self::default()
+        }
+    }
+}
+
+/// The running loop and its knobs.
+#[derive(Clone, Debug)]
+pub struct Controls {
+    pub session: Session,
+    pub knobs: Knobs,
+    initial: (Strategy, LoopSettings, Knobs, usize),
+}
+
+impl Controls {
+    pub fn new(
+        strategy: Strategy,
+        settings: LoopSettings,
+        knobs: Knobs,
+        world: &WorldConfig,
+    ) -> Self {
+        Self {
+            session: Session::new(strategy, settings.clone(), world),
+            initial: (strategy, settings, knobs.clone(), world.bullets),
+            knobs,
+        }
+    }
+
+    pub fn strategy(&self) -> Strategy {
+        self.session.planner.strategy()
+    }
+
+    pub fn settings(&self) -> &LoopSettings {
+        self.session.planner.settings()
+    }
+
+    fn set_settings(&mut self, f: impl FnOnce(&mut LoopSettings)) {
+        let mut s = self.settings().clone();
+        f(&mut s);
+        self.session.planner.set_settings(s);
+    }
+
+    fn set_strategy(&mut self, strategy: Strategy) -> Effect {
+        if strategy == self.strategy() {
+            return Effect::default();
+        }
+        self.session.planner.set_strategy(strategy);
+        self.session.stats.clear();
+        Effect {
+            log: Some(format!("strategy: {} ({})", strategy.id(), strategy.name())),
+            strategy_changed: true,
+            ..Effect::default()
+        }
+    }
+
+    /// Applies one action.
+    pub fn apply(&mut self, action: Action) -> Effect {
+        use Action::*;
+        match action {
+            SelectStrategy(s) => self.set_strategy(s),
+            NextStrategy => self.set_strategy(self.strategy().next()),
+            UpdateRate(up) => {
+                let current = self.settings().update_rate.as_hz();
+                let next = step_f64(&UPDATE_RATES, current, up);
+                let Ok(rate) = Rate::hz(next) else {
+                    return Effect::default();
+                };
+                self.set_settings(|s| s.update_rate = rate);
+                Effect::log(format!(
+                    "update rate: {} (step {})",
+                    rate,
+                    format_duration(rate.period())
+                ))
+            }
+            FrameCap(up) => {
+                let current = self.settings().frame_cap.map_or(0.0, Rate::as_hz);
+                let next = step_f64(&FRAME_CAPS, current, up);
+                let cap = Rate::hz(next).ok();
+                self.set_settings(|s| s.frame_cap = cap);
+                Effect::log(format!(
+                    "frame cap: {}",
+                    cap.map_or("off".to_string(), |c| c.to_string())
+                ))
+            }
+            ToggleVsync => {
+                self.knobs.vsync = !self.knobs.vsync;
+                Effect {
+                    log: Some(format!("vsync: {}", on_off(self.knobs.vsync))),
+                    vsync_changed: true,
+                    ..Effect::default()
+                }
+            }
+            MaxUpdates(up) => {
+                let current = self.settings().max_updates.unwrap_or(0);
+                let next = step_cycle(&MAX_UPDATES, current, up);
+                let max = (next != 0).then_some(next);
+                self.set_settings(|s| s.max_updates = max);
+                Effect::log(format!(
+                    "max updates per frame: {}",
+                    max.map_or("unlimited".to_string(), |m| m.to_string())
+                ))
+            }
+            UpdateCost(up) => {
+                let ms = step_u64(
+                    &UPDATE_COSTS_MS,
+                    self.knobs.update_cost.as_millis() as u64,
+                    up,
+                );
+                self.knobs.update_cost = Duration::from_millis(ms);
+                Effect::log(format!("simulated update cost: {ms} ms"))
+            }
+            RenderCost(up) => {
+                let ms = step_u64(
+                    &RENDER_COSTS_MS,
+                    self.knobs.render_cost.as_millis() as u64,
+                    up,
+                );
+                self.knobs.render_cost = Duration::from_millis(ms);
+                Effect::log(format!("simulated render cost: {ms} ms"))
+            }
+            Stall => Effect {
+                log: Some(format!("stall: {}", format_duration(STALL))),
+                stall: Some(STALL),
+                ..Effect::default()
+            },
+            TogglePause => {
+                let paused = !self.settings().paused;
+                self.set_settings(|s| s.paused = paused);
+                Effect::log(format!("paused: {}", on_off(paused)))
+            }
+            SingleStep => {
+                self.session.planner.single_step();
+                Effect::log("single step".to_string())
+            }
+            TimeScale(up) => {
+                let scale = self.settings().time_scale.stepped(up);
+                self.set_settings(|s| s.time_scale = scale);
+                Effect::log(format!("time scale: {scale}"))
+            }
+            Bullets(up) => {
+                let n = self.session.world.bullets.len();
+                let next = if up {
+                    n.saturating_mul(2).max(1)
+                } else {
+                    n / 2
+                }
+                .clamp(BULLET_RANGE.0, BULLET_RANGE.1);
+                self.session.world.set_bullet_count(next);
+                Effect::log(format!("bullets: {next}"))
+            }
+            ToggleGhosts => {
+                self.knobs.ghosts = !self.knobs.ghosts;
+                Effect::log(format!("ghosts: {}", on_off(self.knobs.ghosts)))
+            }
+            ToggleHelp => {
+                self.knobs.help = !self.knobs.help;
+                Effect::log(format!("help: {}", on_off(self.knobs.help)))
+            }
+            ToggleOverlay => {
+                self.knobs.overlay = !self.knobs.overlay;
+                Effect::log(format!("overlay: {}", on_off(self.knobs.overlay)))
+            }
+            ResetKnobs => {
+                let (strategy, settings, knobs, bullets) = self.initial.clone();
+                let vsync_changed = knobs.vsync != self.knobs.vsync;
+                let mut effect = self.set_strategy(strategy);
+                self.session.planner.set_settings(settings);
+                self.knobs = knobs;
+                self.session.world.set_bullet_count(bullets);
+                effect.log = Some("reset: every knob back to its start value".to_string());
+                effect.vsync_changed = vsync_changed;
+                effect
+            }
+            Quit => Effect {
+                log: Some("quit".to_string()),
+                quit: true,
+                ..Effect::default()
+            },
+        }
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b { "on" } else { "off" }
+}
+
+/// The next value of a sorted list above `current` (or below it, going down), staying at
+/// the ends. A value not in the list (given on the command line) steps to its neighbour.
+fn step_f64(values: &[f64], current: f64, up: bool) -> f64 {
+    if up {
+        values
+            .iter()
+            .copied()
+            .find(|&v| v > current + 1e-9)
+            .unwrap_or(current)
+    } else {
+        values
+            .iter()
+            .rev()
+            .copied()
+            .find(|&v| v < current - 1e-9)
+            .unwrap_or(current)
+    }
+}
+
+fn step_u64(values: &[u64], current: u64, up: bool) -> u64 {
+    if up {
+        values
+            .iter()
+            .copied()
+            .find(|&v| v > current)
+            .unwrap_or(current)
+    } else {
+        values
+            .iter()
+            .rev()
+            .copied()
+            .find(|&v| v < current)
+            .unwrap_or(current)
+    }
+}
+
+/// Steps through `values` in list order (where the last may mean "unlimited"), staying at
+/// the ends; a value not in the list starts from the first.
+fn step_cycle(values: &[u32], current: u32, up: bool) -> u32 {
+    let i = values.iter().position(|&v| v == current);
+    let next = match (i, up) {
+        (Some(i), true) => (i + 1).min(values.len() - 1),
+        (Some(i), false) => i.saturating_sub(1),
+        (None, _) => 0,
+    };
+    values[next]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn controls() -> Controls {
+        Controls::new(
+            Strategy::Interpolated,
+            LoopSettings::default(),
+            Knobs::default(),
+            &WorldConfig {
+                seed: 1,
+                bullets: 100,
+            },
+        )
+    }
+
+    #[test]
+    fn strategy_keys_switch_and_log_once() {
+        let mut c = controls();
+        let e = c.apply(Action::SelectStrategy(Strategy::CatchUp));
+        assert_eq!(c.strategy(), Strategy::CatchUp);
+        assert!(e.strategy_changed);
+        assert_eq!(
+            e.log.as_deref(),
+            Some("strategy: catch-up (Fixed update, variable render)")
+        );
+        assert_eq!(
+            c.apply(Action::SelectStrategy(Strategy::CatchUp)),
+            Effect::default()
+        );
+        c.apply(Action::NextStrategy);
+        assert_eq!(c.strategy(), Strategy::Interpolated);
+    }
+
+    #[test]
+    fn update_rate_steps_through_the_list_and_stops_at_the_ends() {
+        let mut c = controls();
+        c.apply(Action::UpdateRate(true));
+        assert_eq!(c.settings().update_rate.as_hz(), 100.0);
+        c.apply(Action::UpdateRate(false));
+        c.apply(Action::UpdateRate(false));
+        assert_eq!(c.settings().update_rate.as_hz(), 50.0);
+        for _ in 0..20 {
+            c.apply(Action::UpdateRate(true));
+        }
+        assert_eq!(c.settings().update_rate.as_hz(), 1000.0);
+        for _ in 0..20 {
+            c.apply(Action::UpdateRate(false));
+        }
+        assert_eq!(c.settings().update_rate.as_hz(), 1.0);
+    }
+
+    #[test]
+    fn frame_cap_max_updates_and_costs_cycle() {
+        let mut c = controls();
+        let e = c.apply(Action::FrameCap(true));
+        assert_eq!(c.settings().frame_cap.map(Rate::as_hz), Some(30.0));
+        assert_eq!(e.log.as_deref(), Some("frame cap: 30 Hz"));
+        c.apply(Action::FrameCap(false));
+        assert_eq!(c.settings().frame_cap, None);
+
+        assert_eq!(c.settings().max_updates, Some(10));
+        c.apply(Action::MaxUpdates(true));
+        c.apply(Action::MaxUpdates(true));
+        assert_eq!(c.settings().max_updates, None, "25 then unlimited");
+        c.apply(Action::MaxUpdates(true));
+        assert_eq!(c.settings().max_updates, None, "stays at the end");
+        c.apply(Action::MaxUpdates(false));
+        assert_eq!(c.settings().max_updates, Some(25));
+
+        c.apply(Action::UpdateCost(true));
+        c.apply(Action::UpdateCost(true));
+        assert_eq!(c.knobs.update_cost, Duration::from_millis(2));
+        c.apply(Action::RenderCost(true));
+        assert_eq!(c.knobs.render_cost, Duration::from_millis(5));
+        c.apply(Action::RenderCost(false));
+        c.apply(Action::RenderCost(false));
+        assert_eq!(c.knobs.render_cost, Duration::ZERO);
+    }
+
+    #[test]
+    fn pause_single_step_time_scale_and_stall() {
+        let mut c = controls();
+        c.apply(Action::TogglePause);
+        assert!(c.settings().paused);
+        c.apply(Action::TogglePause);
+        assert!(!c.settings().paused);
+        c.apply(Action::SingleStep);
+        assert!(c.settings().paused, "single step pauses");
+        let plan = c.session.frame(Duration::from_millis(5), |_, _| {});
+        assert_eq!(plan.updates, 1);
+        c.apply(Action::TimeScale(false));
+        assert_eq!(c.settings().time_scale.factor(), 0.5);
+        let e = c.apply(Action::Stall);
+        assert_eq!(e.stall, Some(STALL));
+    }
+
+    #[test]
+    fn bullets_double_and_halve_within_bounds() {
+        let mut c = controls();
+        c.apply(Action::Bullets(true));
+        assert_eq!(c.session.world.bullets.len(), 200);
+        for _ in 0..20 {
+            c.apply(Action::Bullets(false));
+        }
+        assert_eq!(c.session.world.bullets.len(), 0);
+        c.apply(Action::Bullets(true));
+        assert_eq!(c.session.world.bullets.len(), 1);
+        for _ in 0..40 {
+            c.apply(Action::Bullets(true));
+        }
+        assert_eq!(c.session.world.bullets.len(), WorldConfig::MAX_BULLETS);
+    }
+
+    #[test]
+    fn toggles_and_reset() {
+        let mut c = controls();
+        assert!(c.apply(Action::ToggleVsync).vsync_changed);
+        c.apply(Action::ToggleGhosts);
+        c.apply(Action::ToggleHelp);
+        c.apply(Action::ToggleOverlay);
+        c.apply(Action::SelectStrategy(Strategy::Variable));
+        c.apply(Action::UpdateRate(false));
+        c.apply(Action::Bullets(true));
+        assert!(c.knobs.vsync && c.knobs.ghosts && c.knobs.help && !c.knobs.overlay);
+        let e = c.apply(Action::ResetKnobs);
+        assert!(e.vsync_changed && e.strategy_changed);
+        assert_eq!(c.knobs, Knobs::default());
+        assert_eq!(c.strategy(), Strategy::Interpolated);
+        assert_eq!(c.settings(), &LoopSettings::default());
+        assert_eq!(c.session.world.bullets.len(), 100);
+        assert!(c.apply(Action::Quit).quit);
+    }
+
+    #[test]
+    fn a_value_from_the_command_line_steps_to_its_neighbour() {
+        assert_eq!(step_f64(&UPDATE_RATES, 75.0, true), 100.0);
+        assert_eq!(step_f64(&UPDATE_RATES, 75.0, false), 60.0);
+        assert_eq!(step_cycle(&MAX_UPDATES, 7, true), 1);
+        assert_eq!(step_u64(&UPDATE_COSTS_MS, 3, false), 2);
+    }
+}

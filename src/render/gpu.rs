@@ -1,0 +1,119 @@
+//! The GPU: instance, adapter, device and queue, with errors a person can act on, and the
+//! choice of present mode from what a surface actually offers.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What to tell a person whose machine has no usable GPU adapter.
+pub const NO_ADAPTER_HELP: &str = "no GPU adapter found: Looplab needs a Vulkan, Metal, DX12 or OpenGL driver. \
+     On Debian or Ubuntu without a GPU, install Mesa's software Vulkan driver: \
+     sudo apt-get install mesa-vulkan-drivers libvulkan1";
+
+/// An open device and everything it came from.
+pub struct Gpu {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    /// Validation errors reported by the device since it was created. They are logged rather
+    /// than allowed to panic, and counted so tests can assert there were none.
+    pub errors: Arc<AtomicU64>,
+}
+
+impl Gpu {
+    /// A device for offscreen work (tests, benchmarks): no window or display needed.
+    pub fn headless() -> Result<Gpu, String> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        pollster::block_on(Self::open(instance, None))
+    }
+
+    /// A device that can present to `surface`, created from `instance`.
+    pub async fn open(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Gpu, String> {
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: surface,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| {
+                log::debug!("request_adapter: {e}");
+                NO_ADAPTER_HELP.to_string()
+            })?;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("looplab"),
+                required_limits: wgpu::Limits::downlevel_defaults()
+                    .using_resolution(adapter.limits()),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| {
+                format!(
+                    "the GPU adapter '{}' refused a device: {e}",
+                    adapter.get_info().name
+                )
+            })?;
+        let errors = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&errors);
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            counter.fetch_add(1, Ordering::Relaxed);
+            log::error!("GPU error: {e}");
+        }));
+        Ok(Gpu {
+            instance,
+            adapter,
+            device,
+            queue,
+            errors,
+        })
+    }
+
+    /// "name (backend, device type)", for logs and reports.
+    pub fn adapter_summary(&self) -> String {
+        let info = self.adapter.get_info();
+        format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+    }
+
+    /// Validation errors seen so far.
+    pub fn error_count(&self) -> u64 {
+        self.errors.load(Ordering::Relaxed)
+    }
+}
+
+/// The present mode for `vsync` from the modes a surface supports: FIFO (always supported)
+/// with vsync; without it the first of Immediate and Mailbox on offer, or FIFO if neither is.
+pub fn choose_present_mode(available: &[wgpu::PresentMode], vsync: bool) -> wgpu::PresentMode {
+    use wgpu::PresentMode::*;
+    let wanted: &[wgpu::PresentMode] = if vsync {
+        &[Fifo]
+    } else {
+        &[Immediate, Mailbox]
+    };
+    wanted
+        .iter()
+        .copied()
+        .find(|m| available.contains(m))
+        .unwrap_or(Fifo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::PresentMode::*;
+
+    #[test]
+    fn present_mode_comes_from_the_surface_capabilities() {
+        let lavapipe = [Immediate, Mailbox, Fifo, FifoRelaxed];
+        assert_eq!(choose_present_mode(&lavapipe, true), Fifo);
+        assert_eq!(choose_present_mode(&lavapipe, false), Immediate);
+        assert_eq!(choose_present_mode(&[Mailbox, Fifo], false), Mailbox);
+        // A surface with only FIFO (many Wayland compositors, all browsers): FIFO either way.
+        assert_eq!(choose_present_mode(&[Fifo], false), Fifo);
+    }
+}

@@ -1,0 +1,106 @@
+//! Rendering to a texture and reading it back: for tests that check pixels and for
+//! benchmarks that need no display.
+
+use super::gpu::Gpu;
+
+/// Bytes per pixel of the RGBA8 target.
+const BYTES_PER_PIXEL: u32 = 4;
+
+/// A colour target the size of a window, with a buffer to read it back.
+pub struct OffscreenTarget {
+    pub texture: wgpu::Texture,
+    pub view: wgpu::TextureView,
+    pub width: u32,
+    pub height: u32,
+    pub format: wgpu::TextureFormat,
+    readback: wgpu::Buffer,
+    padded_row: u32,
+}
+
+impl OffscreenTarget {
+    /// The format the offscreen target uses: RGBA in display values, like the window's
+    /// surface.
+    pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
+    pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen target"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: Self::FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let padded_row = (width * BYTES_PER_PIXEL).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let readback = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("offscreen readback"),
+            size: padded_row as u64 * height as u64,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        Self {
+            texture,
+            view,
+            width,
+            height,
+            format: Self::FORMAT,
+            readback,
+            padded_row,
+        }
+    }
+
+    /// Copies the target into the readback buffer and returns its pixels, RGBA, row by row
+    /// with no padding. Waits for the GPU.
+    pub fn read_rgba(&self, gpu: &Gpu) -> Result<Vec<u8>, String> {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        encoder.copy_texture_to_buffer(
+            self.texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &self.readback,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(self.padded_row),
+                    rows_per_image: Some(self.height),
+                },
+            },
+            wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
+        );
+        gpu.queue.submit([encoder.finish()]);
+        let slice = self.readback.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("waiting for the GPU: {e}"))?;
+        rx.recv()
+            .map_err(|e| format!("readback callback lost: {e}"))?
+            .map_err(|e| format!("mapping the readback buffer: {e}"))?;
+        let row = (self.width * BYTES_PER_PIXEL) as usize;
+        let mut pixels = Vec::with_capacity(row * self.height as usize);
+        {
+            let data = slice
+                .get_mapped_range()
+                .map_err(|e| format!("reading the readback buffer: {e}"))?;
+            for y in 0..self.height as usize {
+                let start = y * self.padded_row as usize;
+                pixels.extend_from_slice(&data[start..start + row]);
+            }
+        }
+        self.readback.unmap();
+        Ok(pixels)
+    }
+}

@@ -1,0 +1,369 @@
+//! What the GPU is given each frame, computed without a GPU: the view transform, the blend
+//! that applies the strategy's view in the shader, and the instances of the bodies other
+//! than the bullet stream (metronome and its wall-clock marker, balls, darts, wall, ghosts).
+
+use std::time::Duration;
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec2;
+
+use crate::timing::View;
+use crate::world::World;
+
+/// Side of a bullet quad in world pixels (an 8x8 sprite at 1280x720).
+pub const BULLET_SIZE: f32 = 8.0;
+
+/// Shapes the fragment shader knows (see `shaders/sprites.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Shape {
+    Sprite = 0,
+    Ring = 1,
+    Rect = 2,
+}
+
+/// Set in [`ShapeInstance::shape`]: draw at `pos` as given, ignoring the view's blend.
+pub const EXACT: u32 = 256;
+
+/// The shader's uniforms; layout matches `Globals` in `sprites.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Globals {
+    pub scale: [f32; 2],
+    pub offset: [f32; 2],
+    pub blend: [f32; 2],
+    pub bullet_size: f32,
+    pub ghost: u32,
+}
+
+/// One body other than a stream bullet; layout matches `vs_shape`'s inputs.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct ShapeInstance {
+    pub prev: [f32; 2],
+    pub pos: [f32; 2],
+    pub vel: [f32; 2],
+    pub size: [f32; 2],
+    pub color: [u8; 4],
+    /// A [`Shape`], plus [`EXACT`] for markers placed by the CPU.
+    pub shape: u32,
+}
+
+/// Maps world pixels onto a surface of `width` x `height`, keeping the world's aspect ratio
+/// (letterboxing) and centring it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewTransform {
+    /// Surface pixels per world pixel.
+    pub zoom: f32,
+    /// Surface pixel of the world's origin.
+    pub origin: Vec2,
+    pub surface: Vec2,
+}
+
+impl ViewTransform {
+    pub fn new(world: Vec2, width: u32, height: u32) -> Self {
+        let surface = Vec2::new(width.max(1) as f32, height.max(1) as f32);
+        let zoom = (surface.x / world.x).min(surface.y / world.y);
+        let origin = (surface - world * zoom) * 0.5;
+        Self {
+            zoom,
+            origin,
+            surface,
+        }
+    }
+
+    /// The surface pixel (y down) of a world point.
+    pub fn to_pixel(&self, world: Vec2) -> Vec2 {
+        self.origin + world * self.zoom
+    }
+
+    /// The world point under a surface pixel.
+    pub fn to_world(&self, pixel: Vec2) -> Vec2 {
+        (pixel - self.origin) / self.zoom
+    }
+
+    /// `scale` and `offset` for the shader: `clip = world * scale + offset`.
+    pub fn clip_transform(&self) -> ([f32; 2], [f32; 2]) {
+        // pixel -> clip: x' = 2 px / W - 1, y' = 1 - 2 py / H.
+        let scale = Vec2::new(
+            2.0 * self.zoom / self.surface.x,
+            -2.0 * self.zoom / self.surface.y,
+        );
+        let offset = Vec2::new(
+            2.0 * self.origin.x / self.surface.x - 1.0,
+            1.0 - 2.0 * self.origin.y / self.surface.y,
+        );
+        (scale.to_array(), offset.to_array())
+    }
+}
+
+/// The shader blend for a view (see the header of `sprites.wgsl`).
+pub fn blend_for(view: View, step: Duration) -> [f32; 2] {
+    match view {
+        View::Latest => [0.0, 0.0],
+        View::Interpolate { alpha } => [alpha - 1.0, 0.0],
+        View::Extrapolate { alpha } => [0.0, alpha * step.as_secs_f32()],
+    }
+}
+
+/// Uniforms for drawing the bullets with `view`.
+pub fn globals(transform: &ViewTransform, view: View, step: Duration) -> Globals {
+    let (scale, offset) = transform.clip_transform();
+    Globals {
+        scale,
+        offset,
+        blend: blend_for(view, step),
+        bullet_size: BULLET_SIZE,
+        ghost: 0,
+    }
+}
+
+/// Uniforms for the ghost pass: every straight bullet at its exact position at `game_now`.
+/// A straight bullet's state is exact at the world's time, so its truth at `game_now` is its
+/// position plus its velocity times the time owed.
+pub fn ghost_globals(transform: &ViewTransform, world: &World, game_now: Duration) -> Globals {
+    let (scale, offset) = transform.clip_transform();
+    let owed = game_now.saturating_sub(world.time()).as_secs_f32();
+    Globals {
+        scale,
+        offset,
+        blend: [0.0, owed],
+        bullet_size: BULLET_SIZE * 1.6,
+        ghost: 1,
+    }
+}
+
+const METRONOME: [u8; 4] = [255, 255, 255, 255];
+const MARKER: [u8; 4] = [255, 90, 90, 230];
+const GHOST: [u8; 4] = [255, 255, 255, 140];
+const BALL: [u8; 4] = [120, 170, 255, 255];
+const DART: [u8; 4] = [255, 120, 60, 255];
+const WALL: [u8; 4] = [200, 200, 210, 255];
+const FRAME_LINE: [u8; 4] = [90, 90, 110, 255];
+
+fn body(prev: Vec2, pos: Vec2, vel: Vec2, size: f32, color: [u8; 4]) -> ShapeInstance {
+    ShapeInstance {
+        prev: prev.to_array(),
+        pos: pos.to_array(),
+        vel: vel.to_array(),
+        size: [size, size],
+        color,
+        shape: Shape::Sprite as u32,
+    }
+}
+
+fn marker(at: Vec2, size: Vec2, color: [u8; 4], shape: Shape) -> ShapeInstance {
+    ShapeInstance {
+        prev: at.to_array(),
+        pos: at.to_array(),
+        vel: [0.0, 0.0],
+        size: size.to_array(),
+        color,
+        shape: shape as u32 | EXACT,
+    }
+}
+
+/// Colour of the overlay's panels.
+const PANEL: [u8; 4] = [22, 24, 32, 248];
+
+/// Backgrounds for overlay panels given as surface-pixel rectangles (min, max). They are
+/// drawn by the sprite pipeline rather than by egui: a software rasteriser fills a large
+/// egui window several times slower than one plain quad.
+pub fn panel_backgrounds(
+    transform: &ViewTransform,
+    panels: &[(Vec2, Vec2)],
+    out: &mut Vec<ShapeInstance>,
+) {
+    out.clear();
+    for &(min, max) in panels {
+        let (a, b) = (transform.to_world(min), transform.to_world(max));
+        out.push(marker((a + b) * 0.5, b - a, PANEL, Shape::Rect));
+    }
+}
+
+/// Fills `out` with every body but the stream bullets. `reference` is the game time the
+/// wall-clock marker shows: where the metronome would be if the game kept to real time.
+pub fn build_shapes(
+    world: &World,
+    game_now: Duration,
+    reference: Duration,
+    ghosts: bool,
+    out: &mut Vec<ShapeInstance>,
+) {
+    out.clear();
+    let m = &world.metronome;
+    let track = Vec2::new((m.left + m.right) * 0.5, m.pos.y);
+    out.push(marker(
+        track,
+        Vec2::new(m.right - m.left, 2.0),
+        FRAME_LINE,
+        Shape::Rect,
+    ));
+    let b = &world.balls;
+    let centre = (b.lo + b.hi) * 0.5;
+    let size = b.hi - b.lo;
+    out.push(marker(
+        Vec2::new(centre.x, b.hi.y + 3.0),
+        Vec2::new(size.x + 12.0, 2.0),
+        FRAME_LINE,
+        Shape::Rect,
+    ));
+    let w = world.darts.wall;
+    out.push(marker(
+        Vec2::new(w.x + w.thickness * 0.5, (w.top + w.bottom) * 0.5),
+        Vec2::new(w.thickness, w.bottom - w.top),
+        WALL,
+        Shape::Rect,
+    ));
+
+    out.push(marker(
+        world.metronome_truth(reference),
+        Vec2::splat(26.0),
+        MARKER,
+        Shape::Ring,
+    ));
+    out.push(body(m.prev, m.pos, m.vel, 16.0, METRONOME));
+    if ghosts {
+        out.push(marker(
+            world.metronome_truth(game_now),
+            Vec2::splat(22.0),
+            GHOST,
+            Shape::Ring,
+        ));
+    }
+    for i in 0..b.pos.len() {
+        out.push(body(b.prev[i], b.pos[i], b.vel[i], 14.0, BALL));
+    }
+    let d = &world.darts;
+    for i in 0..d.pos.len() {
+        out.push(body(d.prev[i], d.pos[i], d.vel[i], 9.0, DART));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::{WORLD_SIZE, WorldConfig, drawn_position};
+
+    #[test]
+    fn letterbox_keeps_the_aspect_and_centres() {
+        let t = ViewTransform::new(WORLD_SIZE, 1280, 720);
+        assert_eq!(t.zoom, 1.0);
+        assert_eq!(t.to_pixel(Vec2::new(100.0, 50.0)), Vec2::new(100.0, 50.0));
+        // A square window: full width, bars above and below.
+        let t = ViewTransform::new(WORLD_SIZE, 640, 640);
+        assert_eq!(t.zoom, 0.5);
+        assert_eq!(t.to_pixel(Vec2::ZERO), Vec2::new(0.0, 140.0));
+        assert_eq!(t.to_pixel(WORLD_SIZE), Vec2::new(640.0, 500.0));
+    }
+
+    #[test]
+    fn panels_cover_their_pixels_in_world_space() {
+        let t = ViewTransform::new(WORLD_SIZE, 640, 640);
+        let mut out = vec![];
+        panel_backgrounds(
+            &t,
+            &[(Vec2::new(10.0, 150.0), Vec2::new(110.0, 200.0))],
+            &mut out,
+        );
+        let p = out[0];
+        assert_eq!(
+            t.to_pixel(Vec2::from(p.pos) - Vec2::from(p.size) * 0.5),
+            Vec2::new(10.0, 150.0)
+        );
+        assert_eq!(
+            t.to_pixel(Vec2::from(p.pos) + Vec2::from(p.size) * 0.5),
+            Vec2::new(110.0, 200.0)
+        );
+        assert_eq!(p.shape, Shape::Rect as u32 | EXACT);
+    }
+
+    #[test]
+    fn clip_transform_maps_world_corners_to_clip_corners() {
+        let t = ViewTransform::new(WORLD_SIZE, 1280, 720);
+        let (s, o) = t.clip_transform();
+        let clip = |p: Vec2| Vec2::new(p.x * s[0] + o[0], p.y * s[1] + o[1]);
+        assert_eq!(clip(Vec2::ZERO), Vec2::new(-1.0, 1.0));
+        assert_eq!(clip(WORLD_SIZE), Vec2::new(1.0, -1.0));
+    }
+
+    #[test]
+    fn shader_blend_reproduces_each_view() {
+        let (prev, pos, vel) = (
+            Vec2::new(10.0, 4.0),
+            Vec2::new(20.0, 8.0),
+            Vec2::new(600.0, 240.0),
+        );
+        let step = Duration::from_nanos(16_666_667);
+        for view in [
+            View::Latest,
+            View::Interpolate { alpha: 0.3 },
+            View::Extrapolate { alpha: 0.7 },
+        ] {
+            let [a, b] = blend_for(view, step);
+            let shader = pos + (pos - prev) * a + vel * b;
+            let expected = drawn_position(prev, pos, vel, view, step);
+            assert!((shader - expected).length() < 1e-4, "{view:?}");
+        }
+    }
+
+    #[test]
+    fn ghosts_sit_on_the_truth() {
+        let mut world = World::new(&WorldConfig {
+            seed: 2,
+            bullets: 50,
+        });
+        let step = Duration::from_nanos(16_666_667);
+        for _ in 0..30 {
+            world.step(step);
+        }
+        let game_now = world.time() + step / 3;
+        let t = ViewTransform::new(WORLD_SIZE, 1280, 720);
+        let g = ghost_globals(&t, &world, game_now);
+        for i in 0..50 {
+            let (prev, pos, vel) = (
+                world.bullets.prev[i],
+                world.bullets.pos[i],
+                world.bullets.vel[i],
+            );
+            let ghost = pos + (pos - prev) * g.blend[0] + vel * g.blend[1];
+            let truth = world.bullet_truth(i, game_now).unwrap();
+            assert!((ghost - truth).length() < 0.05);
+        }
+    }
+
+    #[test]
+    fn shapes_include_every_body_and_the_marker() {
+        let world = World::new(&WorldConfig {
+            seed: 2,
+            bullets: 10,
+        });
+        let mut shapes = vec![];
+        build_shapes(
+            &world,
+            Duration::ZERO,
+            Duration::from_secs(1),
+            false,
+            &mut shapes,
+        );
+        let bodies = 1 + world.balls.pos.len() + world.darts.pos.len();
+        let markers = shapes.iter().filter(|s| s.shape & EXACT != 0).count();
+        assert_eq!(shapes.len() - markers, bodies);
+        let marker = shapes.iter().find(|s| s.color == MARKER).unwrap();
+        assert_eq!(
+            marker.pos,
+            world.metronome_truth(Duration::from_secs(1)).to_array()
+        );
+        let mut with_ghosts = vec![];
+        build_shapes(
+            &world,
+            Duration::ZERO,
+            Duration::ZERO,
+            true,
+            &mut with_ghosts,
+        );
+        assert_eq!(with_ghosts.len(), shapes.len() + 1);
+        assert_eq!(std::mem::size_of::<ShapeInstance>(), 40);
+        assert_eq!(std::mem::size_of::<Globals>(), 32);
+    }
+}

@@ -1,0 +1,352 @@
+//! The sprite pipeline: every stream bullet in one instanced draw, straight from the world's
+//! arrays.
+//!
+//! The instance buffer holds three regions, `prev | pos | vel`, each bound as its own vertex
+//! stream, so a frame's upload is three copies of the world's slices with no interleaving
+//! on the CPU. The buffer only grows (to the next power of two) when the bullet count
+//! outgrows it. The other bodies (metronome, balls, darts, wall, markers) are a few dozen
+//! instances in a second, small buffer.
+
+use glam::Vec2;
+use wgpu::util::DeviceExt;
+
+use super::scene::{Globals, ShapeInstance};
+
+const SHADER: &str = include_str!("../../shaders/sprites.wgsl");
+const SPRITE_PNG: &[u8] = include_bytes!("../../assets/bullet.png");
+
+/// Bytes of one `Vec2`.
+const VEC2: u64 = std::mem::size_of::<Vec2>() as u64;
+/// Smallest instance buffer, in bullets.
+const MIN_CAPACITY: u64 = 1024;
+
+/// The data of one frame's sprites.
+pub struct SpriteFrame<'a> {
+    pub prev: &'a [Vec2],
+    pub pos: &'a [Vec2],
+    pub vel: &'a [Vec2],
+    pub globals: Globals,
+    /// Uniforms of the ghost pass, when ghosts are shown.
+    pub ghosts: Option<Globals>,
+    pub shapes: &'a [ShapeInstance],
+}
+
+/// Pipelines and buffers of the sprite path.
+pub struct SpriteRenderer {
+    bullet_pipeline: wgpu::RenderPipeline,
+    shape_pipeline: wgpu::RenderPipeline,
+    /// Uniform buffers and bind groups: [0] the bullets and bodies, [1] the ghost pass.
+    uniforms: [wgpu::Buffer; 2],
+    bind_groups: [wgpu::BindGroup; 2],
+    instances: wgpu::Buffer,
+    /// Bullets each region of `instances` holds.
+    capacity: u64,
+    shapes: wgpu::Buffer,
+    shape_capacity: u64,
+    bullet_count: u32,
+    shape_count: u32,
+    ghosts: bool,
+}
+
+impl SpriteRenderer {
+    /// Builds the pipelines for a target of `format` and uploads the sprite.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        format: wgpu::TextureFormat,
+    ) -> Result<Self, String> {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("sprites.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+        });
+        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("sprites"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("sprites"),
+            bind_group_layouts: &[Some(&bind_group_layout)],
+            ..Default::default()
+        });
+
+        let vec2_stream = |location: u32| wgpu::VertexBufferLayout {
+            array_stride: VEC2,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: match location {
+                0 => &wgpu::vertex_attr_array![0 => Float32x2],
+                1 => &wgpu::vertex_attr_array![1 => Float32x2],
+                _ => &wgpu::vertex_attr_array![2 => Float32x2],
+            },
+        };
+        let bullet_streams = [
+            Some(vec2_stream(0)),
+            Some(vec2_stream(1)),
+            Some(vec2_stream(2)),
+        ];
+        let shape_stream = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<ShapeInstance>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &wgpu::vertex_attr_array![
+                0 => Float32x2, 1 => Float32x2, 2 => Float32x2, 3 => Float32x2, 4 => Unorm8x4, 5 => Uint32
+            ],
+        })];
+        let pipeline = |label: &str, entry: &str, buffers: &[Option<wgpu::VertexBufferLayout>]| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleStrip,
+                    ..Default::default()
+                },
+                depth_stencil: None,
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format,
+                        blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let bullet_pipeline = pipeline("bullets", "vs_bullet", &bullet_streams);
+        let shape_pipeline = pipeline("shapes", "vs_shape", &shape_stream);
+
+        let sprite_view = upload_sprite(device, queue)?;
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("sprite"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let uniform = |label| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: std::mem::size_of::<Globals>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let uniforms = [uniform("globals"), uniform("ghost globals")];
+        let bind_groups = [0, 1].map(|i| {
+            bind_group(
+                device,
+                &bind_group_layout,
+                &uniforms[i],
+                &sprite_view,
+                &sampler,
+            )
+        });
+        Ok(Self {
+            bullet_pipeline,
+            shape_pipeline,
+            uniforms,
+            bind_groups,
+            instances: instance_buffer(device, MIN_CAPACITY),
+            capacity: MIN_CAPACITY,
+            shapes: shape_buffer(device, 64),
+            shape_capacity: 64,
+            bullet_count: 0,
+            shape_count: 0,
+            ghosts: false,
+        })
+    }
+
+    /// Bullets the instance buffer holds before it must grow.
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Uploads a frame: uniforms, the three bullet streams, the bodies, and `panels` (drawn
+    /// last, over everything). Grows a buffer only when the frame needs more room than it
+    /// has.
+    pub fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        frame: &SpriteFrame,
+        panels: &[ShapeInstance],
+    ) {
+        let n = frame.pos.len().min(frame.prev.len()).min(frame.vel.len()) as u64;
+        if n > self.capacity {
+            self.capacity = n.next_power_of_two();
+            self.instances = instance_buffer(device, self.capacity);
+            log::debug!("instance buffer grown to {} bullets", self.capacity);
+        }
+        let shapes = (frame.shapes.len() + panels.len()) as u64;
+        if shapes > self.shape_capacity {
+            self.shape_capacity = shapes.next_power_of_two();
+            self.shapes = shape_buffer(device, self.shape_capacity);
+        }
+        queue.write_buffer(&self.uniforms[0], 0, bytemuck::bytes_of(&frame.globals));
+        if let Some(ghost) = &frame.ghosts {
+            queue.write_buffer(&self.uniforms[1], 0, bytemuck::bytes_of(ghost));
+        }
+        let region = self.capacity * VEC2;
+        if n > 0 {
+            let len = n as usize;
+            for (k, stream) in [frame.prev, frame.pos, frame.vel].into_iter().enumerate() {
+                queue.write_buffer(
+                    &self.instances,
+                    k as u64 * region,
+                    bytemuck::cast_slice(&stream[..len]),
+                );
+            }
+        }
+        if !frame.shapes.is_empty() {
+            queue.write_buffer(&self.shapes, 0, bytemuck::cast_slice(frame.shapes));
+        }
+        if !panels.is_empty() {
+            let offset = std::mem::size_of_val(frame.shapes) as u64;
+            queue.write_buffer(&self.shapes, offset, bytemuck::cast_slice(panels));
+        }
+        self.bullet_count = n as u32;
+        self.shape_count = shapes as u32;
+        self.ghosts = frame.ghosts.is_some();
+    }
+
+    /// Records the draws of the last prepared frame: bullets, ghosts, then the bodies.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        let n = self.bullet_count as u64;
+        if n > 0 {
+            let region = self.capacity * VEC2;
+            pass.set_pipeline(&self.bullet_pipeline);
+            for k in 0..3u64 {
+                let start = k * region;
+                pass.set_vertex_buffer(k as u32, self.instances.slice(start..start + n * VEC2));
+            }
+            pass.set_bind_group(0, &self.bind_groups[0], &[]);
+            pass.draw(0..4, 0..self.bullet_count);
+            if self.ghosts {
+                pass.set_bind_group(0, &self.bind_groups[1], &[]);
+                pass.draw(0..4, 0..self.bullet_count);
+            }
+        }
+        if self.shape_count > 0 {
+            let bytes = self.shape_count as u64 * std::mem::size_of::<ShapeInstance>() as u64;
+            pass.set_pipeline(&self.shape_pipeline);
+            pass.set_bind_group(0, &self.bind_groups[0], &[]);
+            pass.set_vertex_buffer(0, self.shapes.slice(0..bytes));
+            pass.draw(0..4, 0..self.shape_count);
+        }
+    }
+}
+
+fn bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    uniform: &wgpu::Buffer,
+    view: &wgpu::TextureView,
+    sampler: &wgpu::Sampler,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("sprites"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniform.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            },
+        ],
+    })
+}
+
+fn instance_buffer(device: &wgpu::Device, capacity: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("bullet instances (prev | pos | vel)"),
+        size: 3 * capacity * VEC2,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn shape_buffer(device: &wgpu::Device, capacity: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("shape instances"),
+        size: capacity * std::mem::size_of::<ShapeInstance>() as u64,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// Decodes the embedded bullet sprite and uploads it as it is (display values, like every
+/// colour the renderer uses).
+fn upload_sprite(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<wgpu::TextureView, String> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(SPRITE_PNG));
+    let mut reader = decoder
+        .read_info()
+        .map_err(|e| format!("bullet sprite: {e}"))?;
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader
+        .next_frame(&mut pixels)
+        .map_err(|e| format!("bullet sprite: {e}"))?;
+    if info.color_type != png::ColorType::Rgba || info.bit_depth != png::BitDepth::Eight {
+        return Err("bullet sprite: expected an 8-bit RGBA PNG".into());
+    }
+    let texture = device.create_texture_with_data(
+        queue,
+        &wgpu::TextureDescriptor {
+            label: Some("bullet sprite"),
+            size: wgpu::Extent3d {
+                width: info.width,
+                height: info.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        },
+        wgpu::util::TextureDataOrder::LayerMajor,
+        &pixels[..info.buffer_size()],
+    );
+    Ok(texture.create_view(&Default::default()))
+}
