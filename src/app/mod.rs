@@ -418,6 +418,9 @@ impl ApplicationHandler for App {
             self.pacer.finish(deadline);
         }
         self.begin_frame();
-        event_loop.set_control_flow(ControlFlow::Wait);
+        // Uncapped loops spin (Poll); paced ones wait for their redraw, then for their wake
+        // time (WaitUntil, set when the next `about_to_wait` sees how far off it is).
+        let spin = self.pending.is_some_and(|p| p.wake == Wake::Immediately);
+        event_loop.set_control_flow(if spin { ControlFlow::Poll } else { ControlFlow::Wait });
     }
 }

@@ -104,3 +104,31 @@ impl OffscreenTarget {
         Ok(pixels)
     }
 }
+
+/// Draws one frame of sprites into `target` (cleared first) and submits it.
+pub fn render_sprites(
+    gpu: &Gpu,
+    sprites: &mut super::sprites::SpriteRenderer,
+    target: &OffscreenTarget,
+    frame: &super::sprites::SpriteFrame,
+) {
+    sprites.prepare(&gpu.device, &gpu.queue, frame, &[]);
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("offscreen sprites"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &target.view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(super::CLEAR),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        sprites.draw(&mut pass);
+    }
+    gpu.queue.submit([encoder.finish()]);
+}

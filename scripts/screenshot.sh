@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Takes the README's screenshot: the release build in a 1280x720 Xvfb screen, interpolated
+# with ghosts on, captured with ImageMagick. Needs xvfb, xdotool and imagemagick.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-docs/screenshot.png}
+cargo build --release --quiet
+runtime=$(mktemp -d); chmod 700 "$runtime"
+Xvfb :77 -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null || true; rm -rf "$runtime"' EXIT
+sleep 1
+DISPLAY=:77 XDG_RUNTIME_DIR=$runtime ./target/release/looplab --strategy interpolated --vsync off --cap 60 \
+  --ghosts --exit-after 9 >/dev/null 2>&1 &
+app=$!
+DISPLAY=:77 xdotool search --sync --name Looplab >/dev/null
+sleep 6
+DISPLAY=:77 import -window root "$out"
+wait $app
+echo "wrote $out"

@@ -1,0 +1,135 @@
+//! The real sprite pipeline on a real adapter (lavapipe in CI), rendering offscreen: a known
+//! bullet is drawn and read back, and it must appear where the strategy's view puts it.
+//! These tests fail, not skip, when no adapter is available.
+
+use std::time::Duration;
+
+use glam::Vec2;
+use looplab::render::gpu::Gpu;
+use looplab::render::offscreen::{OffscreenTarget, render_sprites};
+use looplab::render::scene::{self, ShapeInstance, ViewTransform};
+use looplab::render::sprites::{SpriteFrame, SpriteRenderer};
+use looplab::timing::View;
+use looplab::world::{WORLD_SIZE, drawn_position};
+
+const STEP: Duration = Duration::from_nanos(16_666_667);
+const WIDTH: u32 = 1280;
+const HEIGHT: u32 = 720;
+
+fn gpu() -> Gpu {
+    Gpu::headless().unwrap_or_else(|e| panic!("a GPU adapter is required for this test: {e}"))
+}
+
+/// Renders one bullet (`prev`, `pos`, `vel`) with `view` and returns the brightness-weighted
+/// centre of what was drawn, in pixels, and how many pixels were lit.
+fn drawn_centre(gpu: &Gpu, prev: Vec2, pos: Vec2, vel: Vec2, view: View, ghost_at: Option<Duration>) -> (Vec2, usize) {
+    let mut sprites = SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
+    let target = OffscreenTarget::new(&gpu.device, WIDTH, HEIGHT);
+    let transform = ViewTransform::new(WORLD_SIZE, WIDTH, HEIGHT);
+    let mut globals = scene::globals(&transform, view, STEP);
+    let ghosts = ghost_at.map(|owed| {
+        let mut g = globals;
+        g.blend = [0.0, owed.as_secs_f32()];
+        g.ghost = 1;
+        // Ghosts only: hide the sprite pass by drawing it off-screen.
+        globals.blend = [0.0, -1e6];
+        g
+    });
+    let (p, q, v) = ([prev], [pos], [vel]);
+    let shapes: [ShapeInstance; 0] = [];
+    let frame = SpriteFrame {
+        prev: &p,
+        pos: &q,
+        vel: &v,
+        globals,
+        ghosts,
+        shapes: &shapes,
+    };
+    render_sprites(gpu, &mut sprites, &target, &frame);
+    let pixels = target.read_rgba(gpu).expect("read back");
+    assert_eq!(gpu.error_count(), 0, "no GPU validation errors");
+    let background = [
+        (looplab::render::CLEAR.r * 255.0).round() as i32,
+        (looplab::render::CLEAR.g * 255.0).round() as i32,
+        (looplab::render::CLEAR.b * 255.0).round() as i32,
+    ];
+    let (mut sum, mut weight, mut lit) = (Vec2::ZERO, 0.0f32, 0);
+    for y in 0..HEIGHT {
+        for x in 0..WIDTH {
+            let i = ((y * WIDTH + x) * 4) as usize;
+            let excess: i32 = (0..3).map(|c| (pixels[i + c] as i32 - background[c]).max(0)).sum();
+            if excess > 6 {
+                let w = excess as f32;
+                sum += Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * w;
+                weight += w;
+                lit += 1;
+            }
+        }
+    }
+    assert!(weight > 0.0, "nothing was drawn");
+    (sum / weight, lit)
+}
+
+#[test]
+fn a_bullet_is_drawn_where_each_view_says_within_a_pixel() {
+    let gpu = gpu();
+    // 40 px per 60 Hz step to the right, on a slight diagonal.
+    let prev = Vec2::new(400.0, 300.0);
+    let pos = Vec2::new(440.0, 310.0);
+    let vel = (pos - prev) / STEP.as_secs_f32();
+    for view in [
+        View::Latest,
+        View::Interpolate { alpha: 0.25 },
+        View::Interpolate { alpha: 0.8 },
+        View::Extrapolate { alpha: 0.25 },
+        View::Extrapolate { alpha: 0.6 },
+    ] {
+        let expected = drawn_position(prev, pos, vel, view, STEP);
+        let (centre, lit) = drawn_centre(&gpu, prev, pos, vel, view, None);
+        assert!(
+            (centre - expected).length() < 1.0,
+            "{view:?}: drawn at {centre}, expected {expected}"
+        );
+        // An 8x8 sprite: a round blob of a few dozen pixels, not a smear.
+        assert!((30..=80).contains(&lit), "{view:?}: {lit} pixels lit");
+    }
+    // The views really differ: interpolation at 0.25 is 30 px behind extrapolation at 0.25.
+    let (behind, _) = drawn_centre(&gpu, prev, pos, vel, View::Interpolate { alpha: 0.25 }, None);
+    let (ahead, _) = drawn_centre(&gpu, prev, pos, vel, View::Extrapolate { alpha: 0.25 }, None);
+    assert!((ahead - behind).length() > 40.0);
+}
+
+#[test]
+fn the_letterbox_keeps_the_world_centred_in_a_square_window() {
+    let gpu = gpu();
+    let mut sprites = SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
+    let target = OffscreenTarget::new(&gpu.device, 640, 640);
+    let transform = ViewTransform::new(WORLD_SIZE, 640, 640);
+    let at = [Vec2::new(640.0, 360.0)];
+    let frame = SpriteFrame {
+        prev: &at,
+        pos: &at,
+        vel: &[Vec2::ZERO],
+        globals: scene::globals(&transform, View::Latest, STEP),
+        ghosts: None,
+        shapes: &[],
+    };
+    render_sprites(&gpu, &mut sprites, &target, &frame);
+    let pixels = target.read_rgba(&gpu).unwrap();
+    // The world's centre lands on the window's centre; half-size sprite, 4x4 px.
+    let centre = ((320 * 640 + 320) * 4) as usize;
+    assert!(pixels[centre] > 100, "the bullet is at the centre");
+    let corner = ((10 * 640 + 10) * 4) as usize;
+    assert!(pixels[corner] < 40, "the letterbox bar is empty");
+}
+
+#[test]
+fn ghosts_mark_the_true_position() {
+    let gpu = gpu();
+    let prev = Vec2::new(600.0, 200.0);
+    let pos = Vec2::new(610.0, 200.0);
+    let vel = Vec2::new(600.0, 0.0);
+    // Owed 10 ms: the truth is 6 px ahead of the last state.
+    let (centre, _) = drawn_centre(&gpu, prev, pos, vel, View::Latest, Some(Duration::from_millis(10)));
+    assert!((centre - Vec2::new(616.0, 200.0)).length() < 1.0, "ghost at {centre}");
+}

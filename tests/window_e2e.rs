@@ -1,0 +1,149 @@
+//! The real binary in a real window: Xvfb, Mesa's software Vulkan (lavapipe), keys sent with
+//! xdotool. Each strategy is switched to live and must behave as the texts say, judged from
+//! the app's own `--stats` and its log.
+
+mod support;
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde_json::Value;
+use support::{App, Scratch, Xvfb, stats};
+
+/// The window tests share two cores with lavapipe: run them one at a time so their frame
+/// rates are their own.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn strategy<'a>(stats: &'a Value, id: &str) -> &'a Value {
+    let s = &stats["strategies"][id];
+    assert!(s.is_object(), "no stats for {id}: {stats}");
+    s
+}
+
+fn num(v: &Value, field: &str) -> f64 {
+    v[field].as_f64().unwrap_or_else(|| panic!("no {field} in {v}"))
+}
+
+#[test]
+fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("strategies");
+    let stats_path = scratch.path("stats.json");
+    // Every frame costs 40 ms more to render: a weak GPU, about 20 FPS.
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--strategy", "uncapped", "--vsync", "off", "--cap", "off", "--render-cost", "40ms",
+            "--bullets", "500", "--exit-after", "23", "--stats", stats_path.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    for (at, key) in [(5, "2"), (8, "3"), (11, "4"), (14, "5"), (17, "6")] {
+        app.at(Duration::from_secs(at));
+        xvfb.keys(&[key]);
+    }
+    let (status, log) = app.wait(Duration::from_secs(60));
+    assert!(status.success(), "looplab failed: {log}");
+    for line in [
+        "strategy: fixed-sleep (Fixed step, sleep to sync)",
+        "strategy: variable (Variable (fluid) time step)",
+        "strategy: catch-up (Fixed update, variable render)",
+        "strategy: interpolated (Fixed update + interpolation)",
+        "strategy: extrapolated (Fixed update + prediction)",
+    ] {
+        assert_eq!(log.matches(line).count(), 1, "'{line}' logged once in:\n{log}");
+    }
+    let stats = stats(&stats_path);
+    assert_eq!(stats["gpu_errors"], 0);
+    assert_eq!(stats["final_strategy"], "extrapolated");
+    for id in ["uncapped", "fixed-sleep", "variable", "catch-up", "interpolated", "extrapolated"] {
+        let s = strategy(&stats, id);
+        assert!(num(s, "seconds") > 2.0, "{id} ran: {s}");
+        assert!(num(s, "fps") < 30.0, "{id} is held down by the 40 ms render: {s}");
+    }
+    // One fixed step per frame at ~20 FPS: the game runs at about a third of real time.
+    for id in ["uncapped", "fixed-sleep"] {
+        let s = strategy(&stats, id);
+        assert!(num(s, "ratio") < 0.6, "{id} runs slower than real time: {s}");
+        assert_eq!(num(s, "max_updates_in_frame"), 1.0, "{id}: {s}");
+    }
+    // A variable step keeps real time with one (long) update per frame.
+    let v = strategy(&stats, "variable");
+    assert!((num(v, "ratio") - 1.0).abs() < 0.1, "variable keeps real time: {v}");
+    assert!((num(v, "ups") - num(v, "fps")).abs() < 1.0, "one update a frame: {v}");
+    // The fixed-update strategies catch up: real-time speed at 60 UPS, several a frame.
+    for id in ["catch-up", "interpolated", "extrapolated"] {
+        let s = strategy(&stats, id);
+        assert!(num(s, "ratio") > 0.9, "{id} keeps real time: {s}");
+        assert!(num(s, "ups") > 50.0, "{id} runs ~60 UPS: {s}");
+        assert!(num(s, "max_updates_in_frame") >= 2.0, "{id} catches up: {s}");
+    }
+    // Interpolation is smooth where catching up alone is not.
+    let (smooth, choppy) = (strategy(&stats, "interpolated"), strategy(&stats, "catch-up"));
+    assert!(num(smooth, "mean_judder_px") * 3.0 < num(choppy, "mean_judder_px"), "{smooth} vs {choppy}");
+}
+
+#[test]
+fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("light");
+    let stats_path = scratch.path("stats.json");
+    let shot = scratch.path("shot.png");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--strategy", "fixed-sleep", "--vsync", "off", "--cap", "30", "--bullets", "1000",
+            "--exit-after", "12", "--stats", stats_path.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    app.at(Duration::from_secs(4));
+    // Interpolated with a 30 Hz cap, ghosts on, help shown; then the overlay hidden.
+    xvfb.keys(&["5", "g", "h"]);
+    app.at(Duration::from_secs(8));
+    xvfb.screenshot(&shot);
+    xvfb.keys(&["o"]);
+    let (status, log) = app.wait(Duration::from_secs(40));
+    assert!(status.success(), "looplab failed: {log}");
+    for line in ["ghosts: on", "help: on", "overlay: off", "strategy: interpolated"] {
+        assert!(log.contains(line), "'{line}' in:\n{log}");
+    }
+    let stats = stats(&stats_path);
+    assert_eq!(stats["gpu_errors"], 0);
+    // Fixed-sleep with frames well inside its 16.7 ms budget: 60 FPS at real-time speed.
+    let fs = strategy(&stats, "fixed-sleep");
+    assert!((num(fs, "ratio") - 1.0).abs() < 0.1, "{fs}");
+    assert!((num(fs, "fps") - 60.0).abs() < 6.0, "{fs}");
+    // The 30 Hz cap paces interpolated: 30 FPS, two updates a frame.
+    let i = strategy(&stats, "interpolated");
+    assert!((num(i, "fps") - 30.0).abs() < 2.0, "{i}");
+    assert!((num(i, "ratio") - 1.0).abs() < 0.05, "{i}");
+    assert!(num(i, "max_updates_in_frame") >= 2.0, "{i}");
+
+    // The screenshot shows the scene: many lit pixels, in several colours.
+    let out = std::process::Command::new("convert")
+        .args([shot.to_str().unwrap(), "-crop", "1280x720+0+0", "-format", "%k", "info:"])
+        .output()
+        .expect("ImageMagick's convert runs");
+    let colours: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0);
+    assert!(colours > 500, "a scene with sprites and text has many colours, got {colours}");
+}
+
+#[test]
+fn without_a_display_it_says_how_to_get_one() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("looplab runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "one line: {err}");
+    assert!(lines[0].contains("no display") && lines[0].contains("xvfb-run") && lines[0].contains("looplab lab"), "{err}");
+    assert!(!err.contains("panicked"));
+}
