@@ -22,8 +22,16 @@ fn gpu() -> Gpu {
 
 /// Renders one bullet (`prev`, `pos`, `vel`) with `view` and returns the brightness-weighted
 /// centre of what was drawn, in pixels, and how many pixels were lit.
-fn drawn_centre(gpu: &Gpu, prev: Vec2, pos: Vec2, vel: Vec2, view: View, ghost_at: Option<Duration>) -> (Vec2, usize) {
-    let mut sprites = SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
+fn drawn_centre(
+    gpu: &Gpu,
+    prev: Vec2,
+    pos: Vec2,
+    vel: Vec2,
+    view: View,
+    ghost_at: Option<Duration>,
+) -> (Vec2, usize) {
+    let mut sprites =
+        SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
     let target = OffscreenTarget::new(&gpu.device, WIDTH, HEIGHT);
     let transform = ViewTransform::new(WORLD_SIZE, WIDTH, HEIGHT);
     let mut globals = scene::globals(&transform, view, STEP);
@@ -57,7 +65,9 @@ fn drawn_centre(gpu: &Gpu, prev: Vec2, pos: Vec2, vel: Vec2, view: View, ghost_a
     for y in 0..HEIGHT {
         for x in 0..WIDTH {
             let i = ((y * WIDTH + x) * 4) as usize;
-            let excess: i32 = (0..3).map(|c| (pixels[i + c] as i32 - background[c]).max(0)).sum();
+            let excess: i32 = (0..3)
+                .map(|c| (pixels[i + c] as i32 - background[c]).max(0))
+                .sum();
             if excess > 6 {
                 let w = excess as f32;
                 sum += Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * w;
@@ -94,15 +104,30 @@ fn a_bullet_is_drawn_where_each_view_says_within_a_pixel() {
         assert!((30..=80).contains(&lit), "{view:?}: {lit} pixels lit");
     }
     // The views really differ: interpolation at 0.25 is 30 px behind extrapolation at 0.25.
-    let (behind, _) = drawn_centre(&gpu, prev, pos, vel, View::Interpolate { alpha: 0.25 }, None);
-    let (ahead, _) = drawn_centre(&gpu, prev, pos, vel, View::Extrapolate { alpha: 0.25 }, None);
+    let (behind, _) = drawn_centre(
+        &gpu,
+        prev,
+        pos,
+        vel,
+        View::Interpolate { alpha: 0.25 },
+        None,
+    );
+    let (ahead, _) = drawn_centre(
+        &gpu,
+        prev,
+        pos,
+        vel,
+        View::Extrapolate { alpha: 0.25 },
+        None,
+    );
     assert!((ahead - behind).length() > 40.0);
 }
 
 #[test]
 fn the_letterbox_keeps_the_world_centred_in_a_square_window() {
     let gpu = gpu();
-    let mut sprites = SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
+    let mut sprites =
+        SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
     let target = OffscreenTarget::new(&gpu.device, 640, 640);
     let transform = ViewTransform::new(WORLD_SIZE, 640, 640);
     let at = [Vec2::new(640.0, 360.0)];
@@ -130,6 +155,16 @@ fn ghosts_mark_the_true_position() {
     let pos = Vec2::new(610.0, 200.0);
     let vel = Vec2::new(600.0, 0.0);
     // Owed 10 ms: the truth is 6 px ahead of the last state.
-    let (centre, _) = drawn_centre(&gpu, prev, pos, vel, View::Latest, Some(Duration::from_millis(10)));
-    assert!((centre - Vec2::new(616.0, 200.0)).length() < 1.0, "ghost at {centre}");
+    let (centre, _) = drawn_centre(
+        &gpu,
+        prev,
+        pos,
+        vel,
+        View::Latest,
+        Some(Duration::from_millis(10)),
+    );
+    assert!(
+        (centre - Vec2::new(616.0, 200.0)).length() < 1.0,
+        "ghost at {centre}"
+    );
 }

@@ -21,7 +21,9 @@ fn strategy<'a>(stats: &'a Value, id: &str) -> &'a Value {
 }
 
 fn num(v: &Value, field: &str) -> f64 {
-    v[field].as_f64().unwrap_or_else(|| panic!("no {field} in {v}"))
+    v[field]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {field} in {v}"))
 }
 
 #[test]
@@ -35,8 +37,20 @@ fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
         &xvfb,
         &scratch,
         &[
-            "--strategy", "uncapped", "--vsync", "off", "--cap", "off", "--render-cost", "40ms",
-            "--bullets", "500", "--exit-after", "23", "--stats", stats_path.to_str().unwrap(),
+            "--strategy",
+            "uncapped",
+            "--vsync",
+            "off",
+            "--cap",
+            "off",
+            "--render-cost",
+            "40ms",
+            "--bullets",
+            "500",
+            "--exit-after",
+            "23",
+            "--stats",
+            stats_path.to_str().unwrap(),
         ],
     );
     xvfb.wait_for_window();
@@ -53,36 +67,68 @@ fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
         "strategy: interpolated (Fixed update + interpolation)",
         "strategy: extrapolated (Fixed update + prediction)",
     ] {
-        assert_eq!(log.matches(line).count(), 1, "'{line}' logged once in:\n{log}");
+        assert_eq!(
+            log.matches(line).count(),
+            1,
+            "'{line}' logged once in:\n{log}"
+        );
     }
     let stats = stats(&stats_path);
     assert_eq!(stats["gpu_errors"], 0);
     assert_eq!(stats["final_strategy"], "extrapolated");
-    for id in ["uncapped", "fixed-sleep", "variable", "catch-up", "interpolated", "extrapolated"] {
+    for id in [
+        "uncapped",
+        "fixed-sleep",
+        "variable",
+        "catch-up",
+        "interpolated",
+        "extrapolated",
+    ] {
         let s = strategy(&stats, id);
         assert!(num(s, "seconds") > 2.0, "{id} ran: {s}");
-        assert!(num(s, "fps") < 30.0, "{id} is held down by the 40 ms render: {s}");
+        assert!(
+            num(s, "fps") < 30.0,
+            "{id} is held down by the 40 ms render: {s}"
+        );
     }
     // One fixed step per frame at ~20 FPS: the game runs at about a third of real time.
     for id in ["uncapped", "fixed-sleep"] {
         let s = strategy(&stats, id);
-        assert!(num(s, "ratio") < 0.6, "{id} runs slower than real time: {s}");
+        assert!(
+            num(s, "ratio") < 0.6,
+            "{id} runs slower than real time: {s}"
+        );
         assert_eq!(num(s, "max_updates_in_frame"), 1.0, "{id}: {s}");
     }
     // A variable step keeps real time with one (long) update per frame.
     let v = strategy(&stats, "variable");
-    assert!((num(v, "ratio") - 1.0).abs() < 0.1, "variable keeps real time: {v}");
-    assert!((num(v, "ups") - num(v, "fps")).abs() < 1.0, "one update a frame: {v}");
+    assert!(
+        (num(v, "ratio") - 1.0).abs() < 0.1,
+        "variable keeps real time: {v}"
+    );
+    assert!(
+        (num(v, "ups") - num(v, "fps")).abs() < 1.0,
+        "one update a frame: {v}"
+    );
     // The fixed-update strategies catch up: real-time speed at 60 UPS, several a frame.
     for id in ["catch-up", "interpolated", "extrapolated"] {
         let s = strategy(&stats, id);
         assert!(num(s, "ratio") > 0.9, "{id} keeps real time: {s}");
         assert!(num(s, "ups") > 50.0, "{id} runs ~60 UPS: {s}");
-        assert!(num(s, "max_updates_in_frame") >= 2.0, "{id} catches up: {s}");
+        assert!(
+            num(s, "max_updates_in_frame") >= 2.0,
+            "{id} catches up: {s}"
+        );
     }
     // Interpolation is smooth where catching up alone is not.
-    let (smooth, choppy) = (strategy(&stats, "interpolated"), strategy(&stats, "catch-up"));
-    assert!(num(smooth, "mean_judder_px") * 3.0 < num(choppy, "mean_judder_px"), "{smooth} vs {choppy}");
+    let (smooth, choppy) = (
+        strategy(&stats, "interpolated"),
+        strategy(&stats, "catch-up"),
+    );
+    assert!(
+        num(smooth, "mean_judder_px") * 3.0 < num(choppy, "mean_judder_px"),
+        "{smooth} vs {choppy}"
+    );
 }
 
 #[test]
@@ -96,8 +142,18 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
         &xvfb,
         &scratch,
         &[
-            "--strategy", "fixed-sleep", "--vsync", "off", "--cap", "30", "--bullets", "1000",
-            "--exit-after", "12", "--stats", stats_path.to_str().unwrap(),
+            "--strategy",
+            "fixed-sleep",
+            "--vsync",
+            "off",
+            "--cap",
+            "30",
+            "--bullets",
+            "1000",
+            "--exit-after",
+            "12",
+            "--stats",
+            stats_path.to_str().unwrap(),
         ],
     );
     xvfb.wait_for_window();
@@ -109,7 +165,12 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     xvfb.keys(&["o"]);
     let (status, log) = app.wait(Duration::from_secs(40));
     assert!(status.success(), "looplab failed: {log}");
-    for line in ["ghosts: on", "help: on", "overlay: off", "strategy: interpolated"] {
+    for line in [
+        "ghosts: on",
+        "help: on",
+        "overlay: off",
+        "strategy: interpolated",
+    ] {
         assert!(log.contains(line), "'{line}' in:\n{log}");
     }
     let stats = stats(&stats_path);
@@ -126,11 +187,24 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
 
     // The screenshot shows the scene: many lit pixels, in several colours.
     let out = std::process::Command::new("convert")
-        .args([shot.to_str().unwrap(), "-crop", "1280x720+0+0", "-format", "%k", "info:"])
+        .args([
+            shot.to_str().unwrap(),
+            "-crop",
+            "1280x720+0+0",
+            "-format",
+            "%k",
+            "info:",
+        ])
         .output()
         .expect("ImageMagick's convert runs");
-    let colours: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0);
-    assert!(colours > 500, "a scene with sprites and text has many colours, got {colours}");
+    let colours: u32 = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(0);
+    assert!(
+        colours > 500,
+        "a scene with sprites and text has many colours, got {colours}"
+    );
 }
 
 #[test]
@@ -144,6 +218,11 @@ fn without_a_display_it_says_how_to_get_one() {
     let err = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 1, "one line: {err}");
-    assert!(lines[0].contains("no display") && lines[0].contains("xvfb-run") && lines[0].contains("looplab lab"), "{err}");
+    assert!(
+        lines[0].contains("no display")
+            && lines[0].contains("xvfb-run")
+            && lines[0].contains("looplab lab"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"));
 }

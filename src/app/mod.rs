@@ -421,6 +421,10 @@ impl ApplicationHandler for App {
         // Uncapped loops spin (Poll); paced ones wait for their redraw, then for their wake
         // time (WaitUntil, set when the next `about_to_wait` sees how far off it is).
         let spin = self.pending.is_some_and(|p| p.wake == Wake::Immediately);
-        event_loop.set_control_flow(if spin { ControlFlow::Poll } else { ControlFlow::Wait });
+        event_loop.set_control_flow(if spin {
+            ControlFlow::Poll
+        } else {
+            ControlFlow::Wait
+        });
     }
 }

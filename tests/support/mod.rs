@@ -19,11 +19,21 @@ impl Xvfb {
     /// Starts Xvfb on a free display number (it picks one itself and reports it).
     pub fn start() -> Xvfb {
         let mut child = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start Xvfb ({e}): install it with apt-get install xvfb"));
+            .unwrap_or_else(|e| {
+                panic!("cannot start Xvfb ({e}): install it with apt-get install xvfb")
+            });
         let mut line = String::new();
         let stdout = child.stdout.take().expect("Xvfb stdout");
         BufReader::new(stdout)
@@ -43,15 +53,31 @@ impl Xvfb {
             .args(args)
             .env("DISPLAY", &self.display)
             .output()
-            .unwrap_or_else(|e| panic!("cannot run {program} ({e}): see the README's test packages"))
+            .unwrap_or_else(|e| {
+                panic!("cannot run {program} ({e}): see the README's test packages")
+            })
     }
 
     /// Focuses the Looplab window (there is no window manager) and presses `keys`.
     pub fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["search", "--sync", "--name", "Looplab", "windowfocus", "--sync", "key", "--delay", "30"];
+        let mut args = vec![
+            "search",
+            "--sync",
+            "--name",
+            "Looplab",
+            "windowfocus",
+            "--sync",
+            "key",
+            "--delay",
+            "30",
+        ];
         args.extend_from_slice(keys);
         let out = self.run("xdotool", &args);
-        assert!(out.status.success(), "xdotool failed: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "xdotool failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// Waits until a Looplab window exists.
@@ -166,6 +192,7 @@ impl App {
 
 /// Reads a `--stats` file.
 pub fn stats(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("no stats at {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("no stats at {}: {e}", path.display()));
     serde_json::from_str(&text).expect("stats are JSON")
 }
