@@ -17,8 +17,7 @@ struct Globals {
     blend: vec2<f32>,
     // Bullet quad size in world pixels.
     bullet_size: f32,
-    // 1 draws bullets as hollow ghost rings instead of sprites.
-    ghost: u32,
+    _pad: u32,
 };
 
 @group(0) @binding(0) var<uniform> globals: Globals;
@@ -59,10 +58,35 @@ fn bullet_tint(instance: u32) -> vec4<f32> {
     }
 }
 
+// What a bullet passes to its fragments: the texture coordinate and the tint, nothing else.
+// A software rasteriser pays per pixel for every value it interpolates, and at 100k bullets
+// the pixels are most of the frame.
+struct SpriteOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) color: vec4<f32>,
+};
+
 @vertex
 fn vs_bullet(
     @builtin(vertex_index) vertex: u32,
     @builtin(instance_index) instance: u32,
+    @location(0) prev: vec2<f32>,
+    @location(1) pos: vec2<f32>,
+    @location(2) vel: vec2<f32>,
+) -> SpriteOut {
+    let c = corner(vertex);
+    var out: SpriteOut;
+    out.clip = to_clip(drawn(prev, pos, vel) + c * globals.bullet_size);
+    out.uv = c + 0.5;
+    out.color = bullet_tint(instance);
+    return out;
+}
+
+// The ghost pass: the same bullets, drawn as hollow rings (the blend puts them at the truth).
+@vertex
+fn vs_ghost(
+    @builtin(vertex_index) vertex: u32,
     @location(0) prev: vec2<f32>,
     @location(1) pos: vec2<f32>,
     @location(2) vel: vec2<f32>,
@@ -71,13 +95,8 @@ fn vs_bullet(
     var out: VertexOut;
     out.clip = to_clip(drawn(prev, pos, vel) + c * globals.bullet_size);
     out.uv = c + 0.5;
-    if globals.ghost == 1u {
-        out.color = vec4<f32>(1.0, 1.0, 1.0, 0.55);
-        out.shape = SHAPE_RING;
-    } else {
-        out.color = bullet_tint(instance);
-        out.shape = SHAPE_SPRITE;
-    }
+    out.color = vec4<f32>(1.0, 1.0, 1.0, 0.55);
+    out.shape = SHAPE_RING;
     return out;
 }
 
@@ -105,8 +124,16 @@ fn vs_shape(
     return out;
 }
 
+// The bullets' fragment shader: the sprite, tinted. Kept to one sample and one multiply,
+// because at 100k bullets a software rasteriser spends most of the frame here.
 @fragment
-fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+fn fs_sprite(in: SpriteOut) -> @location(0) vec4<f32> {
+    return textureSample(sprite_texture, sprite_sampler, in.uv) * in.color;
+}
+
+// Everything else: sprites, rings (ghosts, markers) and solid rectangles.
+@fragment
+fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
     // Sampled and differentiated in uniform control flow; used only by some shapes.
     let texel = textureSample(sprite_texture, sprite_sampler, in.uv);
     let r = length(in.uv - vec2<f32>(0.5)) * 2.0;

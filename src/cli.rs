@@ -12,6 +12,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::app::AppOptions;
 use crate::app::controls::Knobs;
+use crate::app::pacing::PacingMode;
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::{LabOptions, drift, plot, run_lab};
 use crate::timing::units::parse_duration;
@@ -45,6 +46,29 @@ pub struct Cli {
 pub enum Command {
     /// Run every strategy headless against modelled hardware and report the trade-offs.
     Lab(LabArgs),
+    /// Measure the real loop: pacing precision, sprite throughput, world and planner cost,
+    /// input latency, start-up and memory, against the performance targets.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
+    pub format: BenchFormat,
+    /// Short runs: checks that every part works; the numbers are not for quoting.
+    #[arg(long)]
+    pub quick: bool,
+    /// Start a private Xvfb display for the windowed parts (otherwise they use DISPLAY, or
+    /// are skipped when there is none).
+    #[arg(long)]
+    pub xvfb: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchFormat {
+    Table,
+    Json,
 }
 
 /// Loop and world settings shared by the window and the lab.
@@ -155,6 +179,26 @@ pub struct AppArgs {
     /// On exit, write per-strategy FPS, UPS, game/real ratio and error to this JSON file.
     #[arg(long, value_name = "FILE.json")]
     pub stats: Option<PathBuf>,
+    /// How a frame-cap wait ends: `precise` (OS wake-up, then spin_sleep) or `naive` (trust
+    /// the OS wake-up). For `looplab bench`.
+    #[arg(long, value_name = "precise|naive", default_value = "precise", value_parser = parse_pacing, hide = true)]
+    pub pacing: PacingMode,
+    /// On exit, write every frame's timings and every key's latency to this JSON file. For
+    /// `looplab bench`.
+    #[arg(long, value_name = "FILE.json", hide = true)]
+    pub frame_log: Option<PathBuf>,
+    /// Draw the bullets with the bare instanced renderer (no strategy view, no other bodies):
+    /// the yardstick of `looplab bench`.
+    #[arg(long, hide = true)]
+    pub bare_renderer: bool,
+}
+
+fn parse_pacing(s: &str) -> Result<PacingMode, String> {
+    match s.trim() {
+        "precise" => Ok(PacingMode::Precise),
+        "naive" => Ok(PacingMode::Naive),
+        other => Err(format!("'{other}' is not precise or naive")),
+    }
 }
 
 impl AppArgs {
@@ -174,6 +218,9 @@ impl AppArgs {
             },
             exit_after: self.exit_after,
             stats_path: self.stats.clone(),
+            pacing: self.pacing,
+            frame_log: self.frame_log.clone(),
+            bare_renderer: self.bare_renderer,
         }
     }
 }
@@ -388,6 +435,21 @@ fn one_line(message: &str) -> String {
 pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Some(Command::Lab(lab)) => run_lab_command(lab),
+        Some(Command::Bench(bench)) => {
+            let report = crate::bench::run(&crate::bench::BenchOptions {
+                quick: bench.quick,
+                xvfb: bench.xvfb,
+            })
+            .map_err(Failure::runtime)?;
+            match bench.format {
+                BenchFormat::Table => print!("{}", crate::bench::report::table(&report)),
+                BenchFormat::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                ),
+            }
+            Ok(())
+        }
         None => crate::app::run(cli.app.options()),
     }
 }

@@ -9,6 +9,7 @@
 //! the tests with a manual one.
 
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod input;
 pub mod lab;

@@ -38,7 +38,6 @@ fn drawn_centre(
     let ghosts = ghost_at.map(|owed| {
         let mut g = globals;
         g.blend = [0.0, owed.as_secs_f32()];
-        g.ghost = 1;
         // Ghosts only: hide the sprite pass by drawing it off-screen.
         globals.blend = [0.0, -1e6];
         g

@@ -33,8 +33,12 @@ use crate::timing::{Clock, FramePlan, LoopSettings, Strategy, SystemClock, Wake}
 use crate::world::accuracy::FrameAccuracy;
 use crate::world::{WORLD_SIZE, WorldConfig};
 use controls::{Controls, Effect, Knobs};
-use pacing::{CpuMeter, Pacer};
-use record::Recorder;
+use pacing::{CpuMeter, Pacer, PacingMode};
+use record::{FrameLog, Recorder};
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
 
 /// What a person sees when there is no display to open a window on.
 pub const NO_DISPLAY_HELP: &str = "no display: neither DISPLAY nor WAYLAND_DISPLAY is set. \
@@ -59,6 +63,12 @@ pub struct AppOptions {
     pub exit_after: Option<Duration>,
     /// Write per-strategy results here on exit.
     pub stats_path: Option<PathBuf>,
+    /// How a frame-cap wait ends (`looplab bench` compares the two).
+    pub pacing: PacingMode,
+    /// Write every frame's timings and every key's latency here on exit.
+    pub frame_log: Option<PathBuf>,
+    /// Draw bullets with the bare instanced renderer (the benchmark's yardstick).
+    pub bare_renderer: bool,
 }
 
 /// Opens the window and runs until it is closed.
@@ -93,8 +103,11 @@ struct App {
     /// When the next frame may start.
     wake: Wake,
     pacer: Pacer,
-    /// Input recorded by `window_event`, applied when the next frame starts.
-    actions: Vec<Action>,
+    /// Input recorded by `window_event` with its arrival time, applied before the next frame.
+    actions: Vec<(Action, Duration)>,
+    /// Arrival times of applied input not yet shown by a presented frame.
+    unshown_input: Vec<Duration>,
+    frame_log: Option<FrameLog>,
     shift: bool,
     stall: Option<Duration>,
     recorder: Recorder,
@@ -119,15 +132,16 @@ impl App {
             &options.world,
         );
         Self {
-            options,
             instance: Some(instance),
             clock: SystemClock::start(),
             controls,
             gfx: None,
             pending: None,
             wake: Wake::Immediately,
-            pacer: Pacer::default(),
+            pacer: Pacer::new(options.pacing),
             actions: Vec::new(),
+            unshown_input: Vec::new(),
+            frame_log: options.frame_log.is_some().then(FrameLog::new),
             shift: false,
             stall: None,
             recorder: Recorder::default(),
@@ -139,6 +153,7 @@ impl App {
             skipped: 0,
             failure: None,
             exiting: false,
+            options,
         }
     }
 
@@ -157,7 +172,10 @@ impl App {
 
     /// Applies the input recorded since the last frame.
     fn apply_actions(&mut self, event_loop: &ActiveEventLoop) {
-        for action in std::mem::take(&mut self.actions) {
+        for (action, arrival) in std::mem::take(&mut self.actions) {
+            if self.frame_log.is_some() {
+                self.unshown_input.push(arrival);
+            }
             let Effect {
                 log,
                 quit,
@@ -250,25 +268,50 @@ impl App {
                 .then(|| scene::ghost_globals(&transform, world, plan.game_now)),
             shapes: &self.shapes,
         };
-        let adapter = gfx.gpu.adapter_summary();
+        let adapter = Arc::clone(&gfx.adapter);
+        let present_mode = gfx.present_mode();
         let model = knobs.overlay.then(|| OverlayModel {
             controls: &self.controls,
             plan: &plan,
             summary: self.controls.session.stats.summary(),
             accuracy: self.accuracy,
-            present_mode: gfx.present_mode(),
+            present_mode,
             cpu_percent: self.cpu.percent(),
             adapter: &adapter,
         });
-        let (outcome, clicked) = gfx.render(&sprite_frame, model.as_ref());
+        let (outcome, clicked, timings) = gfx.render(&sprite_frame, model.as_ref());
         match outcome {
-            FrameOutcome::Presented => self.presented += 1,
+            FrameOutcome::Presented => {
+                self.presented += 1;
+                if let Some(log) = &mut self.frame_log {
+                    let presented = self.clock.now();
+                    let render = nanos(presented.saturating_sub(plan.now));
+                    for arrival in self.unshown_input.drain(..) {
+                        log.input_latency_ns
+                            .push([nanos(presented.saturating_sub(arrival)), render]);
+                    }
+                    let cpu =
+                        cpu_time::ProcessTime::try_now().map_or(0, |t| nanos(t.as_duration()));
+                    log.frame([
+                        nanos(plan.now),
+                        plan.updates as u64,
+                        nanos(timings.acquire),
+                        nanos(timings.paint.overlay),
+                        nanos(timings.paint.upload),
+                        nanos(timings.paint.encode),
+                        nanos(timings.present),
+                        nanos(presented),
+                        cpu,
+                    ]);
+                }
+            }
             FrameOutcome::Skipped(why) => {
                 self.skipped += 1;
                 log::debug!("frame skipped: {why}");
             }
         }
-        self.actions.extend(clicked);
+        let now = self.clock.now();
+        self.actions.extend(clicked.into_iter().map(|a| (a, now)));
         self.finish_frame(&plan, accuracy);
     }
 
@@ -298,11 +341,23 @@ impl App {
                 "adapter": self.gfx.as_ref().map(|g| g.gpu.adapter_summary()),
                 "present_mode": self.gfx.as_ref().map(|g| format!("{:?}", g.present_mode())),
                 "bullets": self.controls.session.world.bullets.len(),
+                "peak_rss_kib": record::peak_rss_kib(),
             });
             let text = serde_json::to_string_pretty(&report).unwrap_or_default();
             if let Err(e) = std::fs::write(path, text) {
                 let failure =
                     Failure::runtime(format!("cannot write --stats file {}: {e}", path.display()));
+                return Err(self.failure.take().unwrap_or(failure));
+            }
+        }
+        if let (Some(path), Some(log)) = (&self.options.frame_log, &mut self.frame_log) {
+            log.peak_rss_kib = record::peak_rss_kib();
+            let text = serde_json::to_string(log).unwrap_or_default();
+            if let Err(e) = std::fs::write(path, text) {
+                let failure = Failure::runtime(format!(
+                    "cannot write --frame-log file {}: {e}",
+                    path.display()
+                ));
                 return Err(self.failure.take().unwrap_or(failure));
             }
         }
@@ -336,7 +391,12 @@ impl ApplicationHandler for App {
                 );
             }
         };
-        match Graphics::new(window, instance, self.controls.knobs.vsync) {
+        match Graphics::new(
+            window,
+            instance,
+            self.controls.knobs.vsync,
+            self.options.bare_renderer,
+        ) {
             Ok(gfx) => {
                 log::info!(
                     "strategy: {} ({}), {}",
@@ -377,7 +437,7 @@ impl ApplicationHandler for App {
                     && let PhysicalKey::Code(code) = event.physical_key
                     && let Some(action) = input::action_for(code, self.shift)
                 {
-                    self.actions.push(action);
+                    self.actions.push((action, self.clock.now()));
                 }
             }
             WindowEvent::RedrawRequested => self.draw(),

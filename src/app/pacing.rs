@@ -35,7 +35,8 @@ impl Pacer {
         Self {
             mode,
             early: Duration::from_millis(2),
-            sleeper: spin_sleep::SpinSleeper::default(),
+            sleeper: spin_sleep::SpinSleeper::default()
+                .with_spin_strategy(spin_sleep::SpinStrategy::SpinLoopHint),
         }
     }
 

@@ -159,3 +159,89 @@ mod tests {
         assert_eq!(i.max_updates_in_frame, 2);
     }
 }
+
+/// At most this many frames are kept in a frame log (an hour at 55 FPS); later frames are
+/// counted but not kept.
+const FRAME_LOG_CAPACITY: usize = 200_000;
+
+/// One frame of a frame log: `[start, updates, acquire, overlay, upload, encode, present,
+/// presented, cpu]`, times in nanoseconds (`start`, `presented` and `cpu` since the app's
+/// clock started, the others durations).
+pub type FrameLogEntry = [u64; 9];
+
+/// Every frame's timings and every key's latency, for `looplab bench` (`--frame-log`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FrameLog {
+    /// The fields of each entry, in order.
+    pub fields: [&'static str; 9],
+    pub frames: Vec<FrameLogEntry>,
+    /// For each key: `[latency, render]`, nanoseconds. Latency runs from the key event's
+    /// arrival to the end of the present of the first frame showing its effect; render is
+    /// that frame's own start-to-present time (so latency minus render is the wait for the
+    /// frame to start).
+    pub input_latency_ns: Vec<[u64; 2]>,
+    /// Wall-clock time of the first present, nanoseconds since the Unix epoch, so a parent
+    /// process can measure start-up.
+    pub first_present_unix_ns: Option<u128>,
+    /// Peak resident memory (Linux `VmHWM`), KiB.
+    pub peak_rss_kib: Option<u64>,
+}
+
+impl FrameLog {
+    pub fn new() -> Self {
+        Self {
+            fields: [
+                "start",
+                "updates",
+                "acquire",
+                "overlay",
+                "upload",
+                "encode",
+                "present",
+                "presented",
+                "cpu",
+            ],
+            ..Self::default()
+        }
+    }
+
+    /// Records a presented frame.
+    pub fn frame(&mut self, entry: FrameLogEntry) {
+        if self.first_present_unix_ns.is_none() {
+            self.first_present_unix_ns = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()
+                .map(|d| d.as_nanos());
+        }
+        if self.frames.len() < FRAME_LOG_CAPACITY {
+            self.frames.push(entry);
+        }
+    }
+}
+
+/// Peak resident memory of this process in KiB, where the OS reports it (Linux).
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+#[cfg(test)]
+mod frame_log_tests {
+    use super::*;
+
+    #[test]
+    fn the_first_present_is_stamped_once_and_capacity_is_kept() {
+        let mut log = FrameLog::new();
+        log.frame([1; 9]);
+        let first = log.first_present_unix_ns.unwrap();
+        log.frame([2; 9]);
+        assert_eq!(log.first_present_unix_ns, Some(first));
+        assert_eq!(log.frames.len(), 2);
+        if cfg!(target_os = "linux") {
+            assert!(peak_rss_kib().unwrap() > 100);
+        }
+    }
+}

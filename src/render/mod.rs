@@ -1,21 +1,24 @@
 //! Rendering: the GPU, the window surface and its states, the sprite pipeline, the overlay,
 //! and an offscreen target for tests and benchmarks.
 
+pub mod bare;
 pub mod gpu;
 pub mod offscreen;
 pub mod overlay;
+pub mod painter;
 pub mod scene;
 pub mod sprites;
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use winit::window::Window;
 
 use crate::input::Action;
 use gpu::{Gpu, choose_present_mode};
 use overlay::OverlayModel;
-use scene::{ShapeInstance, ViewTransform};
-use sprites::{SpriteFrame, SpriteRenderer};
+use painter::{PaintTimings, Painter};
+use sprites::SpriteFrame;
 
 /// The background colour: a dark blue-grey that keeps sprites and text readable. Colours
 /// are display (gamma-encoded) values: the surface is a plain `Unorm` format, so what the
@@ -38,31 +41,41 @@ pub enum FrameOutcome {
     Skipped(&'static str),
 }
 
-/// The egui side of the overlay: context, winit input state and wgpu renderer.
-struct OverlayRenderer {
-    ctx: egui::Context,
-    state: egui_winit::State,
-    renderer: egui_wgpu::Renderer,
+/// Where a presented frame's time went, as measured on the CPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameTimings {
+    /// Waiting for a surface texture (with FIFO, this is where vsync waits).
+    pub acquire: Duration,
+    pub paint: PaintTimings,
+    /// Submitting the commands and presenting.
+    pub present: Duration,
 }
 
 /// The window's GPU state.
 pub struct Graphics {
     pub window: Arc<Window>,
     pub gpu: Gpu,
+    /// The adapter in words, for the overlay and reports.
+    pub adapter: Arc<str>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     present_modes: Vec<wgpu::PresentMode>,
-    sprites: SpriteRenderer,
-    overlay: OverlayRenderer,
-    /// Backgrounds of the overlay's panels, this frame.
-    panels: Vec<ShapeInstance>,
+    painter: Painter,
+    /// Window input for the overlay.
+    egui_input: egui_winit::State,
     /// A test hook: report the next acquired frame as outdated, to exercise recovery.
     force_outdated: bool,
 }
 
 impl Graphics {
-    /// Creates the surface for `window`, a device that can present to it, and the pipelines.
-    pub fn new(window: Arc<Window>, instance: wgpu::Instance, vsync: bool) -> Result<Self, String> {
+    /// Creates the surface for `window`, a device that can present to it, and the pipelines
+    /// (with the bare instanced renderer for the bullets when `bare`, for benchmarks).
+    pub fn new(
+        window: Arc<Window>,
+        instance: wgpu::Instance,
+        vsync: bool,
+        bare: bool,
+    ) -> Result<Self, String> {
         let surface = instance
             .create_surface(Arc::clone(&window))
             .map_err(|e| format!("cannot create a drawing surface for the window: {e}"))?;
@@ -95,25 +108,14 @@ impl Graphics {
         if size.width > 0 && size.height > 0 {
             surface.configure(&gpu.device, &config);
         }
-        let sprites = SpriteRenderer::new(&gpu.device, &gpu.queue, format)?;
-        let ctx = egui::Context::default();
-        let state = egui_winit::State::new(
-            ctx.clone(),
+        let painter = Painter::new(&gpu.device, &gpu.queue, format, bare)?;
+        let egui_input = egui_winit::State::new(
+            painter.egui().clone(),
             egui::ViewportId::ROOT,
             &window,
             Some(window.scale_factor() as f32),
             window.theme(),
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
-        );
-        // No dithering: on a software rasteriser its per-pixel noise is a large share of the
-        // overlay's cost, and the overlay has no gradients for it to smooth.
-        let renderer = egui_wgpu::Renderer::new(
-            &gpu.device,
-            format,
-            egui_wgpu::RendererOptions {
-                dithering: false,
-                ..Default::default()
-            },
         );
         log::info!(
             "GPU: {}, surface {:?} {}x{}, present modes {:?}, using {:?}",
@@ -126,17 +128,13 @@ impl Graphics {
         );
         Ok(Self {
             window,
+            adapter: gpu.adapter_summary().into(),
             gpu,
             surface,
             config,
             present_modes: caps.present_modes,
-            sprites,
-            overlay: OverlayRenderer {
-                ctx,
-                state,
-                renderer,
-            },
-            panels: Vec::new(),
+            painter,
+            egui_input,
             force_outdated: false,
         })
     }
@@ -194,22 +192,24 @@ impl Graphics {
     /// Passes a window event to the overlay; true when the overlay used it (a click on a
     /// button), so it should not also act as a game key.
     pub fn overlay_event(&mut self, event: &winit::event::WindowEvent) -> bool {
-        self.overlay
-            .state
+        self.egui_input
             .on_window_event(&self.window, event)
             .consumed
     }
 
     /// Draws one frame: the sprites as `frame` describes them, and the overlay when `model`
-    /// is given. Returns what happened and the actions clicked in the overlay.
+    /// is given. Returns what happened, the actions clicked in the overlay, and where the
+    /// time went.
     pub fn render(
         &mut self,
         frame: &SpriteFrame,
         model: Option<&OverlayModel>,
-    ) -> (FrameOutcome, Vec<Action>) {
+    ) -> (FrameOutcome, Vec<Action>, FrameTimings) {
+        let mut timings = FrameTimings::default();
         if self.config.width == 0 || self.config.height == 0 {
-            return (FrameOutcome::Skipped("window has no area"), vec![]);
+            return (FrameOutcome::Skipped("window has no area"), vec![], timings);
         }
+        let t = Instant::now();
         let acquired = if std::mem::take(&mut self.force_outdated) {
             wgpu::CurrentSurfaceTexture::Outdated
         } else {
@@ -219,121 +219,53 @@ impl Graphics {
             wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
             wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
             wgpu::CurrentSurfaceTexture::Timeout => {
-                return (FrameOutcome::Skipped("surface timed out"), vec![]);
+                return (FrameOutcome::Skipped("surface timed out"), vec![], timings);
             }
             wgpu::CurrentSurfaceTexture::Occluded => {
-                return (FrameOutcome::Skipped("window occluded"), vec![]);
+                return (FrameOutcome::Skipped("window occluded"), vec![], timings);
             }
             wgpu::CurrentSurfaceTexture::Outdated => {
                 log::info!("surface outdated: reconfiguring");
                 self.reconfigure();
-                return (FrameOutcome::Skipped("surface outdated"), vec![]);
+                return (FrameOutcome::Skipped("surface outdated"), vec![], timings);
             }
             wgpu::CurrentSurfaceTexture::Lost => {
                 log::warn!("surface lost: recreating it");
                 self.recreate_surface();
-                return (FrameOutcome::Skipped("surface lost"), vec![]);
+                return (FrameOutcome::Skipped("surface lost"), vec![], timings);
             }
             wgpu::CurrentSurfaceTexture::Validation => {
                 log::error!("surface validation error: skipping the frame");
-                return (FrameOutcome::Skipped("surface validation error"), vec![]);
+                return (
+                    FrameOutcome::Skipped("surface validation error"),
+                    vec![],
+                    timings,
+                );
             }
         };
+        timings.acquire = t.elapsed();
         let view = texture.texture.create_view(&Default::default());
-        let device = &self.gpu.device;
-        let queue = &self.gpu.queue;
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("frame"),
-        });
-
-        let mut actions = Vec::new();
-        let mut panel_rects = Vec::new();
-        let egui_frame = model.map(|model| {
-            let o = &mut self.overlay;
-            let input = o.state.take_egui_input(&self.window);
-            let mut output = o.ctx.run_pass(input, |ctx| {
-                (actions, panel_rects) = overlay::ui(ctx, model)
-            });
-            let ppp = output.pixels_per_point;
-            let pixels: Vec<_> = panel_rects
-                .iter()
-                .map(|r| {
-                    (
-                        glam::Vec2::new(r.min.x, r.min.y) * ppp,
-                        glam::Vec2::new(r.max.x, r.max.y) * ppp,
-                    )
-                })
-                .collect();
-            let transform = ViewTransform::new(
-                crate::world::WORLD_SIZE,
-                self.config.width,
-                self.config.height,
-            );
-            scene::panel_backgrounds(&transform, &pixels, &mut self.panels);
-            o.state
-                .handle_platform_output(&self.window, std::mem::take(&mut output.platform_output));
-            let jobs = o
-                .ctx
-                .tessellate(std::mem::take(&mut output.shapes), output.pixels_per_point);
-            let screen = egui_wgpu::ScreenDescriptor {
-                size_in_pixels: [self.config.width, self.config.height],
-                pixels_per_point: output.pixels_per_point,
-            };
-            for (id, deltas) in &output.textures_delta.set {
-                for delta in deltas {
-                    o.renderer.update_texture(device, queue, *id, delta);
-                }
-            }
-            let extra = o
-                .renderer
-                .update_buffers(device, queue, &mut encoder, &jobs, &screen);
-            let free: Vec<egui::TextureId> = output.textures_delta.free.iter().copied().collect();
-            // Every delta is handled: uploads above, frees after the submit below.
-            output.textures_delta.clear();
-            (jobs, screen, extra, free)
-        });
-        if egui_frame.is_none() {
-            self.panels.clear();
+        let input = model.map(|m| (self.egui_input.take_egui_input(&self.window), m));
+        let painted = self.painter.paint(
+            &self.gpu.device,
+            &self.gpu.queue,
+            &view,
+            (self.config.width, self.config.height),
+            frame,
+            input,
+        );
+        if let Some(output) = painted.platform_output {
+            self.egui_input.handle_platform_output(&self.window, output);
         }
-        self.sprites.prepare(device, queue, frame, &self.panels);
-
-        {
-            let mut pass = encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("sprites and overlay"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(CLEAR),
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    ..Default::default()
-                })
-                .forget_lifetime();
-            self.sprites.draw(&mut pass);
-            if let Some((jobs, screen, _, _)) = &egui_frame {
-                self.overlay.renderer.render(&mut pass, jobs, screen);
-            }
-        }
-        let mut buffers = Vec::new();
-        let mut freed = Vec::new();
-        if let Some((_, _, extra, free)) = egui_frame {
-            buffers.extend(extra);
-            freed.extend(free);
-        }
-        buffers.push(encoder.finish());
-        queue.submit(buffers);
+        timings.paint = painted.timings;
+        let t = Instant::now();
+        self.gpu.queue.submit(painted.commands);
         self.window.pre_present_notify();
-        queue.present(texture);
-        for id in &freed {
-            self.overlay.renderer.free_texture(id);
-        }
+        self.gpu.queue.present(texture);
+        timings.present = t.elapsed();
         if suboptimal {
             self.reconfigure();
         }
-        (FrameOutcome::Presented, actions)
+        (FrameOutcome::Presented, painted.actions, timings)
     }
 }

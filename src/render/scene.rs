@@ -33,7 +33,7 @@ pub struct Globals {
     pub offset: [f32; 2],
     pub blend: [f32; 2],
     pub bullet_size: f32,
-    pub ghost: u32,
+    pub _pad: u32,
 }
 
 /// One body other than a stream bullet; layout matches `vs_shape`'s inputs.
@@ -114,7 +114,7 @@ pub fn globals(transform: &ViewTransform, view: View, step: Duration) -> Globals
         offset,
         blend: blend_for(view, step),
         bullet_size: BULLET_SIZE,
-        ghost: 0,
+        _pad: 0,
     }
 }
 
@@ -129,7 +129,7 @@ pub fn ghost_globals(transform: &ViewTransform, world: &World, game_now: Duratio
         offset,
         blend: [0.0, owed],
         bullet_size: BULLET_SIZE * 1.6,
-        ghost: 1,
+        _pad: 0,
     }
 }
 

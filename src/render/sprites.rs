@@ -34,6 +34,7 @@ pub struct SpriteFrame<'a> {
 /// Pipelines and buffers of the sprite path.
 pub struct SpriteRenderer {
     bullet_pipeline: wgpu::RenderPipeline,
+    ghost_pipeline: wgpu::RenderPipeline,
     shape_pipeline: wgpu::RenderPipeline,
     /// Uniform buffers and bind groups: [0] the bullets and bodies, [1] the ghost pass.
     uniforms: [wgpu::Buffer; 2],
@@ -59,37 +60,7 @@ impl SpriteRenderer {
             label: Some("sprites.wgsl"),
             source: wgpu::ShaderSource::Wgsl(SHADER.into()),
         });
-        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("sprites"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        });
+        let bind_group_layout = sprite_bind_group_layout(device);
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("sprites"),
             bind_group_layouts: &[Some(&bind_group_layout)],
@@ -117,13 +88,16 @@ impl SpriteRenderer {
                 0 => Float32x2, 1 => Float32x2, 2 => Float32x2, 3 => Float32x2, 4 => Unorm8x4, 5 => Uint32
             ],
         })];
-        let pipeline = |label: &str, entry: &str, buffers: &[Option<wgpu::VertexBufferLayout>]| {
+        let pipeline = |label: &str,
+                        vertex: &str,
+                        fragment: &str,
+                        buffers: &[Option<wgpu::VertexBufferLayout>]| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(&layout),
                 vertex: wgpu::VertexState {
                     module: &module,
-                    entry_point: Some(entry),
+                    entry_point: Some(vertex),
                     compilation_options: Default::default(),
                     buffers,
                 },
@@ -135,7 +109,7 @@ impl SpriteRenderer {
                 multisample: wgpu::MultisampleState::default(),
                 fragment: Some(wgpu::FragmentState {
                     module: &module,
-                    entry_point: Some("fs_main"),
+                    entry_point: Some(fragment),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format,
@@ -147,8 +121,9 @@ impl SpriteRenderer {
                 cache: None,
             })
         };
-        let bullet_pipeline = pipeline("bullets", "vs_bullet", &bullet_streams);
-        let shape_pipeline = pipeline("shapes", "vs_shape", &shape_stream);
+        let bullet_pipeline = pipeline("bullets", "vs_bullet", "fs_sprite", &bullet_streams);
+        let ghost_pipeline = pipeline("ghosts", "vs_ghost", "fs_shape", &bullet_streams);
+        let shape_pipeline = pipeline("shapes", "vs_shape", "fs_shape", &shape_stream);
 
         let sprite_view = upload_sprite(device, queue)?;
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -177,6 +152,7 @@ impl SpriteRenderer {
         });
         Ok(Self {
             bullet_pipeline,
+            ghost_pipeline,
             shape_pipeline,
             uniforms,
             bind_groups,
@@ -256,6 +232,7 @@ impl SpriteRenderer {
             pass.set_bind_group(0, &self.bind_groups[0], &[]);
             pass.draw(0..4, 0..self.bullet_count);
             if self.ghosts {
+                pass.set_pipeline(&self.ghost_pipeline);
                 pass.set_bind_group(0, &self.bind_groups[1], &[]);
                 pass.draw(0..4, 0..self.bullet_count);
             }
@@ -270,7 +247,42 @@ impl SpriteRenderer {
     }
 }
 
-fn bind_group(
+/// The layout every sprite-drawing pipeline uses: uniforms, the sprite texture, a sampler.
+pub(crate) fn sprite_bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("sprites"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 2,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+        ],
+    })
+}
+
+pub(crate) fn bind_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
     uniform: &wgpu::Buffer,
@@ -317,7 +329,10 @@ fn shape_buffer(device: &wgpu::Device, capacity: u64) -> wgpu::Buffer {
 
 /// Decodes the embedded bullet sprite and uploads it as it is (display values, like every
 /// colour the renderer uses).
-fn upload_sprite(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<wgpu::TextureView, String> {
+pub(crate) fn upload_sprite(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+) -> Result<wgpu::TextureView, String> {
     let decoder = png::Decoder::new(std::io::Cursor::new(SPRITE_PNG));
     let mut reader = decoder
         .read_info()

@@ -1,0 +1,376 @@
+//! Measurements that need no display: pacing a loop with the real clock, the world update,
+//! the planner, and sprite throughput rendered offscreen.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::measure::{mean, median, percentile, stddev};
+use crate::app::controls::{Controls, Knobs};
+use crate::app::pacing::{Pacer, PacingMode};
+use crate::render::gpu::Gpu;
+use crate::render::offscreen::OffscreenTarget;
+use crate::render::overlay::OverlayModel;
+use crate::render::painter::Painter;
+use crate::render::scene::{self, ViewTransform};
+use crate::render::sprites::SpriteFrame;
+use crate::session::Session;
+use crate::timing::{Clock, LoopSettings, Planner, Rate, Strategy, SystemClock, Wake};
+use crate::world::{WORLD_SIZE, World, WorldConfig};
+
+/// How precisely a frame cap held.
+#[derive(Clone, Debug, Serialize)]
+pub struct PacingResult {
+    pub rate_hz: f64,
+    /// `precise` or `naive`.
+    pub mode: &'static str,
+    pub frames: usize,
+    pub mean_interval_ms: f64,
+    pub stddev_ms: f64,
+    /// 99th percentile of |interval - target|.
+    pub p99_error_ms: f64,
+    /// Intervals more than 2 ms off target: times the process did not run at all (a
+    /// scheduler or hypervisor stall, or a frame that overran), not pacing error.
+    pub stalls: usize,
+    /// Standard deviation of the other intervals.
+    pub stddev_without_stalls_ms: f64,
+    /// Process CPU over the run, percent of one core.
+    pub cpu_percent: f64,
+}
+
+impl PacingResult {
+    /// Summarizes frame start times (in any clock's nanoseconds) and the CPU used.
+    pub fn from_starts(
+        rate_hz: f64,
+        mode: &'static str,
+        starts_ns: &[u64],
+        cpu: Duration,
+        wall: Duration,
+    ) -> Self {
+        let intervals: Vec<f64> = starts_ns
+            .windows(2)
+            .map(|w| (w[1].saturating_sub(w[0])) as f64 / 1e6)
+            .collect();
+        let target = 1000.0 / rate_hz;
+        let errors: Vec<f64> = intervals.iter().map(|i| (i - target).abs()).collect();
+        let steady: Vec<f64> = intervals
+            .iter()
+            .copied()
+            .filter(|i| (i - target).abs() <= STALL_MS)
+            .collect();
+        PacingResult {
+            rate_hz,
+            mode,
+            frames: intervals.len(),
+            mean_interval_ms: mean(&intervals),
+            stddev_ms: stddev(&intervals),
+            p99_error_ms: percentile(&errors, 99.0),
+            stalls: intervals.len() - steady.len(),
+            stddev_without_stalls_ms: stddev(&steady),
+            cpu_percent: cpu.as_secs_f64() / wall.as_secs_f64().max(1e-9) * 100.0,
+        }
+    }
+}
+
+/// An interval this far off target is a stall, not pacing error.
+const STALL_MS: f64 = 2.0;
+
+pub fn mode_name(mode: PacingMode) -> &'static str {
+    match mode {
+        PacingMode::Precise => "precise",
+        PacingMode::Naive => "naive",
+    }
+}
+
+fn cpu_now() -> Duration {
+    cpu_time::ProcessTime::try_now().map_or(Duration::ZERO, |t| t.as_duration())
+}
+
+/// Runs the interpolated loop capped at `rate_hz` for `seconds` with a light world, waiting
+/// for each deadline the way `mode` does (naive: one plain sleep to the deadline).
+pub fn pacing(rate_hz: f64, mode: PacingMode, seconds: f64) -> PacingResult {
+    let settings = LoopSettings {
+        frame_cap: Rate::hz(rate_hz).ok(),
+        ..LoopSettings::default()
+    };
+    let mut session = Session::new(
+        Strategy::Interpolated,
+        settings,
+        &WorldConfig {
+            seed: 1,
+            bullets: 200,
+        },
+    );
+    let pacer = Pacer::new(mode);
+    let clock = SystemClock::start();
+    let end = Duration::from_secs_f64(seconds);
+    let (cpu0, wall0) = (cpu_now(), Instant::now());
+    let mut starts = Vec::new();
+    while clock.now() < end {
+        let now = clock.now();
+        starts.push(now.as_nanos() as u64);
+        let plan = session.frame(now, |_, _| {});
+        session.measure_accuracy(&plan);
+        if let Wake::At(t) = plan.wake {
+            let deadline = clock.instant_at(t);
+            if let Some(until) = pacer.os_wait_until(deadline, Instant::now()) {
+                std::thread::sleep(until.saturating_duration_since(Instant::now()));
+            }
+            pacer.finish(deadline);
+        }
+    }
+    PacingResult::from_starts(
+        rate_hz,
+        mode_name(mode),
+        &starts,
+        cpu_now() - cpu0,
+        wall0.elapsed(),
+    )
+}
+
+/// One world update's cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct WorldResult {
+    pub bullets: usize,
+    /// Median time of one update, milliseconds.
+    pub update_ms: f64,
+    pub bullet_steps_per_sec: f64,
+}
+
+/// Times `steps` updates of a world of `bullets` (after a warm-up) on this thread.
+pub fn world_update(bullets: usize, steps: usize) -> WorldResult {
+    let mut world = World::new(&WorldConfig { seed: 1, bullets });
+    let step = LoopSettings::default().step();
+    for _ in 0..10 {
+        world.step(step);
+    }
+    let times: Vec<f64> = (0..steps)
+        .map(|_| {
+            let t = Instant::now();
+            world.step(step);
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    let m = median(&times);
+    WorldResult {
+        bullets,
+        update_ms: m * 1e3,
+        bullet_steps_per_sec: bullets as f64 / m,
+    }
+}
+
+/// One planner decision's cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlannerResult {
+    pub strategy: &'static str,
+    pub ns_per_decision: f64,
+}
+
+/// Times `decisions` calls of `plan_frame` per strategy, with time advancing 7 ms a frame.
+pub fn planner_cost(decisions: u32) -> Vec<PlannerResult> {
+    Strategy::ALL
+        .iter()
+        .map(|&s| {
+            let settings = LoopSettings {
+                frame_cap: Rate::hz(144.0).ok(),
+                ..LoopSettings::default()
+            };
+            let mut p = Planner::new(s, settings);
+            let mut now = Duration::ZERO;
+            let t = Instant::now();
+            for _ in 0..decisions {
+                now += Duration::from_millis(7);
+                std::hint::black_box(p.plan_frame(std::hint::black_box(now)));
+            }
+            PlannerResult {
+                strategy: s.id(),
+                ns_per_decision: t.elapsed().as_nanos() as f64 / decisions as f64,
+            }
+        })
+        .collect()
+}
+
+/// What draws the bullets in a throughput run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpriteVariant {
+    /// The sprite path, overlay hidden.
+    Sprites,
+    /// The sprite path with the overlay.
+    SpritesOverlay,
+    /// The bare instanced renderer.
+    Bare,
+}
+
+impl SpriteVariant {
+    pub fn label(self) -> &'static str {
+        match self {
+            SpriteVariant::Sprites => "sprites",
+            SpriteVariant::SpritesOverlay => "sprites+overlay",
+            SpriteVariant::Bare => "bare",
+        }
+    }
+}
+
+/// Frames per second and where a frame's time went.
+#[derive(Clone, Debug, Serialize)]
+pub struct ThroughputResult {
+    pub bullets: usize,
+    pub variant: SpriteVariant,
+    /// `offscreen` or `window`.
+    pub target: &'static str,
+    pub frames: usize,
+    pub fps: f64,
+    /// Medians per frame, milliseconds: acquiring the surface texture (window only), the
+    /// overlay's layout, uploads, encoding, and submit-to-done (offscreen: submit and wait
+    /// for the GPU; window: submit and present).
+    pub acquire_ms: f64,
+    pub overlay_ms: f64,
+    pub upload_ms: f64,
+    pub encode_ms: f64,
+    pub present_ms: f64,
+}
+
+/// Renders `bullets` offscreen at 1280x720 with `variant` for about `seconds`, waiting for
+/// the GPU after every frame (one frame in flight, as a swapchain would allow).
+pub fn sprites_offscreen(
+    gpu: &Gpu,
+    bullets: usize,
+    variant: SpriteVariant,
+    seconds: f64,
+) -> Result<ThroughputResult, String> {
+    let (width, height) = (1280, 720);
+    let mut painter = Painter::new(
+        &gpu.device,
+        &gpu.queue,
+        OffscreenTarget::FORMAT,
+        variant == SpriteVariant::Bare,
+    )?;
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    let mut controls = Controls::new(
+        Strategy::Interpolated,
+        LoopSettings::default(),
+        Knobs::default(),
+        &WorldConfig { seed: 1, bullets },
+    );
+    let mut plan = controls.session.frame(Duration::ZERO, |_, _| {});
+    for i in 1..=30 {
+        plan = controls
+            .session
+            .frame(Duration::from_millis(7 * i), |_, _| {});
+    }
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let mut shapes = Vec::new();
+    let world = &controls.session.world;
+    scene::build_shapes(world, plan.game_now, plan.game_now, false, &mut shapes);
+    let frame = SpriteFrame {
+        prev: &world.bullets.prev,
+        pos: &world.bullets.pos,
+        vel: &world.bullets.vel,
+        globals: scene::globals(&transform, plan.view, plan.step),
+        ghosts: None,
+        shapes: &shapes,
+    };
+    let model = OverlayModel {
+        controls: &controls,
+        plan: &plan,
+        summary: controls.session.stats.summary(),
+        accuracy: Default::default(),
+        present_mode: wgpu::PresentMode::Immediate,
+        cpu_percent: None,
+        adapter: "offscreen",
+    };
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(width as f32, height as f32),
+        )),
+        ..Default::default()
+    };
+    let mut samples: Vec<[f64; 4]> = Vec::new();
+    let run_frame = |painter: &mut Painter| -> Result<[f64; 4], String> {
+        let overlay = (variant == SpriteVariant::SpritesOverlay).then(|| (input(), &model));
+        let painted = painter.paint(
+            &gpu.device,
+            &gpu.queue,
+            &target.view,
+            (width, height),
+            &frame,
+            overlay,
+        );
+        let t = Instant::now();
+        gpu.queue.submit(painted.commands);
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("waiting for the GPU: {e}"))?;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        Ok([
+            ms(painted.timings.overlay),
+            ms(painted.timings.upload),
+            ms(painted.timings.encode),
+            ms(t.elapsed()),
+        ])
+    };
+    for _ in 0..5 {
+        run_frame(&mut painter)?;
+    }
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < seconds || samples.len() < 10 {
+        samples.push(run_frame(&mut painter)?);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let column = |k: usize| median(&samples.iter().map(|s| s[k]).collect::<Vec<_>>());
+    Ok(ThroughputResult {
+        bullets,
+        variant,
+        target: "offscreen",
+        frames: samples.len(),
+        fps: samples.len() as f64 / elapsed,
+        acquire_ms: 0.0,
+        overlay_ms: column(0),
+        upload_ms: column(1),
+        encode_ms: column(2),
+        present_ms: column(3),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pacing_summary_of_known_frame_starts() {
+        // Starts every 16 and 17 ms alternately against a 60 Hz target.
+        let starts: Vec<u64> = (0..101u64)
+            .map(|i| i * 16_500_000 + (i % 2) * 500_000)
+            .collect();
+        let r = PacingResult::from_starts(
+            60.0,
+            "naive",
+            &starts,
+            Duration::from_millis(100),
+            Duration::from_secs(1),
+        );
+        assert_eq!(r.frames, 100);
+        assert!((r.mean_interval_ms - 16.5).abs() < 1e-9);
+        assert!((r.stddev_ms - 0.5).abs() < 1e-9);
+        assert!((r.p99_error_ms - (1000.0 / 60.0 - 16.0)).abs() < 1e-9);
+        assert!((r.cpu_percent - 10.0).abs() < 1e-9);
+        assert_eq!(r.stalls, 0);
+
+        // One 10 ms stall (and the short frame after it that keeps the grid).
+        let mut starts: Vec<u64> = (0..100u64).map(|i| i * 16_666_667).collect();
+        for s in starts.iter_mut().skip(50) {
+            *s += 10_000_000;
+        }
+        let r = PacingResult::from_starts(
+            60.0,
+            "precise",
+            &starts,
+            Duration::ZERO,
+            Duration::from_secs(1),
+        );
+        assert_eq!(r.stalls, 1);
+        assert!(r.stddev_ms > 0.9 && r.stddev_without_stalls_ms < 1e-6);
+    }
+}

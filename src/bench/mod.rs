@@ -1,0 +1,290 @@
+//! `looplab bench`: the real loop with the real clock, measured. Pacing precision against a
+//! naive cap, sprite throughput against a bare renderer, world and planner cost, input
+//! latency, start-up and memory, each set side by side in one run, with the targets judged
+//! at the end. Windowed parts run only when there is a display (or `--xvfb`).
+
+pub mod headless;
+pub mod machine;
+pub mod measure;
+pub mod report;
+pub mod windowed;
+
+use serde::Serialize;
+
+use crate::app::pacing::PacingMode;
+use crate::render::gpu::Gpu;
+use headless::{PacingResult, PlannerResult, SpriteVariant, ThroughputResult, WorldResult};
+use machine::Machine;
+use measure::median;
+use windowed::{Display, LatencyResult};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Shorter runs: a smoke test of the whole report, not a measurement to quote.
+    pub quick: bool,
+    /// Start a private Xvfb for the windowed parts.
+    pub xvfb: bool,
+}
+
+/// Everything `looplab bench` measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchReport {
+    pub machine: Machine,
+    /// The scheduling noise floor, measured before the pacing runs.
+    pub noise: machine::SchedulerNoise,
+    pub quick: bool,
+    /// Why the windowed parts did not run, if they did not.
+    pub windowed_skipped: Option<String>,
+    pub pacing: Vec<PacingResult>,
+    pub pacing_window: Vec<PacingResult>,
+    pub sprites: Vec<ThroughputResult>,
+    pub sprites_window: Vec<ThroughputResult>,
+    pub world: Vec<WorldResult>,
+    pub planner: Vec<PlannerResult>,
+    pub latency: Vec<LatencyResult>,
+    /// Process start to first presented frame, milliseconds (median of three).
+    pub startup_ms: Option<f64>,
+    /// Peak resident memory with 100k bullets, MiB, and where it was measured.
+    pub peak_rss_mib: Option<(f64, String)>,
+    pub targets: Vec<report::Target>,
+    pub notes: Vec<String>,
+}
+
+/// Runs the benchmark, reporting progress on stderr.
+pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
+    let q = options.quick;
+    let gpu = Gpu::headless()?;
+    let machine = Machine::describe(gpu.adapter_summary());
+    let mut notes = Vec::new();
+    if machine.build == "debug" {
+        notes.push("debug build: run `cargo run --release -- bench` for numbers to quote".into());
+    }
+    let progress = |what: &str| eprintln!("bench: {what}");
+
+    progress("scheduling noise");
+    let noise = machine::scheduler_noise(if q { 0.5 } else { 3.0 });
+
+    progress("frame-cap precision, headless (plain sleep vs precise wait)");
+    let pacing_secs = if q { 1.0 } else { 5.0 };
+    let mut pacing = Vec::new();
+    for rate in [30.0, 60.0, 144.0] {
+        for mode in [PacingMode::Naive, PacingMode::Precise] {
+            pacing.push(headless::pacing(rate, mode, pacing_secs));
+        }
+    }
+
+    progress("world update");
+    let world = [10_000, 100_000, 1_000_000]
+        .into_iter()
+        .map(|n| headless::world_update(n, if q { 20 } else { 200 }))
+        .collect();
+
+    progress("planner");
+    let planner = headless::planner_cost(if q { 100_000 } else { 2_000_000 });
+
+    progress("sprite throughput, offscreen");
+    let sprite_secs = if q { 0.3 } else { 2.0 };
+    let mut sprites = Vec::new();
+    for bullets in [1_000, 10_000, 100_000] {
+        // Alternate the variants over rounds and keep each one's median round, so a busy
+        // moment of the machine hits them alike.
+        let rounds = if q { 1 } else { 3 };
+        let mut by_variant: Vec<Vec<ThroughputResult>> = vec![vec![]; 3];
+        for _ in 0..rounds {
+            for (k, variant) in [
+                SpriteVariant::Bare,
+                SpriteVariant::Sprites,
+                SpriteVariant::SpritesOverlay,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                by_variant[k].push(headless::sprites_offscreen(
+                    &gpu,
+                    bullets,
+                    variant,
+                    sprite_secs,
+                )?);
+            }
+        }
+        for mut runs in by_variant {
+            runs.sort_by(|a, b| a.fps.total_cmp(&b.fps));
+            sprites.push(runs.swap_remove(runs.len() / 2));
+        }
+    }
+
+    let mut report = BenchReport {
+        machine,
+        noise,
+        quick: q,
+        windowed_skipped: None,
+        pacing,
+        pacing_window: vec![],
+        sprites,
+        sprites_window: vec![],
+        world,
+        planner,
+        latency: vec![],
+        startup_ms: None,
+        peak_rss_mib: None,
+        targets: vec![],
+        notes,
+    };
+
+    match Display::open(options.xvfb) {
+        Ok(display) => windowed_parts(&display, &mut report, q, &progress)?,
+        Err(why) => {
+            progress(&format!("skipping the windowed parts: {why}"));
+            report.windowed_skipped = Some(why);
+            // Without a window, the bench process itself after the 100k offscreen runs.
+            if let Some(kib) = crate::app::record::peak_rss_kib() {
+                report.peak_rss_mib = Some((
+                    kib as f64 / 1024.0,
+                    "headless: this bench process after rendering 100k bullets offscreen".into(),
+                ));
+            }
+        }
+    }
+    report.targets = report::judge(&report);
+    Ok(report)
+}
+
+fn windowed_parts(
+    display: &Display,
+    report: &mut BenchReport,
+    q: bool,
+    progress: &dyn Fn(&str),
+) -> Result<(), String> {
+    let light = [
+        "--strategy",
+        "interpolated",
+        "--vsync",
+        "off",
+        "--bullets",
+        "200",
+        "--hide-overlay",
+    ];
+
+    progress("frame-cap precision in the window (WaitUntil vs precise wait)");
+    let secs = if q { 2.5 } else { 7.0 };
+    for rate in [30.0, 60.0, 144.0] {
+        let cap = format!("{rate}");
+        // 60 Hz, the target's rate, is run three times each way, alternating, and the run
+        // with the median standard deviation is kept.
+        let rounds = if q || rate != 60.0 { 1 } else { 3 };
+        let mut runs: [Vec<PacingResult>; 2] = [vec![], vec![]];
+        for _ in 0..rounds {
+            for (k, (mode, flag)) in [
+                (PacingMode::Naive, "naive"),
+                (PacingMode::Precise, "precise"),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut args = light.to_vec();
+                args.extend(["--cap", &cap, "--pacing", flag]);
+                let log = display.run(&format!("pacing-{rate}-{flag}"), &args, secs)?;
+                runs[k].push(windowed::pacing_from_log(
+                    &log,
+                    rate,
+                    headless::mode_name(mode),
+                ));
+            }
+        }
+        for mut r in runs {
+            r.sort_by(|a, b| a.stddev_ms.total_cmp(&b.stddev_ms));
+            report.pacing_window.push(r.swap_remove(r.len() / 2));
+        }
+    }
+
+    progress("sprite throughput in the window");
+    let secs = if q { 2.5 } else { 4.0 };
+    for bullets in [1_000usize, 10_000, 100_000] {
+        let n = bullets.to_string();
+        // Alternate the renderers over rounds and keep each one's median, as offscreen.
+        let rounds = if q { 1 } else { 3 };
+        let mut runs: [Vec<ThroughputResult>; 3] = [vec![], vec![], vec![]];
+        for _ in 0..rounds {
+            for (k, variant) in [
+                SpriteVariant::Bare,
+                SpriteVariant::Sprites,
+                SpriteVariant::SpritesOverlay,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut args = vec![
+                    "--strategy",
+                    "interpolated",
+                    "--vsync",
+                    "off",
+                    "--cap",
+                    "off",
+                    "--bullets",
+                    &n,
+                ];
+                match variant {
+                    SpriteVariant::Bare => args.extend(["--bare-renderer", "--hide-overlay"]),
+                    SpriteVariant::Sprites => args.push("--hide-overlay"),
+                    SpriteVariant::SpritesOverlay => {}
+                }
+                let log = display.run(&format!("sprites-{n}-{}", variant.label()), &args, secs)?;
+                if bullets == 100_000 && variant == SpriteVariant::Sprites {
+                    report.peak_rss_mib = log.peak_rss_kib.map(|k| {
+                        (
+                            k as f64 / 1024.0,
+                            "window: the app with 100k bullets, overlay hidden".to_string(),
+                        )
+                    });
+                }
+                runs[k].push(windowed::throughput_from_log(&log, bullets, variant));
+            }
+        }
+        for mut r in runs {
+            r.sort_by(|a, b| a.fps.total_cmp(&b.fps));
+            report.sprites_window.push(r.swap_remove(r.len() / 2));
+        }
+    }
+
+    progress("input latency (keys from xdotool)");
+    let secs = if q { 4.0 } else { 10.0 };
+    let presses = if q { 10 } else { 40 };
+    for (setting, cap) in [("60 Hz cap", "60"), ("uncapped", "off")] {
+        let args = [
+            "--strategy",
+            "interpolated",
+            "--vsync",
+            "off",
+            "--bullets",
+            "2000",
+            "--cap",
+            cap,
+        ];
+        // Pause toggles: they change what is shown, not what a frame costs.
+        match display.run_with_keys(&format!("latency-{cap}"), &args, secs, "p", presses) {
+            Ok(log) => report
+                .latency
+                .push(windowed::latency_from_log(&log, setting)),
+            Err(e) => report
+                .notes
+                .push(format!("input latency not measured: {e}")),
+        }
+    }
+
+    progress("start-up");
+    let mut startups = Vec::new();
+    for i in 0..3 {
+        let spawned = windowed::unix_now_ns();
+        let log = display.run(
+            &format!("startup-{i}"),
+            &["--vsync", "off", "--cap", "60"],
+            1.0,
+        )?;
+        if let Some(first) = log.first_present_unix_ns {
+            startups.push(first.saturating_sub(spawned) as f64 / 1e6);
+        }
+    }
+    report.startup_ms = (!startups.is_empty()).then(|| median(&startups));
+    Ok(())
+}

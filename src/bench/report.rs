@@ -1,0 +1,370 @@
+//! The bench report: targets judged from the measurements, and the text table.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::BenchReport;
+use super::headless::{PacingResult, SpriteVariant, ThroughputResult};
+
+/// One target of the performance issue, with what was measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct Target {
+    pub name: String,
+    pub goal: String,
+    pub measured: String,
+    /// `None` when it could not be measured here.
+    pub met: Option<bool>,
+}
+
+fn target(name: &str, goal: String, measured: String, met: Option<bool>) -> Target {
+    Target {
+        name: name.to_string(),
+        goal,
+        measured,
+        met,
+    }
+}
+
+fn find_pacing<'a>(rows: &'a [PacingResult], rate: f64, mode: &str) -> Option<&'a PacingResult> {
+    rows.iter().find(|r| r.rate_hz == rate && r.mode == mode)
+}
+
+fn find_sprites(
+    rows: &[ThroughputResult],
+    bullets: usize,
+    variant: SpriteVariant,
+) -> Option<&ThroughputResult> {
+    rows.iter()
+        .find(|r| r.bullets == bullets && r.variant == variant)
+}
+
+/// Judges every target, preferring windowed measurements where they exist.
+pub fn judge(r: &BenchReport) -> Vec<Target> {
+    let mut out = Vec::new();
+    let (pacing, where_pacing) = if r.pacing_window.is_empty() {
+        (&r.pacing, "headless")
+    } else {
+        (&r.pacing_window, "window")
+    };
+    if let (Some(p), Some(n)) = (
+        find_pacing(pacing, 60.0, "precise"),
+        find_pacing(pacing, 60.0, "naive"),
+    ) {
+        out.push(target(
+            "60 Hz cap: frame interval stddev",
+            "<= 0.05 ms".into(),
+            format!(
+                "{:.3} ms ({where_pacing}; naive cap {:.3} ms); {} stalls over 2 ms, {:.3} ms without them",
+                p.stddev_ms, n.stddev_ms, p.stalls, p.stddev_without_stalls_ms
+            ),
+            Some(p.stddev_ms <= 0.05),
+        ));
+        out.push(target(
+            "60 Hz cap: p99 |interval - 16.667 ms|",
+            "<= 0.25 ms".into(),
+            format!(
+                "{:.3} ms ({where_pacing}; naive cap {:.3} ms)",
+                p.p99_error_ms, n.p99_error_ms
+            ),
+            Some(p.p99_error_ms <= 0.25),
+        ));
+        let ratio = p.cpu_percent / n.cpu_percent.max(1e-9);
+        out.push(target(
+            "60 Hz cap: CPU against the naive cap",
+            "<= 1.5x".into(),
+            format!(
+                "{ratio:.2}x ({:.1}% vs {:.1}% of a core, {where_pacing})",
+                p.cpu_percent, n.cpu_percent
+            ),
+            Some(ratio <= 1.5),
+        ));
+    }
+    let (sprites, where_sprites) = if r.sprites_window.is_empty() {
+        (&r.sprites, "offscreen")
+    } else {
+        (&r.sprites_window, "window")
+    };
+    for bullets in [10_000, 100_000] {
+        if let (Some(s), Some(b)) = (
+            find_sprites(sprites, bullets, SpriteVariant::Sprites),
+            find_sprites(sprites, bullets, SpriteVariant::Bare),
+        ) {
+            let ratio = s.fps / b.fps.max(1e-9);
+            out.push(target(
+                &format!(
+                    "sprites at {}k, overlay hidden, against bare",
+                    bullets / 1000
+                ),
+                ">= 0.95x the bare renderer's FPS".into(),
+                format!(
+                    "{ratio:.3}x ({:.1} vs {:.1} FPS, {where_sprites})",
+                    s.fps, b.fps
+                ),
+                Some(ratio >= 0.95),
+            ));
+        }
+    }
+    if let Some(w) = r.world.iter().find(|w| w.bullets == 1_000_000) {
+        out.push(target(
+            "world update at 1M bullets",
+            ">= 300 M bullet-steps/s".into(),
+            format!(
+                "{:.0} M/s ({:.2} ms an update)",
+                w.bullet_steps_per_sec / 1e6,
+                w.update_ms
+            ),
+            Some(w.bullet_steps_per_sec >= 300e6),
+        ));
+    }
+    if let Some(worst) = r
+        .planner
+        .iter()
+        .max_by(|a, b| a.ns_per_decision.total_cmp(&b.ns_per_decision))
+    {
+        out.push(target(
+            "planner decision",
+            "< 1 us".into(),
+            format!(
+                "{:.0} ns at most ({})",
+                worst.ns_per_decision, worst.strategy
+            ),
+            Some(worst.ns_per_decision < 1000.0),
+        ));
+    }
+    match r.latency.iter().find(|l| l.setting == "60 Hz cap") {
+        Some(l) => {
+            out.push(target(
+                "input latency at a 60 Hz cap",
+                "<= one frame interval + the frame's own render and present, for every key".into(),
+                format!(
+                    "{}/{} keys; latency median {:.1} ms, p99 {:.1} ms; wait before the frame p99 {:.1} ms against a {:.1} ms interval",
+                    l.within_bound, l.samples, l.median_ms, l.p99_ms, l.wait_p99_ms, l.frame_interval_ms
+                ),
+                Some(l.samples > 0 && l.within_bound == l.samples),
+            ));
+        }
+        None => out.push(target(
+            "input latency at a 60 Hz cap",
+            "one frame + present".into(),
+            "not measured (no display)".into(),
+            None,
+        )),
+    }
+    match r.startup_ms {
+        Some(ms) => out.push(target(
+            "start-up to first presented frame",
+            "< 1000 ms (release build)".into(),
+            format!("{ms:.0} ms ({} build)", r.machine.build),
+            Some(ms < 1000.0),
+        )),
+        None => out.push(target(
+            "start-up to first presented frame",
+            "< 1000 ms".into(),
+            "not measured (no display)".into(),
+            None,
+        )),
+    }
+    out
+}
+
+fn pacing_table(out: &mut String, title: &str, rows: &[PacingResult]) {
+    let _ = writeln!(out, "\n{title}");
+    let _ = writeln!(
+        out,
+        "  {:>6}  {:<8} {:>7} {:>9} {:>10} {:>13} {:>7} {:>7} {:>17}",
+        "cap Hz",
+        "wait",
+        "frames",
+        "mean ms",
+        "stddev ms",
+        "p99 |err| ms",
+        "CPU %",
+        "stalls",
+        "stddev w/o stalls"
+    );
+    for p in rows {
+        let _ = writeln!(
+            out,
+            "  {:>6}  {:<8} {:>7} {:>9.3} {:>10.3} {:>13.3} {:>7.1} {:>7} {:>14.3} ms",
+            p.rate_hz,
+            p.mode,
+            p.frames,
+            p.mean_interval_ms,
+            p.stddev_ms,
+            p.p99_error_ms,
+            p.cpu_percent,
+            p.stalls,
+            p.stddev_without_stalls_ms
+        );
+    }
+}
+
+fn sprites_table(out: &mut String, title: &str, rows: &[ThroughputResult]) {
+    let _ = writeln!(out, "\n{title}");
+    let _ = writeln!(
+        out,
+        "  {:>7}  {:<16} {:>7} {:>8} | {:>8} {:>8} {:>7} {:>7} {:>8}",
+        "bullets",
+        "renderer",
+        "FPS",
+        "vs bare",
+        "acquire",
+        "overlay",
+        "upload",
+        "encode",
+        "present"
+    );
+    for s in rows {
+        let bare = rows
+            .iter()
+            .find(|b| b.bullets == s.bullets && b.variant == SpriteVariant::Bare)
+            .map_or(0.0, |b| b.fps);
+        let _ = writeln!(
+            out,
+            "  {:>7}  {:<16} {:>7.1} {:>7.3}x | {:>8.2} {:>8.2} {:>7.2} {:>7.2} {:>8.2}",
+            s.bullets,
+            s.variant.label(),
+            s.fps,
+            s.fps / bare.max(1e-9),
+            s.acquire_ms,
+            s.overlay_ms,
+            s.upload_ms,
+            s.encode_ms,
+            s.present_ms
+        );
+    }
+}
+
+/// The report as aligned text.
+pub fn table(r: &BenchReport) -> String {
+    let mut out = String::new();
+    let m = &r.machine;
+    let _ = writeln!(
+        out,
+        "Looplab bench{}",
+        if r.quick {
+            " (quick: smoke test, not for quoting)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(
+        out,
+        "machine: {}, {} cores, {}; {} build",
+        m.cpu, m.cores, m.os, m.build
+    );
+    let _ = writeln!(out, "adapter: {}", m.adapter);
+    let n = &r.noise;
+    let _ = writeln!(
+        out,
+        "scheduling noise: a thread spinning for {} s lost the CPU {} times for over 0.2 ms ({} over 1 ms, longest {:.2} ms)",
+        n.seconds, n.gaps_over_0_2ms, n.gaps_over_1ms, n.longest_gap_ms
+    );
+    if let Some(why) = &r.windowed_skipped {
+        let _ = writeln!(out, "windowed parts skipped: {why}");
+    }
+    if !r.pacing_window.is_empty() {
+        pacing_table(
+            &mut out,
+            "Frame-cap precision in the window (frame start to frame start; naive = ControlFlow::WaitUntil)",
+            &r.pacing_window,
+        );
+    }
+    pacing_table(
+        &mut out,
+        "Frame-cap precision, headless loop (naive = one plain sleep to the deadline)",
+        &r.pacing,
+    );
+    if !r.sprites_window.is_empty() {
+        sprites_table(
+            &mut out,
+            "Sprite throughput in a 1280x720 window, uncapped, vsync off (medians in ms; present = submit + present)",
+            &r.sprites_window,
+        );
+    }
+    sprites_table(
+        &mut out,
+        "Sprite throughput offscreen at 1280x720 (medians in ms; present = submit + wait for the GPU)",
+        &r.sprites,
+    );
+    let _ = writeln!(out, "\nWorld update, one thread");
+    let _ = writeln!(
+        out,
+        "  {:>9} {:>11} {:>18}",
+        "bullets", "ms/update", "bullet-steps/s"
+    );
+    for w in &r.world {
+        let _ = writeln!(
+            out,
+            "  {:>9} {:>11.3} {:>16.0} M",
+            w.bullets,
+            w.update_ms,
+            w.bullet_steps_per_sec / 1e6
+        );
+    }
+    let _ = writeln!(out, "\nPlanner: one plan_frame decision");
+    for p in &r.planner {
+        let _ = writeln!(out, "  {:<13} {:>7.1} ns", p.strategy, p.ns_per_decision);
+    }
+    if !r.latency.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nInput latency: key event arrival to the end of the present that shows it"
+        );
+        let _ = writeln!(
+            out,
+            "  {:<10} {:>5} {:>10} {:>8} {:>12} {:>16} {:>18}",
+            "setting",
+            "keys",
+            "median ms",
+            "p99 ms",
+            "wait p99 ms",
+            "frame interval",
+            "frame to present"
+        );
+        for l in &r.latency {
+            let _ = writeln!(
+                out,
+                "  {:<10} {:>5} {:>10.2} {:>8.2} {:>12.2} {:>13.2} ms {:>15.2} ms",
+                l.setting,
+                l.samples,
+                l.median_ms,
+                l.p99_ms,
+                l.wait_p99_ms,
+                l.frame_interval_ms,
+                l.frame_to_present_ms
+            );
+        }
+    }
+    let _ = writeln!(out);
+    if let Some(ms) = r.startup_ms {
+        let _ = writeln!(
+            out,
+            "Start-up, process start to first presented frame: {ms:.0} ms (median of 3)"
+        );
+    }
+    if let Some((mib, how)) = &r.peak_rss_mib {
+        let _ = writeln!(
+            out,
+            "Peak resident memory at 100k bullets: {mib:.0} MiB ({how})"
+        );
+    }
+    let _ = writeln!(out, "\nTargets");
+    for t in &r.targets {
+        let verdict = match t.met {
+            Some(true) => "met   ",
+            Some(false) => "MISSED",
+            None => "n/a   ",
+        };
+        let _ = writeln!(
+            out,
+            "  [{verdict}] {}: {} (goal {})",
+            t.name, t.measured, t.goal
+        );
+    }
+    for n in &r.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}
