@@ -45,7 +45,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run every strategy headless against modelled hardware and report the trade-offs.
-    Lab(LabArgs),
+    Lab(Box<LabArgs>),
     /// Measure the real loop: pacing precision, sprite throughput, world and planner cost,
     /// input latency, start-up and memory, against the performance targets.
     Bench(BenchArgs),
@@ -434,7 +434,7 @@ fn one_line(message: &str) -> String {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
-        Some(Command::Lab(lab)) => run_lab_command(lab),
+        Some(Command::Lab(lab)) => run_lab_command(*lab),
         Some(Command::Bench(bench)) => {
             let report = crate::bench::run(&crate::bench::BenchOptions {
                 quick: bench.quick,
