@@ -1,14 +1,19 @@
 // Looplab's sprite shader: instanced quads for bullets and for the other bodies.
 //
-// Each instance carries its state before and after the last update and its velocity; the
-// strategy's view is applied here, on the GPU, with two numbers from the uniforms:
+// Bullets arrive as drawn positions. Each other body carries its state before and after the
+// last update and its velocity, and the strategy's view is applied here with two numbers
+// from the uniforms (the CPU applies the same formula to the bullets):
 //
 //   drawn = pos + (pos - prev) * blend.x + vel * blend.y
 //
 // latest state: blend = (0, 0); interpolation: blend = (alpha - 1, 0), which is
 // lerp(prev, pos, alpha); extrapolation: blend = (0, alpha * step), which is
-// pos + vel * alpha * step. So the CPU uploads the world's arrays as they are, and switching
-// strategy changes two floats.
+// pos + vel * alpha * step.
+//
+// The sprite texture is an atlas of the bullet sprite in five cells (four tints, one by
+// emitter, then white), each 32 texels with a 1-texel transparent border (see
+// `render::sprites::upload_sprite_atlas`). A bullet's tint is chosen by the cell it samples,
+// so its fragments interpolate nothing but one texture coordinate.
 
 struct Globals {
     // World pixels to clip space: clip = world * scale + offset (letterboxed, y down).
@@ -28,11 +33,19 @@ const SHAPE_SPRITE: u32 = 0u;
 const SHAPE_RING: u32 = 1u;
 const SHAPE_RECT: u32 = 2u;
 
+const ATLAS_CELLS: f32 = 5.0;
+const WHITE_CELL: u32 = 4u;
+const CELL_TEXELS: f32 = 34.0;
+const SPRITE_TEXELS: f32 = 32.0;
+
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
+    // Position within the quad, 0 to 1.
     @location(0) uv: vec2<f32>,
-    @location(1) color: vec4<f32>,
-    @location(2) @interpolate(flat) shape: u32,
+    // Where the quad samples the atlas (white cell).
+    @location(1) atlas: vec2<f32>,
+    @location(2) color: vec4<f32>,
+    @location(3) @interpolate(flat) shape: u32,
 };
 
 // Corner of a unit quad for a 4-vertex triangle strip, centred on the origin.
@@ -48,53 +61,43 @@ fn drawn(prev: vec2<f32>, pos: vec2<f32>, vel: vec2<f32>) -> vec2<f32> {
     return pos + (pos - prev) * globals.blend.x + vel * globals.blend.y;
 }
 
-// Bullet tints by emitter (bullet i belongs to emitter i % 4).
-fn bullet_tint(instance: u32) -> vec4<f32> {
-    switch instance % 4u {
-        case 0u: { return vec4<f32>(1.0, 0.78, 0.32, 1.0); }
-        case 1u: { return vec4<f32>(0.45, 0.85, 1.0, 1.0); }
-        case 2u: { return vec4<f32>(1.0, 0.45, 0.62, 1.0); }
-        default: { return vec4<f32>(0.62, 1.0, 0.55, 1.0); }
-    }
+// The atlas coordinate of a quad corner (`c` in -0.5..0.5) in `cell`.
+fn atlas_uv(c: vec2<f32>, cell: u32) -> vec2<f32> {
+    let texel = vec2<f32>(f32(cell) * CELL_TEXELS + 1.0, 1.0) + (c + 0.5) * SPRITE_TEXELS;
+    return texel / vec2<f32>(ATLAS_CELLS * CELL_TEXELS, CELL_TEXELS);
 }
 
-// What a bullet passes to its fragments: the texture coordinate and the tint, nothing else.
-// A software rasteriser pays per pixel for every value it interpolates, and at 100k bullets
-// the pixels are most of the frame.
+// What a bullet passes to its fragments: one texture coordinate. A software rasteriser pays
+// per pixel for every value it interpolates (an interpolated tint cost 7% at 100k bullets),
+// and at 100k bullets the pixels are most of the frame.
 struct SpriteOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) uv: vec2<f32>,
-    @location(1) color: vec4<f32>,
 };
 
+// Bullets arrive already placed by the view (blended on the CPU, see `render::sprites`).
 @vertex
 fn vs_bullet(
     @builtin(vertex_index) vertex: u32,
     @builtin(instance_index) instance: u32,
-    @location(0) prev: vec2<f32>,
-    @location(1) pos: vec2<f32>,
-    @location(2) vel: vec2<f32>,
+    @location(0) at: vec2<f32>,
 ) -> SpriteOut {
     let c = corner(vertex);
     var out: SpriteOut;
-    out.clip = to_clip(drawn(prev, pos, vel) + c * globals.bullet_size);
-    out.uv = c + 0.5;
-    out.color = bullet_tint(instance);
+    out.clip = to_clip(at + c * globals.bullet_size);
+    // Bullet i belongs to emitter i % 4, and takes its tint.
+    out.uv = atlas_uv(c, instance % 4u);
     return out;
 }
 
-// The ghost pass: the same bullets, drawn as hollow rings (the blend puts them at the truth).
+// The ghost pass: the bullets at their true positions, drawn as hollow rings.
 @vertex
-fn vs_ghost(
-    @builtin(vertex_index) vertex: u32,
-    @location(0) prev: vec2<f32>,
-    @location(1) pos: vec2<f32>,
-    @location(2) vel: vec2<f32>,
-) -> VertexOut {
+fn vs_ghost(@builtin(vertex_index) vertex: u32, @location(0) at: vec2<f32>) -> VertexOut {
     let c = corner(vertex);
     var out: VertexOut;
-    out.clip = to_clip(drawn(prev, pos, vel) + c * globals.bullet_size);
+    out.clip = to_clip(at + c * globals.bullet_size);
     out.uv = c + 0.5;
+    out.atlas = atlas_uv(c, WHITE_CELL);
     out.color = vec4<f32>(1.0, 1.0, 1.0, 0.55);
     out.shape = SHAPE_RING;
     return out;
@@ -119,23 +122,24 @@ fn vs_shape(
     var out: VertexOut;
     out.clip = to_clip(centre + c * size);
     out.uv = c + 0.5;
+    out.atlas = atlas_uv(c, WHITE_CELL);
     out.color = color;
     out.shape = shape_and_view & 255u;
     return out;
 }
 
-// The bullets' fragment shader: the sprite, tinted. Kept to one sample and one multiply,
-// because at 100k bullets a software rasteriser spends most of the frame here.
+// The bullets' fragment shader: one sample of the tinted sprite, because at 100k bullets a
+// software rasteriser spends most of the frame here.
 @fragment
 fn fs_sprite(in: SpriteOut) -> @location(0) vec4<f32> {
-    return textureSample(sprite_texture, sprite_sampler, in.uv) * in.color;
+    return textureSample(sprite_texture, sprite_sampler, in.uv);
 }
 
 // Everything else: sprites, rings (ghosts, markers) and solid rectangles.
 @fragment
 fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
     // Sampled and differentiated in uniform control flow; used only by some shapes.
-    let texel = textureSample(sprite_texture, sprite_sampler, in.uv);
+    let texel = textureSample(sprite_texture, sprite_sampler, in.atlas);
     let r = length(in.uv - vec2<f32>(0.5)) * 2.0;
     let w = max(fwidth(r), 1e-4);
     switch in.shape {

@@ -8,7 +8,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 use super::scene::{BULLET_SIZE, ViewTransform};
-use super::sprites::{bind_group, sprite_bind_group_layout, upload_sprite};
+use super::sprites::{bind_group, sprite_bind_group_layout, upload_sprite_atlas};
 
 const SHADER: &str = include_str!("../../shaders/bare.wgsl");
 const VEC2: u64 = std::mem::size_of::<Vec2>() as u64;
@@ -80,7 +80,7 @@ impl BareRenderer {
             multiview_mask: None,
             cache: None,
         });
-        let view = upload_sprite(device, queue)?;
+        let view = upload_sprite_atlas(device, queue)?;
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,

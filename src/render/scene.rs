@@ -106,6 +106,26 @@ pub fn blend_for(view: View, step: Duration) -> [f32; 2] {
     }
 }
 
+/// Writes each bullet's drawn position, `pos + (pos - prev) * blend[0] + vel * blend[1]` (the
+/// same formula the shader applies to the other bodies), into `out`. One streaming pass
+/// that the compiler vectorizes.
+pub fn blend_positions(
+    prev: &[Vec2],
+    pos: &[Vec2],
+    vel: &[Vec2],
+    blend: [f32; 2],
+    out: &mut [Vec2],
+) {
+    let [a, b] = blend;
+    if a == 0.0 && b == 0.0 {
+        out.copy_from_slice(&pos[..out.len()]);
+        return;
+    }
+    for (((o, p), q), v) in out.iter_mut().zip(pos).zip(prev).zip(vel) {
+        *o = *p + (*p - *q) * a + *v * b;
+    }
+}
+
 /// Uniforms for drawing the bullets with `view`.
 pub fn globals(transform: &ViewTransform, view: View, step: Duration) -> Globals {
     let (scale, offset) = transform.clip_transform();
@@ -304,6 +324,26 @@ mod tests {
             let shader = pos + (pos - prev) * a + vel * b;
             let expected = drawn_position(prev, pos, vel, view, step);
             assert!((shader - expected).length() < 1e-4, "{view:?}");
+        }
+    }
+
+    #[test]
+    fn cpu_blend_matches_every_view() {
+        let prev = [Vec2::new(1.0, 2.0), Vec2::new(-4.0, 8.0)];
+        let pos = [Vec2::new(3.0, 2.5), Vec2::new(-1.0, 9.0)];
+        let vel = [Vec2::new(120.0, 30.0), Vec2::new(180.0, 60.0)];
+        let step = Duration::from_nanos(16_666_667);
+        for view in [
+            View::Latest,
+            View::Interpolate { alpha: 0.4 },
+            View::Extrapolate { alpha: 0.9 },
+        ] {
+            let mut out = [Vec2::ZERO; 2];
+            blend_positions(&prev, &pos, &vel, blend_for(view, step), &mut out);
+            for i in 0..2 {
+                let expected = drawn_position(prev[i], pos[i], vel[i], view, step);
+                assert!((out[i] - expected).length() < 1e-4, "{view:?}");
+            }
         }
     }
 
