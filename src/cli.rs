@@ -3,7 +3,7 @@
 //! Every user mistake becomes one line on stderr naming the option and the problem, and exit
 //! status 2; a failure at run time (no display, no GPU) is one line and status 1.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
 use std::time::Duration;
@@ -102,6 +102,7 @@ pub struct LoopArgs {
     #[arg(
         long,
         value_name = "DURATION|off",
+        allow_hyphen_values = true,
         default_value = "250ms",
         allow_negative_numbers = true
     )]
@@ -162,10 +163,22 @@ pub struct AppArgs {
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     pub vsync: bool,
     /// Simulated cost of every update (a weak CPU), e.g. `5ms`.
-    #[arg(long, value_name = "DURATION", default_value = "0ms", value_parser = parse_duration, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "0ms",
+        value_parser = parse_duration,
+        allow_hyphen_values = true
+    )]
     pub update_cost: Duration,
     /// Simulated cost of rendering every frame (a weak GPU), e.g. `40ms`.
-    #[arg(long, value_name = "DURATION", default_value = "0ms", value_parser = parse_duration, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "0ms",
+        value_parser = parse_duration,
+        allow_hyphen_values = true
+    )]
     pub render_cost: Duration,
     /// Show ghost markers at every bullet's true position.
     #[arg(long)]
@@ -191,6 +204,20 @@ pub struct AppArgs {
     /// the yardstick of `looplab bench`.
     #[arg(long, hide = true)]
     pub bare_renderer: bool,
+    /// Make every N-th frame find its surface outdated or lost, alternately: a test of
+    /// recovery.
+    #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub surface_faults: Option<u32>,
+}
+
+/// Checks that `path` can be written, so a run does not fail only at its end.
+fn check_writable(option: &str, path: &Path) -> Result<(), Failure> {
+    std::fs::File::create(path).map(drop).map_err(|e| {
+        Failure::usage(format!(
+            "invalid value '{}' for '{option}': cannot write it: {e}",
+            path.display()
+        ))
+    })
 }
 
 fn parse_pacing(s: &str) -> Result<PacingMode, String> {
@@ -221,6 +248,7 @@ impl AppArgs {
             pacing: self.pacing,
             frame_log: self.frame_log.clone(),
             bare_renderer: self.bare_renderer,
+            surface_faults: self.surface_faults,
         }
     }
 }
@@ -275,6 +303,32 @@ pub enum LabCommand {
         )]
         fps: Vec<Rate>,
     },
+    /// Soak every strategy for hours of virtual time with the settings changed at random,
+    /// checking that the game clock neither drifts nor loses time and memory stays flat.
+    Soak {
+        /// Virtual hours per strategy.
+        #[arg(long, value_name = "HOURS", default_value = "24", value_parser = parse_hours, allow_negative_numbers = true)]
+        hours: f64,
+        /// Seed of the random settings changes.
+        #[arg(long, value_name = "N", default_value = "1")]
+        seed: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
+        format: BenchFormat,
+    },
+}
+
+fn parse_hours(s: &str) -> Result<f64, String> {
+    let h: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of hours"))?;
+    if !h.is_finite() || h <= 0.0 || h > 1000.0 {
+        return Err(format!(
+            "must be more than 0 and at most 1000 hours, got {s}"
+        ));
+    }
+    Ok(h)
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -450,14 +504,43 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        None => crate::app::run(cli.app.options()),
+        None => {
+            if let Some(path) = &cli.app.stats {
+                check_writable("--stats", path)?;
+            }
+            if let Some(path) = &cli.app.frame_log {
+                check_writable("--frame-log", path)?;
+            }
+            crate::app::run(cli.app.options())
+        }
     }
 }
 
 fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
-    if let Some(LabCommand::Drift { fps }) = args.command {
-        print!("{}", drift::report(&fps));
-        return Ok(());
+    match args.command {
+        Some(LabCommand::Drift { fps }) => {
+            print!("{}", drift::report(&fps));
+            return Ok(());
+        }
+        Some(LabCommand::Soak {
+            hours,
+            seed,
+            format,
+        }) => {
+            let report = crate::lab::soak::soak_all(hours, seed);
+            match format {
+                BenchFormat::Table => print!("{}", crate::lab::soak::table(&report)),
+                BenchFormat::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                ),
+            }
+            return Ok(());
+        }
+        None => {}
+    }
+    if let Some(path) = &args.plot {
+        check_writable("--plot", path)?;
     }
     let mut options = LabOptions {
         settings: args.loop_args.settings(),

@@ -37,9 +37,28 @@ impl Session {
         now: Duration,
         mut before_update: impl FnMut(&World, Duration),
     ) -> FramePlan {
-        let plan = self.planner.plan_frame(now);
-        for _ in 0..plan.updates {
-            before_update(&self.world, plan.step);
+        self.frame_within(now, |world, step| {
+            before_update(world, step);
+            true
+        })
+    }
+
+    /// Like [`Session::frame`], but `before_update` may answer `false` to stop: the updates
+    /// not yet run are dropped (and reported in the plan's `skipped`). The first update
+    /// always runs. The window uses this to keep answering input when updates cost more
+    /// than the time they simulate and no update limit is set (the spiral of death).
+    pub fn frame_within(
+        &mut self,
+        now: Duration,
+        mut before_update: impl FnMut(&World, Duration) -> bool,
+    ) -> FramePlan {
+        let mut plan = self.planner.plan_frame(now);
+        for i in 0..plan.updates {
+            if !before_update(&self.world, plan.step) && i > 0 {
+                let unrun = plan.updates - i;
+                self.planner.abandon(&mut plan, unrun);
+                break;
+            }
             self.world.step(plan.step);
         }
         self.stats.record(now, plan.updates, plan.game_advance());
@@ -101,6 +120,28 @@ mod tests {
         let (fast, _) = run(Strategy::Variable, Duration::from_millis(3), 3);
         let (slow, _) = run(Strategy::Variable, Duration::from_millis(41), 3);
         assert_ne!(fast.world.state_hash(), slow.world.state_hash());
+    }
+
+    #[test]
+    fn a_frame_can_stop_its_updates_early() {
+        let mut s = Session::new(
+            Strategy::CatchUp,
+            LoopSettings::default(),
+            &WorldConfig {
+                seed: 3,
+                bullets: 10,
+            },
+        );
+        s.frame(Duration::ZERO, |_, _| {});
+        let mut calls = 0;
+        let plan = s.frame_within(Duration::from_millis(101), |_, _| {
+            calls += 1;
+            calls <= 2
+        });
+        assert_eq!(plan.updates, 2, "two ran, the third was refused");
+        assert_eq!(s.world.steps(), 2);
+        assert_eq!(s.world.time(), s.planner.game_time());
+        assert_eq!(plan.skipped, plan.step * 4);
     }
 
     #[test]

@@ -25,7 +25,7 @@ use winit::window::{Window, WindowId};
 
 use crate::cli::Failure;
 use crate::input::{self, Action};
-use crate::render::overlay::OverlayModel;
+use crate::render::overlay::{OverlayModel, speed_warning};
 use crate::render::scene::{self, ShapeInstance, ViewTransform};
 use crate::render::sprites::SpriteFrame;
 use crate::render::{FrameOutcome, Graphics};
@@ -49,6 +49,14 @@ pub const NO_DISPLAY_HELP: &str = "no display: neither DISPLAY nor WAYLAND_DISPL
 /// unmapped window may never be asked to redraw).
 const REDRAW_TIMEOUT: Duration = Duration::from_millis(250);
 
+/// Real time the updates of one frame may take before the rest are dropped: a quarter of a
+/// second, so even with no update limit (the spiral of death) the window answers input
+/// several times a second.
+const UPDATE_BUDGET: Duration = Duration::from_millis(250);
+
+/// How often the speed warning is checked (and logged when it changes).
+const WARNING_INTERVAL: Duration = Duration::from_millis(500);
+
 /// Weight of the newest frame in the smoothed error the overlay shows.
 const ERROR_SMOOTHING: f32 = 0.05;
 
@@ -69,6 +77,8 @@ pub struct AppOptions {
     pub frame_log: Option<PathBuf>,
     /// Draw bullets with the bare instanced renderer (the benchmark's yardstick).
     pub bare_renderer: bool,
+    /// Report every n-th surface as outdated or lost (to test recovery).
+    pub surface_faults: Option<u32>,
 }
 
 /// Opens the window and runs until it is closed.
@@ -117,6 +127,9 @@ struct App {
     reference: Duration,
     shapes: Vec<ShapeInstance>,
     cpu: CpuMeter,
+    /// The overlay's speed warning as last logged, and when it was last checked.
+    warning: Option<String>,
+    warning_checked: Instant,
     presented: u64,
     skipped: u64,
     failure: Option<Failure>,
@@ -149,6 +162,8 @@ impl App {
             reference: Duration::ZERO,
             shapes: Vec::new(),
             cpu: CpuMeter::default(),
+            warning: None,
+            warning_checked: Instant::now(),
             presented: 0,
             skipped: 0,
             failure: None,
@@ -211,10 +226,17 @@ impl App {
         }
         let now = self.clock.now();
         let update_cost = self.controls.knobs.update_cost;
-        let plan = self
-            .controls
-            .session
-            .frame(now, |_, _| pacing::busy_for(update_cost));
+        let started = Instant::now();
+        let plan = self.controls.session.frame_within(now, |_, _| {
+            if started.elapsed() >= UPDATE_BUDGET {
+                return false;
+            }
+            pacing::busy_for(update_cost);
+            true
+        });
+        if plan.skipped > Duration::ZERO && started.elapsed() >= UPDATE_BUDGET {
+            log::debug!("update budget spent: {} updates run", plan.updates);
+        }
         let s = self.controls.settings();
         if !s.paused {
             let advance = plan.elapsed.as_secs_f64() * s.time_scale.factor();
@@ -302,6 +324,7 @@ impl App {
                         nanos(timings.present),
                         nanos(presented),
                         cpu,
+                        nanos(plan.game_now),
                     ]);
                 }
             }
@@ -325,6 +348,18 @@ impl App {
         );
         self.cpu.sample();
         self.wake = plan.wake;
+        if self.warning_checked.elapsed() >= WARNING_INTERVAL {
+            self.warning_checked = Instant::now();
+            let summary = self.controls.session.stats.summary();
+            let warning = speed_warning(&summary, &self.controls);
+            if warning != self.warning {
+                match &warning {
+                    Some(w) => log::info!("{w}"),
+                    None => log::info!("game speed back to the expected rate"),
+                }
+                self.warning = warning;
+            }
+        }
     }
 
     /// Writes `--stats` and reports how the run ended.
@@ -342,6 +377,8 @@ impl App {
                 "present_mode": self.gfx.as_ref().map(|g| format!("{:?}", g.present_mode())),
                 "bullets": self.controls.session.world.bullets.len(),
                 "peak_rss_kib": record::peak_rss_kib(),
+                "surface_size": self.gfx.as_ref().map(|g| g.size()),
+                "speed_warning": self.warning,
             });
             let text = serde_json::to_string_pretty(&report).unwrap_or_default();
             if let Err(e) = std::fs::write(path, text) {
@@ -397,7 +434,10 @@ impl ApplicationHandler for App {
             self.controls.knobs.vsync,
             self.options.bare_renderer,
         ) {
-            Ok(gfx) => {
+            Ok(mut gfx) => {
+                if let Some(n) = self.options.surface_faults {
+                    gfx.inject_surface_faults(n);
+                }
                 log::info!(
                     "strategy: {} ({}), {}",
                     self.controls.strategy().id(),

@@ -165,15 +165,16 @@ mod tests {
 const FRAME_LOG_CAPACITY: usize = 200_000;
 
 /// One frame of a frame log: `[start, updates, acquire, overlay, upload, encode, present,
-/// presented, cpu]`, times in nanoseconds (`start`, `presented` and `cpu` since the app's
-/// clock started, the others durations).
-pub type FrameLogEntry = [u64; 9];
+/// presented, cpu, game]`, times in nanoseconds (`start` and `presented` on the app's clock,
+/// `cpu` the process CPU time so far, `game` the game clock the frame shows, the others
+/// durations).
+pub type FrameLogEntry = [u64; 10];
 
 /// Every frame's timings and every key's latency, for `looplab bench` (`--frame-log`).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct FrameLog {
     /// The fields of each entry, in order.
-    pub fields: [&'static str; 9],
+    pub fields: [&'static str; 10],
     pub frames: Vec<FrameLogEntry>,
     /// For each key: `[latency, render]`, nanoseconds. Latency runs from the key event's
     /// arrival to the end of the present of the first frame showing its effect; render is
@@ -200,6 +201,7 @@ impl FrameLog {
                 "present",
                 "presented",
                 "cpu",
+                "game",
             ],
             ..Self::default()
         }
@@ -235,9 +237,9 @@ mod frame_log_tests {
     #[test]
     fn the_first_present_is_stamped_once_and_capacity_is_kept() {
         let mut log = FrameLog::new();
-        log.frame([1; 9]);
+        log.frame([1; 10]);
         let first = log.first_present_unix_ns.unwrap();
-        log.frame([2; 9]);
+        log.frame([2; 10]);
         assert_eq!(log.first_present_unix_ns, Some(first));
         assert_eq!(log.frames.len(), 2);
         if cfg!(target_os = "linux") {

@@ -17,7 +17,7 @@ use super::measure::{median, percentile};
 /// The frame log the app writes (see `app::record::FrameLog`).
 #[derive(Debug, Deserialize)]
 pub struct FrameLogData {
-    pub frames: Vec<[u64; 9]>,
+    pub frames: Vec<[u64; 10]>,
     pub input_latency_ns: Vec<[u64; 2]>,
     pub first_present_unix_ns: Option<u128>,
     pub peak_rss_kib: Option<u64>,
@@ -203,7 +203,7 @@ fn finish(mut child: Child, log: &Path, seconds: f64) -> Result<FrameLogData, St
 }
 
 /// The frames after the first `skip` seconds (start-up and first frames are not steady).
-fn steady(log: &FrameLogData, skip: f64) -> Vec<[u64; 9]> {
+fn steady(log: &FrameLogData, skip: f64) -> Vec<[u64; 10]> {
     let Some(first) = log.frames.first() else {
         return vec![];
     };
@@ -323,7 +323,7 @@ pub fn unix_now_ns() -> u128 {
 mod tests {
     use super::*;
 
-    fn log(frames: Vec<[u64; 9]>) -> FrameLogData {
+    fn log(frames: Vec<[u64; 10]>) -> FrameLogData {
         FrameLogData {
             frames,
             input_latency_ns: vec![
@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn the_first_second_is_left_out_and_columns_are_read() {
         // 3 s of 60 Hz frames; every frame spends 1 ms acquiring and 2 ms presenting.
-        let frames: Vec<[u64; 9]> = (0..180u64)
+        let frames: Vec<[u64; 10]> = (0..180u64)
             .map(|i| {
                 let start = i * 16_666_667;
                 [
@@ -352,6 +352,7 @@ mod tests {
                     2_000_000,
                     start + 5_000_000,
                     i * 1_000_000,
+                    start,
                 ]
             })
             .collect();

@@ -6,6 +6,7 @@ pub mod plot;
 pub mod profile;
 pub mod report;
 pub mod run;
+pub mod soak;
 
 use std::time::Duration;
 

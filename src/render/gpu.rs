@@ -5,9 +5,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What to tell a person whose machine has no usable GPU adapter.
-pub const NO_ADAPTER_HELP: &str = "no GPU adapter found: Looplab needs a Vulkan, Metal, DX12 or OpenGL driver. \
+pub const NO_ADAPTER_HELP: &str = "Looplab needs a Vulkan, Metal, DX12 or OpenGL driver. \
      On Debian or Ubuntu without a GPU, install Mesa's software Vulkan driver: \
      sudo apt-get install mesa-vulkan-drivers libvulkan1";
+
+/// The one-line message for a failed adapter request, naming the backends that were tried.
+pub fn no_adapter_message() -> String {
+    let tried = match wgpu::Backends::from_env() {
+        Some(b) => format!("{b:?} (from WGPU_BACKEND)"),
+        None => "every backend built in".to_string(),
+    };
+    format!("no GPU adapter found ({tried}): {NO_ADAPTER_HELP}")
+}
 
 /// An open device and everything it came from.
 pub struct Gpu {
@@ -43,7 +52,7 @@ impl Gpu {
             .await
             .map_err(|e| {
                 log::debug!("request_adapter: {e}");
-                NO_ADAPTER_HELP.to_string()
+                no_adapter_message()
             })?;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {

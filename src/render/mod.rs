@@ -63,8 +63,10 @@ pub struct Graphics {
     painter: Painter,
     /// Window input for the overlay.
     egui_input: egui_winit::State,
-    /// A test hook: report the next acquired frame as outdated, to exercise recovery.
-    force_outdated: bool,
+    /// A test hook: every n-th frame the surface is reported outdated, alternating with lost,
+    /// to exercise recovery (`--surface-faults`).
+    faults: Option<u32>,
+    frames: u64,
 }
 
 impl Graphics {
@@ -76,9 +78,15 @@ impl Graphics {
         vsync: bool,
         bare: bool,
     ) -> Result<Self, String> {
-        let surface = instance
-            .create_surface(Arc::clone(&window))
-            .map_err(|e| format!("cannot create a drawing surface for the window: {e}"))?;
+        let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| {
+            // With no driver at all, creating the surface is the first thing that fails.
+            let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+            if adapters.is_empty() {
+                gpu::no_adapter_message()
+            } else {
+                format!("cannot create a drawing surface for the window: {e}")
+            }
+        })?;
         let gpu = pollster::block_on(Gpu::open(instance, Some(&surface)))?;
         let caps = surface.get_capabilities(&gpu.adapter);
         if caps.formats.is_empty() {
@@ -135,7 +143,8 @@ impl Graphics {
             present_modes: caps.present_modes,
             painter,
             egui_input,
-            force_outdated: false,
+            faults: None,
+            frames: 0,
         })
     }
 
@@ -168,9 +177,10 @@ impl Graphics {
         self.reconfigure();
     }
 
-    /// Makes the next frame report its surface as outdated (for tests of recovery).
-    pub fn force_outdated(&mut self) {
-        self.force_outdated = true;
+    /// Makes every `n`-th frame find its surface outdated or lost, alternately (for tests of
+    /// recovery).
+    pub fn inject_surface_faults(&mut self, n: u32) {
+        self.faults = Some(n.max(1));
     }
 
     fn reconfigure(&mut self) {
@@ -210,10 +220,16 @@ impl Graphics {
             return (FrameOutcome::Skipped("window has no area"), vec![], timings);
         }
         let t = Instant::now();
-        let acquired = if std::mem::take(&mut self.force_outdated) {
-            wgpu::CurrentSurfaceTexture::Outdated
-        } else {
-            self.surface.get_current_texture()
+        self.frames += 1;
+        let acquired = match self.faults {
+            Some(n) if self.frames.is_multiple_of(n as u64) => {
+                if (self.frames / n as u64) % 2 == 1 {
+                    wgpu::CurrentSurfaceTexture::Outdated
+                } else {
+                    wgpu::CurrentSurfaceTexture::Lost
+                }
+            }
+            _ => self.surface.get_current_texture(),
         };
         let (texture, suboptimal) = match acquired {
             wgpu::CurrentSurfaceTexture::Success(t) => (t, false),

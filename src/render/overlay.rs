@@ -33,7 +33,9 @@ pub struct OverlayModel<'a> {
 /// A warning when the game clock does not keep to real time (times the time scale).
 pub fn speed_warning(summary: &StatsSummary, controls: &Controls) -> Option<String> {
     let s = controls.settings();
-    if s.paused || summary.frames < 5 {
+    // Judge only a window of at least half a second (a few frames when frames are slow).
+    let observed = summary.frame_time.avg * summary.frames as u32;
+    if s.paused || summary.frames < 2 || observed < Duration::from_millis(500) {
         return None;
     }
     let expected = if controls.strategy() == Strategy::Uncapped {

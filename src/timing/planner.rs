@@ -114,7 +114,8 @@ pub struct Planner {
     settings: LoopSettings,
     /// Start of the previous frame, `None` before the first one.
     last_frame: Option<Duration>,
-    /// Game time owed but not yet simulated: the accumulator. Always below one step.
+    /// Game time owed but not yet simulated: the accumulator. Below one step, except for the
+    /// frames right after the step shrank.
     lag: Duration,
     /// Carries the sub-nanosecond remainder of time scaling.
     scaler: TimeScaler,
@@ -156,7 +157,7 @@ impl Planner {
         self.game_time
     }
 
-    /// Game time owed and not yet simulated (below one step).
+    /// Game time owed and not yet simulated (below one step, unless the step just shrank).
     pub fn lag(&self) -> Duration {
         self.lag
     }
@@ -177,17 +178,11 @@ impl Planner {
         }
     }
 
-    /// Replaces the settings from the next frame on. When the step changes, the lag is
-    /// rescaled so that `alpha` (the fraction of a step owed) stays the same: an
-    /// interpolated picture does not jump, and the lag stays below one step.
+    /// Replaces the settings from the next frame on. The owed time (lag) is kept as it is:
+    /// nothing is lost or invented, so the game clock stays continuous. When the step
+    /// shrinks below the lag, the whole steps now owed are paid at the next running frame
+    /// (never while paused), within `max_updates`.
     pub fn set_settings(&mut self, settings: LoopSettings) {
-        let old_step = self.settings.step();
-        let new_step = settings.step();
-        if old_step != new_step && !old_step.is_zero() {
-            let nanos = self.lag.as_nanos() * new_step.as_nanos() / old_step.as_nanos();
-            self.lag =
-                duration_from_nanos(nanos).min(new_step.saturating_sub(Duration::from_nanos(1)));
-        }
         let pacing_changed = settings.frame_cap != self.settings.frame_cap
             || settings.update_rate != self.settings.update_rate
             || settings.time_scale != self.settings.time_scale;
@@ -198,6 +193,19 @@ impl Planner {
             self.pending_steps = 0;
         }
         self.settings = settings;
+    }
+
+    /// Takes back the last `unrun` updates of `plan` (the caller ran out of time to run
+    /// them): they are dropped like updates beyond `max_updates`, and `plan` is corrected.
+    /// At least one update of the plan must have run, so the game clock still moves forward.
+    pub fn abandon(&mut self, plan: &mut FramePlan, unrun: u32) {
+        let unrun = unrun.min(plan.updates.saturating_sub(1));
+        let dropped = mul_duration(plan.step, unrun as u64);
+        self.game_time = self.game_time.saturating_sub(dropped);
+        plan.updates -= unrun;
+        plan.skipped += dropped;
+        plan.game_time = self.game_time;
+        plan.game_now = self.game_now();
     }
 
     /// Pauses (if running) and asks for exactly one update of one step in the next frame.
@@ -235,10 +243,12 @@ impl Planner {
             Family::OneStepPerFrame => {
                 let n = u32::from(!frozen) + u32::from(single);
                 // These loops have no owed time: a lag left by an accumulator strategy is
-                // forgiven at the first update, which advances a whole step (more than the
-                // lag), so the game clock still never goes back.
+                // forgiven, at most one step with each update (which advances a whole
+                // step), so the game clock never goes back.
                 let forgiven = if n > 0 {
-                    std::mem::take(&mut self.lag)
+                    let f = self.lag.min(step);
+                    self.lag -= f;
+                    f
                 } else {
                     Duration::ZERO
                 };
@@ -253,7 +263,11 @@ impl Planner {
                 (u32::from(!dt.is_zero()), dt, Duration::ZERO)
             }
             Family::Accumulator => {
-                let (n, skipped) = self.pay_lag(advance, step);
+                let (n, skipped) = if frozen {
+                    (0, Duration::ZERO)
+                } else {
+                    self.pay_lag(advance, step)
+                };
                 (n + u32::from(single), step, skipped)
             }
         };
@@ -261,7 +275,12 @@ impl Planner {
             .game_time
             .saturating_add(mul_duration(update_len, updates as u64));
 
-        let alpha = alpha_of(self.lag, step);
+        // The fraction of a step owed. The lag is below one step except right after the
+        // step shrank (then whole steps are still owed and paid over the next frames).
+        let alpha = alpha_of(
+            duration_from_nanos(self.lag.as_nanos() % step.as_nanos().max(1)),
+            step,
+        );
         let view = match self.strategy.draw_mode() {
             DrawMode::Latest => View::Latest,
             DrawMode::Interpolate => View::Interpolate { alpha },
@@ -284,7 +303,9 @@ impl Planner {
 
     /// Adds `advance` to the lag and takes as many whole steps out of it as allowed.
     /// Returns the number of steps and the game time dropped beyond `max_updates`. Only
-    /// whole steps are dropped, so the fraction of a step owed (alpha) is kept.
+    /// whole steps are dropped, so the fraction of a step owed (alpha) is kept, and never
+    /// more than this frame's `advance`, so the game clock never goes back (steps owed from
+    /// a shrunken step stay owed and are paid over the next frames).
     fn pay_lag(&mut self, advance: Duration, step: Duration) -> (u32, Duration) {
         self.lag = self.lag.saturating_add(advance);
         if step.is_zero() {
@@ -293,8 +314,8 @@ impl Planner {
         let owed_steps = self.lag.as_nanos() / step.as_nanos();
         let max = self.settings.max_updates.unwrap_or(u32::MAX).max(1) as u128;
         let run = owed_steps.min(max);
-        let dropped = owed_steps - run;
-        self.lag -= mul_duration(step, owed_steps as u64);
+        let dropped = (owed_steps - run).min(advance.as_nanos() / step.as_nanos());
+        self.lag -= mul_duration(step, (run + dropped) as u64);
         (run as u32, mul_duration(step, dropped as u64))
     }
 
@@ -743,18 +764,89 @@ mod tests {
     }
 
     #[test]
-    fn changing_the_update_rate_keeps_alpha() {
+    fn changing_the_update_rate_keeps_the_owed_time() {
         let mut p = planner(Strategy::Interpolated);
         p.plan_frame(ms(0));
-        let plan = p.plan_frame(ms(25)); // lag 8.33 ms of a 16.67 ms step: alpha 0.5
-        let alpha = plan.view.alpha();
-        let mut settings = p.settings().clone();
-        settings.update_rate = Rate::hz(20.0).unwrap();
+        p.plan_frame(ms(25)); // one step run, 8.33 ms owed
+        let owed = p.lag();
+        let before = p.game_now();
+        let settings = LoopSettings {
+            update_rate: Rate::hz(20.0).unwrap(),
+            ..p.settings().clone()
+        };
         p.set_settings(settings);
-        assert!(p.lag().abs_diff(ms(25)) < Duration::from_nanos(10));
+        assert_eq!(p.lag(), owed, "nothing lost or invented");
         let next = p.plan_frame(ms(25));
         assert_eq!(next.updates, 0);
-        assert!((next.view.alpha() - alpha).abs() < 1e-6);
+        assert_eq!(next.game_now, before);
+        let exact = owed.as_secs_f64() / 0.05;
+        assert!((next.view.alpha() as f64 - exact).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_shrunken_step_pays_its_owed_steps_when_running_and_never_while_paused() {
+        // 1 Hz, 900 ms owed, then 1000 Hz: 900 steps are owed.
+        let settings = LoopSettings {
+            update_rate: Rate::hz(1.0).unwrap(),
+            max_frame_time: None,
+            ..LoopSettings::default()
+        };
+        let mut p = Planner::new(Strategy::CatchUp, settings);
+        p.plan_frame(ms(0));
+        p.plan_frame(ms(900));
+        let fast = LoopSettings {
+            update_rate: Rate::hz(1000.0).unwrap(),
+            paused: true,
+            ..p.settings().clone()
+        };
+        p.set_settings(fast);
+        let before = p.game_now();
+        let paused = p.plan_frame(ms(910));
+        assert_eq!(paused.updates, 0, "no updates while paused");
+        assert!(paused.view.alpha() < 1.0);
+        let running = LoopSettings {
+            paused: false,
+            ..p.settings().clone()
+        };
+        p.set_settings(running);
+        let mut last = before;
+        let mut t = 910;
+        let mut skipped = Duration::ZERO;
+        while p.lag() >= ms(1) {
+            t += 10;
+            let plan = p.plan_frame(ms(t));
+            assert!(plan.updates <= 10, "within max_updates");
+            assert!(plan.game_now >= last, "the clock never goes back");
+            assert!(
+                plan.skipped <= ms(10),
+                "drops no more than the frame's own time"
+            );
+            skipped += plan.skipped;
+            last = plan.game_now;
+        }
+        // Every nanosecond is accounted for: simulated, still owed, or dropped in the open.
+        assert_eq!(p.game_now() + skipped, before + ms(t - 910));
+        assert!(p.game_time() >= ms(890));
+    }
+
+    #[test]
+    fn abandoned_updates_are_dropped_in_the_open() {
+        let mut p = planner(Strategy::CatchUp);
+        p.plan_frame(ms(0));
+        let before = p.game_now();
+        let mut plan = p.plan_frame(ms(101)); // six steps owed
+        assert_eq!(plan.updates, 6);
+        p.abandon(&mut plan, 4);
+        assert_eq!(plan.updates, 2);
+        assert_eq!(plan.skipped, STEP * 4);
+        assert_eq!(plan.game_time, STEP * 2);
+        assert_eq!(p.game_time(), STEP * 2);
+        assert_eq!(plan.game_now + plan.skipped, before + ms(101));
+        // One update always stays, so the clock moves forward.
+        let mut plan = p.plan_frame(ms(200));
+        p.abandon(&mut plan, 100);
+        assert_eq!(plan.updates, 1);
+        assert!(plan.game_now > before);
     }
 
     #[test]

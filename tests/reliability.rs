@@ -1,0 +1,540 @@
+//! Faults, stalls, hostile settings and bad input, each tried on the real binary and
+//! survived: no panic, a clear message where a person must act, and a loop that keeps going.
+
+mod support;
+
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::{App, Scratch, Xvfb, stats};
+
+/// Window tests share two cores with lavapipe and Xvfb: one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn frame_log(path: &std::path::Path) -> Vec<Vec<u64>> {
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("frame log")).unwrap();
+    v["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            f.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+const START: usize = 0;
+const UPDATES: usize = 1;
+const GAME: usize = 9;
+
+fn assert_clean(log: &str) {
+    assert!(!log.contains("panicked"), "a panic:\n{log}");
+    assert!(!log.contains("GPU error"), "a GPU validation error:\n{log}");
+}
+
+#[test]
+fn without_a_gpu_adapter_it_says_what_to_install() {
+    let _serial = serial();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("no-adapter");
+    // The Vulkan loader pointed at no driver, and wgpu kept to Vulkan (so it cannot fall back
+    // to OpenGL through EGL).
+    let no_driver = |cmd: &mut Command| {
+        cmd.env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+            .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+            .env("WGPU_BACKEND", "vulkan")
+            .env("DISPLAY", &xvfb.display)
+            .env("XDG_RUNTIME_DIR", scratch.path("xdg"));
+    };
+    for args in [&["--exit-after", "3"][..], &["bench", "--quick"][..]] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_looplab"));
+        cmd.args(args);
+        no_driver(&mut cmd);
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {err}");
+        assert!(
+            errors[0].contains("no GPU adapter found")
+                && errors[0].contains("mesa-vulkan-drivers libvulkan1"),
+            "{err}"
+        );
+        assert_clean(&err);
+    }
+}
+
+#[test]
+fn stopped_for_three_seconds_it_clamps_the_stall_and_carries_on() {
+    let _serial = serial();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("sigstop");
+    let (log_path, stats_path) = (scratch.path("frames.json"), scratch.path("stats.json"));
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--strategy",
+            "interpolated",
+            "--vsync",
+            "off",
+            "--cap",
+            "60",
+            "--bullets",
+            "500",
+            "--exit-after",
+            "12",
+            "--frame-log",
+            log_path.to_str().unwrap(),
+            "--stats",
+            stats_path.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    let pid = app.child.id().to_string();
+    app.at(Duration::from_secs(3));
+    assert!(
+        Command::new("kill")
+            .args(["-STOP", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        Command::new("kill")
+            .args(["-CONT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    app.at(Duration::from_secs(8));
+    xvfb.keys(&["4"]);
+    let (status, log) = app.wait(Duration::from_secs(60));
+    assert!(status.success(), "{log}");
+    assert_clean(&log);
+    assert!(
+        log.contains("strategy: catch-up"),
+        "it still answers keys:\n{log}"
+    );
+
+    let frames = frame_log(&log_path);
+    let gap = frames
+        .windows(2)
+        .position(|w| w[1][START] - w[0][START] > 2_900_000_000)
+        .expect("the 3 s stop shows as a gap between two frames");
+    let (before, after) = (&frames[gap], &frames[gap + 1]);
+    assert!(
+        after[UPDATES] <= 10,
+        "at most max_updates after the stall: {after:?}"
+    );
+    let jump = after[GAME] - before[GAME];
+    assert!(
+        jump <= 250_000_000,
+        "game time jumps at most the 250 ms clamp, not 3 s: {jump} ns"
+    );
+    let after_count = frames.len() - gap - 1;
+    assert!(
+        after_count > 100,
+        "the loop carried on: {after_count} frames after the stall"
+    );
+}
+
+#[test]
+fn the_spiral_of_death_stays_responsive_and_says_so() {
+    let _serial = serial();
+    for max_updates in ["10", "unlimited"] {
+        let xvfb = Xvfb::start();
+        let scratch = Scratch::new("spiral");
+        let stats_path = scratch.path("stats.json");
+        // 1000 updates a second that cost 20 ms each: twenty times more than real time.
+        let app = App::start(
+            &xvfb,
+            &scratch,
+            &[
+                "--strategy",
+                "catch-up",
+                "--ups",
+                "1000",
+                "--update-cost",
+                "20ms",
+                "--max-updates",
+                max_updates,
+                "--vsync",
+                "off",
+                "--bullets",
+                "500",
+                "--exit-after",
+                "30",
+                "--stats",
+                stats_path.to_str().unwrap(),
+            ],
+        );
+        xvfb.wait_for_window();
+        app.at(Duration::from_secs(4));
+        xvfb.keys(&["g"]);
+        app.at(Duration::from_secs(6));
+        let asked = Instant::now();
+        xvfb.keys(&["Escape"]);
+        let (status, log) = app.wait(Duration::from_secs(30));
+        let quit_after = asked.elapsed();
+        assert!(status.success(), "{log}");
+        assert_clean(&log);
+        assert!(
+            log.contains("ghosts: on"),
+            "{max_updates}: keys answered:\n{log}"
+        );
+        assert!(log.contains("quit"), "{log}");
+        assert!(
+            quit_after < Duration::from_secs(1),
+            "{max_updates}: quit {quit_after:?} after Escape"
+        );
+        assert!(
+            log.contains("game running slow"),
+            "the overlay's warning is logged:\n{log}"
+        );
+        let s = stats(&stats_path);
+        let ratio = s["strategies"]["catch-up"]["ratio"].as_f64().unwrap();
+        assert!(
+            ratio < 0.2,
+            "{max_updates}: the game runs slow instead of locking up: {ratio}"
+        );
+    }
+}
+
+#[test]
+fn minimized_unmapped_and_resized_windows_keep_rendering() {
+    let _serial = serial();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("resize");
+    let (log_path, stats_path) = (scratch.path("frames.json"), scratch.path("stats.json"));
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--vsync",
+            "off",
+            "--cap",
+            "60",
+            "--bullets",
+            "500",
+            "--exit-after",
+            "14",
+            "--frame-log",
+            log_path.to_str().unwrap(),
+            "--stats",
+            stats_path.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    let window =
+        String::from_utf8(xvfb.run("xdotool", &["search", "--name", "Looplab"]).stdout).unwrap();
+    let window = window.lines().next().unwrap().to_string();
+    let x = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.insert(1, &window);
+        xvfb.run("xdotool", &all)
+    };
+    app.at(Duration::from_secs(2));
+    // There is no window manager to iconify it; the request must still be harmless.
+    let _ = x(&["windowminimize"]);
+    x(&["windowunmap"]);
+    std::thread::sleep(Duration::from_secs(1));
+    x(&["windowmap"]);
+    // X11 has no zero-sized windows: one pixel is the smallest.
+    x(&["windowsize", "1", "1"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let sizes = [
+        (640, 480),
+        (1, 1),
+        (1280, 720),
+        (333, 777),
+        (1024, 200),
+        (17, 900),
+    ];
+    for (i, (w, h)) in sizes.iter().cycle().take(30).enumerate() {
+        x(&["windowsize", &w.to_string(), &h.to_string()]);
+        std::thread::sleep(Duration::from_millis(if i % 3 == 0 { 120 } else { 30 }));
+    }
+    x(&["windowsize", "900", "500"]);
+    let resized = app.started.elapsed();
+    let (status, log) = app.wait(Duration::from_secs(60));
+    assert!(status.success(), "{log}");
+    assert_clean(&log);
+    let s = stats(&stats_path);
+    assert_eq!(s["gpu_errors"], 0);
+    assert_eq!(
+        s["surface_size"],
+        serde_json::json!([900, 500]),
+        "it renders at the new size"
+    );
+    let frames = frame_log(&log_path);
+    let first = frames[0][START];
+    let late = frames
+        .iter()
+        .filter(|f| f[START] - first > resized.as_nanos() as u64 + 500_000_000)
+        .count();
+    assert!(
+        late > 60,
+        "rendering resumed after the resizes: {late} frames"
+    );
+}
+
+#[test]
+fn lost_and_outdated_surfaces_are_rebuilt() {
+    let _serial = serial();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("faults");
+    let stats_path = scratch.path("stats.json");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--vsync",
+            "off",
+            "--cap",
+            "60",
+            "--bullets",
+            "500",
+            "--surface-faults",
+            "10",
+            "--exit-after",
+            "5",
+            "--stats",
+            stats_path.to_str().unwrap(),
+        ],
+    );
+    let (status, log) = app.wait(Duration::from_secs(60));
+    assert!(status.success(), "{log}");
+    assert_clean(&log);
+    assert!(log.contains("surface outdated: reconfiguring"), "{log}");
+    assert!(log.contains("surface lost: recreating it"), "{log}");
+    let s = stats(&stats_path);
+    assert_eq!(s["gpu_errors"], 0);
+    let presented = s["frames_presented"].as_u64().unwrap();
+    let skipped = s["frames_skipped"].as_u64().unwrap();
+    assert!(
+        presented > 150,
+        "{presented} frames presented around the faults"
+    );
+    assert!(
+        skipped >= presented / 10,
+        "one frame in ten was a fault: {skipped}"
+    );
+}
+
+#[test]
+fn extreme_settings_do_not_break_it() {
+    let _serial = serial();
+    let cases: [(&[&str], u64); 7] = [
+        (&["--bullets", "1000000"], 2048),
+        (&["--time-scale", "0"], 600),
+        (&["--time-scale", "64"], 600),
+        (&["--cap", "1"], 600),
+        (&["--cap", "1000"], 600),
+        (&["--ups", "1"], 600),
+        (&["--ups", "1000", "--time-scale", "64"], 600),
+    ];
+    for (args, max_mib) in cases {
+        let xvfb = Xvfb::start();
+        let scratch = Scratch::new("extreme");
+        let stats_path = scratch.path("stats.json");
+        let mut all = vec![
+            "--vsync",
+            "off",
+            "--exit-after",
+            "7",
+            "--stats",
+            stats_path.to_str().unwrap(),
+        ];
+        all.extend_from_slice(args);
+        let app = App::start(&xvfb, &scratch, &all);
+        xvfb.wait_for_window();
+        app.at(Duration::from_secs(3));
+        xvfb.keys(&["g"]);
+        let (status, log) = app.wait(Duration::from_secs(60));
+        assert!(status.success(), "{args:?}: {log}");
+        assert_clean(&log);
+        assert!(
+            log.contains("ghosts: on"),
+            "{args:?}: keys answered:\n{log}"
+        );
+        let s = stats(&stats_path);
+        assert_eq!(s["gpu_errors"], 0, "{args:?}");
+        let rss_mib = s["peak_rss_kib"].as_u64().unwrap() / 1024;
+        assert!(rss_mib < max_mib, "{args:?}: peak memory {rss_mib} MiB");
+        assert!(
+            s["frames_presented"].as_u64().unwrap() >= 3,
+            "{args:?}: {s}"
+        );
+    }
+}
+
+#[test]
+fn every_option_rejects_a_bad_value_in_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--strategy", "warp"], "--strategy"),
+        (&["--ups", "-1"], "--ups"),
+        (&["--ups", "0"], "--ups"),
+        (&["--ups", "fast"], "--ups"),
+        (&["--cap", "-30"], "--cap"),
+        (&["--cap", "0"], "--cap"),
+        (&["--max-updates", "0"], "--max-updates"),
+        (&["--max-updates", "-3"], "--max-updates"),
+        (&["--max-updates", "lots"], "--max-updates"),
+        (&["--stall-clamp", "0s"], "--stall-clamp"),
+        (&["--stall-clamp", "-1s"], "--stall-clamp"),
+        (&["--stall-clamp", "250"], "--stall-clamp"),
+        (&["--time-scale", "-1"], "--time-scale"),
+        (&["--time-scale", "x"], "--time-scale"),
+        (&["--bullets", "-5"], "--bullets"),
+        (&["--bullets", "99999999999"], "--bullets"),
+        (&["--seed", "-1"], "--seed"),
+        (&["--vsync", "maybe"], "--vsync"),
+        (&["--update-cost", "-5ms"], "--update-cost"),
+        (&["--render-cost", "5"], "--render-cost"),
+        (&["--exit-after", "0"], "--exit-after"),
+        (&["--exit-after", "soon"], "--exit-after"),
+        (&["--stats", "/nonexistent-dir/stats.json"], "--stats"),
+        (&["--frobnicate"], "--frobnicate"),
+        (&["lab", "--strategy", "warp"], "--strategy"),
+        (&["lab", "--profile", "nope"], "--profile"),
+        (&["lab", "--profile", "x:render=5ms,jitter"], "--profile"),
+        (&["lab", "--profile", "x:stall=1s"], "--profile"),
+        (&["lab", "--seconds", "0"], "--seconds"),
+        (&["lab", "--checkpoint", "-2"], "--checkpoint"),
+        (&["lab", "--format", "xml"], "--format"),
+        (&["lab", "--plot", "/nonexistent-dir/plot.svg"], "--plot"),
+        (&["lab", "--ups", "0"], "--ups"),
+        (&["lab", "drift", "--fps", "0"], "--fps"),
+        (&["lab", "soak", "--hours", "-1"], "--hours"),
+        (&["bench", "--format", "csv"], "--format"),
+    ];
+    for (args, option) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_looplab"))
+            .args(*args)
+            .env_remove("DISPLAY")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error:") && err.contains(option),
+            "{args:?}: {err}"
+        );
+        assert_clean(&err);
+    }
+}
+
+#[test]
+fn a_day_in_the_lab_neither_drifts_nor_grows() {
+    let out = Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args([
+            "lab", "soak", "--hours", "24", "--seed", "3", "--format", "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results.len(), 6);
+    for s in results {
+        assert!(s["virtual_hours"].as_f64().unwrap() >= 24.0, "{s}");
+        assert!(s["settings_changes"].as_u64().unwrap() > 5000, "{s}");
+        assert_eq!(s["drift_ns"], 0, "not a nanosecond lost or invented: {s}");
+        assert!(
+            s["lag_ns"].as_u64().unwrap() < s["step_ns"].as_u64().unwrap(),
+            "within one step: {s}"
+        );
+    }
+    let (start, end) = (
+        r["rss_start_kib"].as_u64().unwrap(),
+        r["rss_end_kib"].as_u64().unwrap(),
+    );
+    assert!(
+        end <= start + start / 10,
+        "memory {start} KiB then {end} KiB"
+    );
+}
+
+#[test]
+fn a_minute_of_switching_strategies_keeps_memory_flat() {
+    let _serial = serial();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("soak");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--vsync",
+            "off",
+            "--cap",
+            "120",
+            "--bullets",
+            "2000",
+            "--ghosts",
+            "--exit-after",
+            "62",
+        ],
+    );
+    xvfb.wait_for_window();
+    let rss = |pid: u32| -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    };
+    let pid = app.child.id();
+    let keys = [
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "Tab",
+        "g",
+        "Up",
+        "Down",
+        "c",
+        "m",
+        "bracketleft",
+        "bracketright",
+    ];
+    let mut after_five = None;
+    for (i, key) in keys.iter().cycle().take(19).enumerate() {
+        app.at(Duration::from_secs(3 * (i as u64 + 1)));
+        if i == 1 {
+            after_five = Some(rss(pid));
+        }
+        xvfb.keys(&[key]);
+    }
+    app.at(Duration::from_secs(59));
+    let at_end = rss(pid);
+    let (status, log) = app.wait(Duration::from_secs(60));
+    assert!(status.success(), "{log}");
+    assert_clean(&log);
+    let start = after_five.unwrap();
+    assert!(
+        at_end <= start + start / 10,
+        "resident memory {start} KiB after 5 s, {at_end} KiB at the end"
+    );
+}
