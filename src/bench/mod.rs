@@ -18,6 +18,36 @@ use machine::Machine;
 use measure::median;
 use windowed::{Display, LatencyResult};
 
+/// The renderers compared in the throughput runs.
+const RENDERERS: [SpriteVariant; 3] = [
+    SpriteVariant::Bare,
+    SpriteVariant::Sprites,
+    SpriteVariant::SpritesOverlay,
+];
+
+/// Runs every variant `rounds` times, alternating between them so that a busy moment of the
+/// machine hits them alike, and keeps each variant's median run by `key`.
+fn median_runs<V: Copy, R>(
+    variants: &[V],
+    rounds: usize,
+    mut run: impl FnMut(V) -> Result<R, String>,
+    key: impl Fn(&R) -> f64,
+) -> Result<Vec<R>, String> {
+    let mut runs: Vec<Vec<R>> = variants.iter().map(|_| Vec::new()).collect();
+    for _ in 0..rounds.max(1) {
+        for (k, &v) in variants.iter().enumerate() {
+            runs[k].push(run(v)?);
+        }
+    }
+    Ok(runs
+        .into_iter()
+        .map(|mut r| {
+            r.sort_by(|a, b| key(a).total_cmp(&key(b)));
+            r.swap_remove(r.len() / 2)
+        })
+        .collect())
+}
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -87,31 +117,13 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let sprite_secs = if q { 0.3 } else { 2.0 };
     let mut sprites = Vec::new();
     for bullets in [1_000, 10_000, 100_000] {
-        // Alternate the variants over rounds and keep each one's median round, so a busy
-        // moment of the machine hits them alike.
         let rounds = if q { 1 } else { 3 };
-        let mut by_variant: Vec<Vec<ThroughputResult>> = vec![vec![]; 3];
-        for _ in 0..rounds {
-            for (k, variant) in [
-                SpriteVariant::Bare,
-                SpriteVariant::Sprites,
-                SpriteVariant::SpritesOverlay,
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                by_variant[k].push(headless::sprites_offscreen(
-                    &gpu,
-                    bullets,
-                    variant,
-                    sprite_secs,
-                )?);
-            }
-        }
-        for mut runs in by_variant {
-            runs.sort_by(|a, b| a.fps.total_cmp(&b.fps));
-            sprites.push(runs.swap_remove(runs.len() / 2));
-        }
+        sprites.extend(median_runs(
+            &RENDERERS,
+            rounds,
+            |variant| headless::sprites_offscreen(&gpu, bullets, variant, sprite_secs),
+            |r| r.fps,
+        )?);
     }
 
     let mut report = BenchReport {
@@ -170,50 +182,40 @@ fn windowed_parts(
     let secs = if q { 2.5 } else { 7.0 };
     for rate in [30.0, 60.0, 144.0] {
         let cap = format!("{rate}");
-        // 60 Hz, the target's rate, is run three times each way, alternating, and the run
-        // with the median standard deviation is kept.
+        // 60 Hz, the target's rate, is run three times each way.
         let rounds = if q || rate != 60.0 { 1 } else { 3 };
-        let mut runs: [Vec<PacingResult>; 2] = [vec![], vec![]];
-        for _ in 0..rounds {
-            for (k, (mode, flag)) in [
-                (PacingMode::Naive, "naive"),
-                (PacingMode::Precise, "precise"),
-            ]
-            .into_iter()
-            .enumerate()
-            {
+        let modes = [
+            (PacingMode::Naive, "naive"),
+            (PacingMode::Precise, "precise"),
+        ];
+        let runs = median_runs(
+            &modes,
+            rounds,
+            |(mode, flag)| {
                 let mut args = light.to_vec();
                 args.extend(["--cap", &cap, "--pacing", flag]);
                 let log = display.run(&format!("pacing-{rate}-{flag}"), &args, secs)?;
-                runs[k].push(windowed::pacing_from_log(
+                Ok(windowed::pacing_from_log(
                     &log,
                     rate,
                     headless::mode_name(mode),
-                ));
-            }
-        }
-        for mut r in runs {
-            r.sort_by(|a, b| a.stddev_ms.total_cmp(&b.stddev_ms));
-            report.pacing_window.push(r.swap_remove(r.len() / 2));
-        }
+                ))
+            },
+            |r| r.stddev_ms,
+        )?;
+        report.pacing_window.extend(runs);
     }
 
     progress("sprite throughput in the window");
     let secs = if q { 2.5 } else { 4.0 };
     for bullets in [1_000usize, 10_000, 100_000] {
         let n = bullets.to_string();
-        // Alternate the renderers over rounds and keep each one's median, as offscreen.
         let rounds = if q { 1 } else { 3 };
-        let mut runs: [Vec<ThroughputResult>; 3] = [vec![], vec![], vec![]];
-        for _ in 0..rounds {
-            for (k, variant) in [
-                SpriteVariant::Bare,
-                SpriteVariant::Sprites,
-                SpriteVariant::SpritesOverlay,
-            ]
-            .into_iter()
-            .enumerate()
-            {
+        let mut peak_rss = None;
+        let runs = median_runs(
+            &RENDERERS,
+            rounds,
+            |variant| {
                 let mut args = vec![
                     "--strategy",
                     "interpolated",
@@ -231,19 +233,18 @@ fn windowed_parts(
                 }
                 let log = display.run(&format!("sprites-{n}-{}", variant.label()), &args, secs)?;
                 if bullets == 100_000 && variant == SpriteVariant::Sprites {
-                    report.peak_rss_mib = log.peak_rss_kib.map(|k| {
-                        (
-                            k as f64 / 1024.0,
-                            "window: the app with 100k bullets, overlay hidden".to_string(),
-                        )
-                    });
+                    peak_rss = log.peak_rss_kib.or(peak_rss);
                 }
-                runs[k].push(windowed::throughput_from_log(&log, bullets, variant));
-            }
-        }
-        for mut r in runs {
-            r.sort_by(|a, b| a.fps.total_cmp(&b.fps));
-            report.sprites_window.push(r.swap_remove(r.len() / 2));
+                Ok(windowed::throughput_from_log(&log, bullets, variant))
+            },
+            |r| r.fps,
+        )?;
+        report.sprites_window.extend(runs);
+        if let Some(kib) = peak_rss {
+            report.peak_rss_mib = Some((
+                kib as f64 / 1024.0,
+                "window: the app with 100k bullets, overlay hidden".to_string(),
+            ));
         }
     }
 
@@ -287,4 +288,29 @@ fn windowed_parts(
     }
     report.startup_ms = (!startups.is_empty()).then(|| median(&startups));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_runs_alternate_variants_and_keep_each_median() {
+        let mut order = Vec::new();
+        let mut n = 0.0;
+        let runs = median_runs(
+            &['a', 'b'],
+            3,
+            |v| {
+                order.push(v);
+                n += 1.0;
+                Ok((v, if v == 'a' { 10.0 - n } else { n }))
+            },
+            |r| r.1,
+        )
+        .unwrap();
+        assert_eq!(order, ['a', 'b', 'a', 'b', 'a', 'b']);
+        // a ran with 9, 7, 5 and b with 2, 4, 6: the medians are 7 and 4.
+        assert_eq!(runs, [('a', 7.0), ('b', 4.0)]);
+    }
 }

@@ -8,7 +8,9 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 use super::scene::{BULLET_SIZE, ViewTransform};
-use super::sprites::{bind_group, sprite_bind_group_layout, upload_sprite_atlas};
+use super::sprites::{
+    QuadStages, bind_group, quad_pipeline, sprite_bind_group_layout, upload_sprite_atlas,
+};
 
 const SHADER: &str = include_str!("../../shaders/bare.wgsl");
 const VEC2: u64 = std::mem::size_of::<Vec2>() as u64;
@@ -48,38 +50,18 @@ impl BareRenderer {
             bind_group_layouts: &[Some(&layout)],
             ..Default::default()
         });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("bare"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: VEC2,
-                    step_mode: wgpu::VertexStepMode::Instance,
-                    attributes: &wgpu::vertex_attr_array![0 => Float32x2],
-                })],
-            },
-            primitive: wgpu::PrimitiveState {
-                topology: wgpu::PrimitiveTopology::TriangleStrip,
-                ..Default::default()
-            },
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format,
-                    blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: VEC2,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x2],
+        })];
+        let stages = QuadStages {
+            module: &module,
+            vertex: "vs_main",
+            fragment: "fs_main",
+            buffers: &buffers,
+        };
+        let pipeline = quad_pipeline(device, &pipeline_layout, "bare", stages, format);
         let view = upload_sprite_atlas(device, queue)?;
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             mag_filter: wgpu::FilterMode::Linear,

@@ -83,38 +83,14 @@ impl SpriteRenderer {
                 0 => Float32x2, 1 => Float32x2, 2 => Float32x2, 3 => Float32x2, 4 => Unorm8x4, 5 => Uint32
             ],
         })];
-        let pipeline = |label: &str,
-                        vertex: &str,
-                        fragment: &str,
-                        buffers: &[Option<wgpu::VertexBufferLayout>]| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some(vertex),
-                    compilation_options: Default::default(),
-                    buffers,
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology: wgpu::PrimitiveTopology::TriangleStrip,
-                    ..Default::default()
-                },
-                depth_stencil: None,
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some(fragment),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format,
-                        blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+        let pipeline = |label, vertex, fragment, buffers: &[Option<wgpu::VertexBufferLayout>]| {
+            let stages = QuadStages {
+                module: &module,
+                vertex,
+                fragment,
+                buffers,
+            };
+            quad_pipeline(device, &layout, label, stages, format)
         };
         let bullet_pipeline = pipeline("bullets", "vs_bullet", "fs_sprite", &bullet_streams);
         let ghost_pipeline = pipeline("ghosts", "vs_ghost", "fs_shape", &bullet_streams);
@@ -240,6 +216,53 @@ impl SpriteRenderer {
             pass.draw(0..4, 0..self.shape_count);
         }
     }
+}
+
+/// The shader stages of a quad pipeline.
+pub(crate) struct QuadStages<'a> {
+    pub module: &'a wgpu::ShaderModule,
+    pub vertex: &'a str,
+    pub fragment: &'a str,
+    pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+}
+
+/// A pipeline drawing alpha-blended, instanced 4-vertex quads (triangle strips) into a target
+/// of `format`: what every sprite-like draw here is.
+pub(crate) fn quad_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    label: &str,
+    stages: QuadStages,
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module: stages.module,
+            entry_point: Some(stages.vertex),
+            compilation_options: Default::default(),
+            buffers: stages.buffers,
+        },
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleStrip,
+            ..Default::default()
+        },
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: stages.module,
+            entry_point: Some(stages.fragment),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format,
+                blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 /// The layout every sprite-drawing pipeline uses: uniforms, the sprite texture, a sampler.
