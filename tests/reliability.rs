@@ -149,6 +149,11 @@ fn stopped_for_three_seconds_it_clamps_the_stall_and_carries_on() {
         after_count > 100,
         "the loop carried on: {after_count} frames after the stall"
     );
+    eprintln!(
+        "measured: 3 s stop: next frame ran {} updates, game clock +{:.1} ms, {after_count} frames after",
+        after[UPDATES],
+        jump as f64 / 1e6
+    );
 }
 
 #[test]
@@ -209,6 +214,10 @@ fn the_spiral_of_death_stays_responsive_and_says_so() {
         assert!(
             ratio < 0.2,
             "{max_updates}: the game runs slow instead of locking up: {ratio}"
+        );
+        let fps = s["strategies"]["catch-up"]["fps"].as_f64().unwrap();
+        eprintln!(
+            "measured: spiral, max updates {max_updates}: quit {quit_after:?} after Escape, {fps:.1} FPS, game/real {ratio:.3}"
         );
     }
 }
@@ -289,6 +298,10 @@ fn minimized_unmapped_and_resized_windows_keep_rendering() {
         late > 60,
         "rendering resumed after the resizes: {late} frames"
     );
+    eprintln!(
+        "measured: resize: {} frames presented, {} skipped, {late} after the last resize",
+        s["frames_presented"], s["frames_skipped"]
+    );
 }
 
 #[test]
@@ -332,6 +345,7 @@ fn lost_and_outdated_surfaces_are_rebuilt() {
         skipped >= presented / 10,
         "one frame in ten was a fault: {skipped}"
     );
+    eprintln!("measured: surface faults: {presented} presented, {skipped} faulted and recovered");
 }
 
 #[test]
@@ -377,6 +391,10 @@ fn extreme_settings_do_not_break_it() {
         assert!(
             s["frames_presented"].as_u64().unwrap() >= 3,
             "{args:?}: {s}"
+        );
+        eprintln!(
+            "measured: extreme {args:?}: peak {rss_mib} MiB, {} frames presented",
+            s["frames_presented"]
         );
     }
 }
@@ -471,6 +489,10 @@ fn a_day_in_the_lab_neither_drifts_nor_grows() {
         end <= start + start / 10,
         "memory {start} KiB then {end} KiB"
     );
+    eprintln!(
+        "measured: lab soak: drift 0 ns for all six, memory {start} KiB then {end} KiB, {:.1} s",
+        r["wall_seconds"].as_f64().unwrap()
+    );
 }
 
 #[test]
@@ -537,4 +559,5 @@ fn a_minute_of_switching_strategies_keeps_memory_flat() {
         at_end <= start + start / 10,
         "resident memory {start} KiB after 5 s, {at_end} KiB at the end"
     );
+    eprintln!("measured: real soak: {start} KiB after 6 s, {at_end} KiB after 59 s");
 }
