@@ -190,6 +190,11 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                 .size(15.0),
             );
             ui.label(RichText::new(strategy.trade_off()).italics());
+            ui.label(
+                RichText::new(format!("from: {}", strategy.source()))
+                    .small()
+                    .weak(),
+            );
             ui.horizontal(|ui| {
                 for s in Strategy::ALL {
                     if ui

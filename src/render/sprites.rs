@@ -138,11 +138,6 @@ impl SpriteRenderer {
         })
     }
 
-    /// Bullets the instance buffer holds before it must grow.
-    pub fn capacity(&self) -> u64 {
-        self.capacity
-    }
-
     /// Uploads a frame: uniforms, the three bullet streams, the bodies, and `panels` (drawn
     /// last, over everything). Grows a buffer only when the frame needs more room than it
     /// has.

@@ -50,11 +50,6 @@ impl Rate {
     pub fn period(self) -> Duration {
         Duration::from_nanos((1e9 / self.0).round() as u64)
     }
-
-    /// This rate multiplied by `factor`, kept inside the accepted range.
-    pub fn scaled(self, factor: f64) -> Self {
-        Self((self.0 * factor).clamp(Self::MIN_HZ, Self::MAX_HZ))
-    }
 }
 
 impl fmt::Display for Rate {
