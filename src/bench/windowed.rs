@@ -35,6 +35,36 @@ mod col {
     pub const CPU: usize = 8;
 }
 
+/// Starts a private Xvfb with one screen of `screen` (`WIDTHxHEIGHTxDEPTH`) on a display
+/// number it picks itself (`-displayfd`). Returns the server and its display name (`:N`).
+pub fn start_xvfb(screen: &str) -> Result<(Child, String), String> {
+    let mut child = Command::new("Xvfb")
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            screen,
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start Xvfb ({e}); install the xvfb package"))?;
+    let mut line = String::new();
+    if let Some(out) = child.stdout.take() {
+        let _ = BufReader::new(out).read_line(&mut line);
+    }
+    let number = line.trim();
+    if number.is_empty() {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("Xvfb did not report a display".into());
+    }
+    Ok((child, format!(":{number}")))
+}
+
 /// Where the windowed runs happen.
 pub struct Display {
     pub name: String,
@@ -43,9 +73,9 @@ pub struct Display {
 }
 
 impl Display {
-    /// The display in `DISPLAY`, or a private Xvfb when `start_xvfb`; `Err` says why there
+    /// The display in `DISPLAY`, or a private Xvfb when `private_xvfb`; `Err` says why there
     /// is none.
-    pub fn open(start_xvfb: bool) -> Result<Display, String> {
+    pub fn open(private_xvfb: bool) -> Result<Display, String> {
         let scratch = std::env::temp_dir().join(format!("looplab-bench-{}", std::process::id()));
         std::fs::create_dir_all(scratch.join("xdg"))
             .map_err(|e| format!("scratch directory: {e}"))?;
@@ -57,32 +87,10 @@ impl Display {
                 std::fs::Permissions::from_mode(0o700),
             );
         }
-        if start_xvfb {
-            let mut child = Command::new("Xvfb")
-                .args([
-                    "-displayfd",
-                    "1",
-                    "-screen",
-                    "0",
-                    "1280x720x24",
-                    "-nolisten",
-                    "tcp",
-                ])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .map_err(|e| format!("cannot start Xvfb ({e}); install the xvfb package"))?;
-            let mut line = String::new();
-            if let Some(out) = child.stdout.take() {
-                let _ = BufReader::new(out).read_line(&mut line);
-            }
-            let number = line.trim().to_string();
-            if number.is_empty() {
-                let _ = child.kill();
-                return Err("Xvfb did not report a display".into());
-            }
+        if private_xvfb {
+            let (child, name) = start_xvfb("1280x720x24")?;
             return Ok(Display {
-                name: format!(":{number}"),
+                name,
                 xvfb: Some(child),
                 scratch,
             });

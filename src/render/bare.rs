@@ -8,9 +8,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 use super::scene::{BULLET_SIZE, ViewTransform};
-use super::sprites::{
-    QuadStages, bind_group, quad_pipeline, sprite_bind_group_layout, upload_sprite_atlas,
-};
+use super::sprites::{QuadStages, SpriteShared, position_stream, quad_pipeline};
 
 const SHADER: &str = include_str!("../../shaders/bare.wgsl");
 const VEC2: u64 = std::mem::size_of::<Vec2>() as u64;
@@ -44,37 +42,22 @@ impl BareRenderer {
             label: Some("bare.wgsl"),
             source: wgpu::ShaderSource::Wgsl(SHADER.into()),
         });
-        let layout = sprite_bind_group_layout(device);
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("bare"),
-            bind_group_layouts: &[Some(&layout)],
-            ..Default::default()
-        });
-        let buffers = [Some(wgpu::VertexBufferLayout {
-            array_stride: VEC2,
-            step_mode: wgpu::VertexStepMode::Instance,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x2],
-        })];
+        let shared = SpriteShared::new(device, queue, "bare")?;
+        let buffers = [Some(position_stream())];
         let stages = QuadStages {
             module: &module,
             vertex: "vs_main",
             fragment: "fs_main",
             buffers: &buffers,
         };
-        let pipeline = quad_pipeline(device, &pipeline_layout, "bare", stages, format);
-        let view = upload_sprite_atlas(device, queue)?;
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
+        let pipeline = quad_pipeline(device, &shared.pipeline_layout, "bare", stages, format);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bare globals"),
             size: std::mem::size_of::<BareGlobals>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let bind_group = bind_group(device, &layout, &uniform, &view, &sampler);
+        let bind_group = shared.bind(device, &uniform);
         Ok(Self {
             pipeline,
             uniform,

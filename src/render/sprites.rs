@@ -64,18 +64,8 @@ impl SpriteRenderer {
             label: Some("sprites.wgsl"),
             source: wgpu::ShaderSource::Wgsl(SHADER.into()),
         });
-        let bind_group_layout = sprite_bind_group_layout(device);
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("sprites"),
-            bind_group_layouts: &[Some(&bind_group_layout)],
-            ..Default::default()
-        });
-
-        let bullet_streams = [Some(wgpu::VertexBufferLayout {
-            array_stride: VEC2,
-            step_mode: wgpu::VertexStepMode::Instance,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x2],
-        })];
+        let shared = SpriteShared::new(device, queue, "sprites")?;
+        let bullet_streams = [Some(position_stream())];
         let shape_stream = [Some(wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<ShapeInstance>() as u64,
             step_mode: wgpu::VertexStepMode::Instance,
@@ -90,19 +80,12 @@ impl SpriteRenderer {
                 fragment,
                 buffers,
             };
-            quad_pipeline(device, &layout, label, stages, format)
+            quad_pipeline(device, &shared.pipeline_layout, label, stages, format)
         };
         let bullet_pipeline = pipeline("bullets", "vs_bullet", "fs_sprite", &bullet_streams);
         let ghost_pipeline = pipeline("ghosts", "vs_ghost", "fs_shape", &bullet_streams);
         let shape_pipeline = pipeline("shapes", "vs_shape", "fs_shape", &shape_stream);
 
-        let sprite_view = upload_sprite_atlas(device, queue)?;
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("sprite"),
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
         let uniform = |label| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -112,15 +95,7 @@ impl SpriteRenderer {
             })
         };
         let uniforms = [uniform("globals"), uniform("ghost globals")];
-        let bind_groups = [0, 1].map(|i| {
-            bind_group(
-                device,
-                &bind_group_layout,
-                &uniforms[i],
-                &sprite_view,
-                &sampler,
-            )
-        });
+        let bind_groups = [0, 1].map(|i| shared.bind(device, &uniforms[i]));
         Ok(Self {
             bullet_pipeline,
             ghost_pipeline,
@@ -138,8 +113,8 @@ impl SpriteRenderer {
         })
     }
 
-    /// Uploads a frame: uniforms, the three bullet streams, the bodies, and `panels` (drawn
-    /// last, over everything). Grows a buffer only when the frame needs more room than it
+    /// Uploads a frame: uniforms, the bullets' drawn (and ghost) positions, the bodies, and
+    /// `panels` (drawn last, over everything). Grows a buffer only when the frame needs more room than it
     /// has.
     pub fn prepare(
         &mut self,
@@ -260,8 +235,63 @@ pub(crate) fn quad_pipeline(
     })
 }
 
+/// What every sprite-drawing renderer shares: the bind group layout (uniforms, the sprite
+/// atlas, a sampler), a pipeline layout over it, the atlas and its linear sampler.
+pub(crate) struct SpriteShared {
+    pub bind_group_layout: wgpu::BindGroupLayout,
+    pub pipeline_layout: wgpu::PipelineLayout,
+    view: wgpu::TextureView,
+    sampler: wgpu::Sampler,
+}
+
+impl SpriteShared {
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, label: &str) -> Result<Self, String> {
+        let bind_group_layout = sprite_bind_group_layout(device);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(label),
+            bind_group_layouts: &[Some(&bind_group_layout)],
+            ..Default::default()
+        });
+        let view = upload_sprite_atlas(device, queue)?;
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some(label),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        Ok(Self {
+            bind_group_layout,
+            pipeline_layout,
+            view,
+            sampler,
+        })
+    }
+
+    /// A bind group of `uniform`, the atlas and the sampler.
+    pub fn bind(&self, device: &wgpu::Device, uniform: &wgpu::Buffer) -> wgpu::BindGroup {
+        bind_group(
+            device,
+            &self.bind_group_layout,
+            uniform,
+            &self.view,
+            &self.sampler,
+        )
+    }
+}
+
+const POSITION_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Float32x2];
+
+/// One instance stream of `Vec2` positions at location 0.
+pub(crate) fn position_stream() -> wgpu::VertexBufferLayout<'static> {
+    wgpu::VertexBufferLayout {
+        array_stride: VEC2,
+        step_mode: wgpu::VertexStepMode::Instance,
+        attributes: &POSITION_ATTRIBUTES,
+    }
+}
+
 /// The layout every sprite-drawing pipeline uses: uniforms, the sprite texture, a sampler.
-pub(crate) fn sprite_bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+fn sprite_bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("sprites"),
         entries: &[
@@ -295,7 +325,7 @@ pub(crate) fn sprite_bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroup
     })
 }
 
-pub(crate) fn bind_group(
+fn bind_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
     uniform: &wgpu::Buffer,
@@ -357,7 +387,7 @@ const ATLAS_CELLS: u32 = 5;
 
 /// Decodes the embedded bullet sprite and uploads the atlas the shaders sample: the sprite
 /// in each tint, then in white, side by side (display values, like every colour here).
-pub(crate) fn upload_sprite_atlas(
+fn upload_sprite_atlas(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
 ) -> Result<wgpu::TextureView, String> {

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -18,33 +18,9 @@ pub struct Xvfb {
 impl Xvfb {
     /// Starts Xvfb on a free display number (it picks one itself and reports it).
     pub fn start() -> Xvfb {
-        let mut child = Command::new("Xvfb")
-            .args([
-                "-displayfd",
-                "1",
-                "-screen",
-                "0",
-                "1280x800x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("cannot start Xvfb ({e}): install it with apt-get install xvfb")
-            });
-        let mut line = String::new();
-        let stdout = child.stdout.take().expect("Xvfb stdout");
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("Xvfb reports its display number");
-        let number = line.trim();
-        assert!(!number.is_empty(), "Xvfb did not start");
-        Xvfb {
-            child,
-            display: format!(":{number}"),
-        }
+        let (child, display) =
+            looplab::bench::windowed::start_xvfb("1280x800x24").unwrap_or_else(|e| panic!("{e}"));
+        Xvfb { child, display }
     }
 
     /// Runs a command on this display and returns its output.
