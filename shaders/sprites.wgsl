@@ -1,14 +1,11 @@
 // Looplab's sprite shader: instanced quads for bullets and for the other bodies.
 //
 // Bullets arrive as drawn positions. Each other body carries its state before and after the
-// last update and its velocity, and the strategy's view is applied here with two numbers
-// from the uniforms (the CPU applies the same formula to the bullets):
+// last update and its velocity, and the strategy's view is applied here with the two weights
+// of `looplab_timing::Blend` from the uniforms (`View::blend`; the CPU applies the same
+// `Blend::apply` to the bullets):
 //
 //   drawn = pos + (pos - prev) * blend.x + vel * blend.y
-//
-// latest state: blend = (0, 0); interpolation: blend = (alpha - 1, 0), which is
-// lerp(prev, pos, alpha); extrapolation: blend = (0, alpha * step), which is
-// pos + vel * alpha * step.
 //
 // The sprite texture is an atlas of the bullet sprite in five cells (four tints, one by
 // emitter, then white), each 32 texels with a 1-texel transparent border (see

@@ -5,24 +5,19 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::str::FromStr;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale, WaitMode};
 
 use crate::app::AppOptions;
 use crate::app::controls::Knobs;
-use crate::app::pacing::PacingMode;
+use crate::failure::{EXIT_USAGE, Failure};
+use crate::input;
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::{LabOptions, drift, plot, run_lab};
-use crate::timing::units::parse_duration;
-use crate::timing::{LoopSettings, Rate, Strategy, TimeScale};
+use crate::settings_text::{Cap, MaxUpdates, StallClamp, parse_duration};
 use crate::world::WorldConfig;
-
-/// Exit status for a usage error (bad option or value), as clap and most Unix tools use.
-pub const EXIT_USAGE: u8 = 2;
-/// Exit status for a failure at run time.
-pub const EXIT_FAILURE: u8 = 1;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -131,14 +126,12 @@ pub struct LoopArgs {
 impl LoopArgs {
     /// The loop settings these arguments describe.
     pub fn settings(&self) -> LoopSettings {
-        LoopSettings {
-            update_rate: self.ups,
-            frame_cap: self.cap.0,
-            max_updates: self.max_updates.0,
-            max_frame_time: self.stall_clamp.0,
-            time_scale: self.time_scale,
-            paused: false,
-        }
+        LoopSettings::default()
+            .with_update_rate(self.ups)
+            .with_frame_cap(self.cap.0)
+            .with_max_updates(self.max_updates.0)
+            .with_max_frame_time(self.stall_clamp.0)
+            .with_time_scale(self.time_scale)
     }
 
     /// The world these arguments describe, with `default_bullets` unless given.
@@ -154,7 +147,7 @@ impl LoopArgs {
 #[derive(Args, Debug, Clone)]
 pub struct AppArgs {
     /// Loop strategy to start with: an id (`interpolated`) or its key (`5`).
-    #[arg(long, value_name = "STRATEGY", default_value = "interpolated")]
+    #[arg(long, value_name = "STRATEGY", default_value = "interpolated", value_parser = parse_strategy)]
     pub strategy: Strategy,
     #[command(flatten)]
     pub loop_args: LoopArgs,
@@ -195,7 +188,7 @@ pub struct AppArgs {
     /// How a frame-cap wait ends: `precise` (OS wake-up, then spin_sleep) or `naive` (trust
     /// the OS wake-up). For `looplab bench`.
     #[arg(long, value_name = "precise|naive", default_value = "precise", value_parser = parse_pacing, hide = true)]
-    pub pacing: PacingMode,
+    pub pacing: WaitMode,
     /// On exit, write every frame's timings and every key's latency to this JSON file. For
     /// `looplab bench`.
     #[arg(long, value_name = "FILE.json", hide = true)]
@@ -220,12 +213,25 @@ fn check_writable(option: &str, path: &Path) -> Result<(), Failure> {
     })
 }
 
-fn parse_pacing(s: &str) -> Result<PacingMode, String> {
+fn parse_pacing(s: &str) -> Result<WaitMode, String> {
     match s.trim() {
-        "precise" => Ok(PacingMode::Precise),
-        "naive" => Ok(PacingMode::Naive),
+        "precise" => Ok(WaitMode::Precise),
+        "naive" => Ok(WaitMode::Naive),
         other => Err(format!("'{other}' is not precise or naive")),
     }
+}
+
+/// A strategy by its id (`catch-up`) or by the key that selects it in the window (`4`).
+fn parse_strategy(s: &str) -> Result<Strategy, String> {
+    let t = s.trim();
+    let mut chars = t.chars();
+    if let (Some(key), None) = (chars.next(), chars.next())
+        && let Some(strategy) = input::strategy_for_key(key)
+    {
+        return Ok(strategy);
+    }
+    t.parse()
+        .map_err(|e: looplab_timing::TimingError| e.to_string())
 }
 
 impl AppArgs {
@@ -267,7 +273,7 @@ pub struct LabArgs {
     #[command(subcommand)]
     pub command: Option<LabCommand>,
     /// Strategies to run, comma-separated (default: all six).
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_strategy)]
     pub strategy: Vec<Strategy>,
     /// Hardware profiles: built-in names, comma-separated, or a custom
     /// `NAME:render=5ms,update=1ms,jitter=2ms,refresh=60,stall=1s@4s`. Repeatable.
@@ -338,58 +344,6 @@ pub enum Format {
     Json,
 }
 
-/// A frame cap: a rate or `off`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cap(pub Option<Rate>);
-
-impl FromStr for Cap {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim() {
-            "off" | "none" => Ok(Cap(None)),
-            v => v.parse().map(|r| Cap(Some(r))),
-        }
-    }
-}
-
-/// Most updates per frame: a positive count or `unlimited`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MaxUpdates(pub Option<u32>);
-
-impl FromStr for MaxUpdates {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim() {
-            "unlimited" | "off" | "none" => Ok(MaxUpdates(None)),
-            v => match v.parse::<i64>() {
-                Ok(n) if (1..=100_000).contains(&n) => Ok(MaxUpdates(Some(n as u32))),
-                Ok(n) => Err(format!("must be from 1 to 100000 or 'unlimited', got {n}")),
-                Err(_) => Err(format!("'{v}' is not a count (a number or 'unlimited')")),
-            },
-        }
-    }
-}
-
-/// The stall clamp: a positive duration or `off`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StallClamp(pub Option<Duration>);
-
-impl FromStr for StallClamp {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim() {
-            "off" | "none" => Ok(StallClamp(None)),
-            v => {
-                let d = parse_duration(v)?;
-                if d.is_zero() {
-                    return Err("must be longer than zero (or 'off')".into());
-                }
-                Ok(StallClamp(Some(d)))
-            }
-        }
-    }
-}
-
 fn parse_bullets(s: &str) -> Result<usize, String> {
     let n: i64 = s
         .trim()
@@ -416,29 +370,6 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err(format!("must be at most 86400 seconds (a day), got {s}"));
     }
     Ok(Duration::from_secs_f64(x))
-}
-
-/// A failure to report: one line, and the exit status.
-#[derive(Debug)]
-pub struct Failure {
-    pub message: String,
-    pub status: u8,
-}
-
-impl Failure {
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            status: EXIT_USAGE,
-        }
-    }
-
-    pub fn runtime(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            status: EXIT_FAILURE,
-        }
-    }
 }
 
 /// Parses the process arguments and runs what they ask for.

@@ -1,9 +1,8 @@
 //! The key bindings: every action the window answers to, with the keys that trigger it and a
 //! description, in one table that the help overlay and the README both show.
 
+use looplab_timing::Strategy;
 use winit::keyboard::KeyCode;
-
-use crate::timing::Strategy;
 
 /// Something a person can ask of the running loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +111,29 @@ pub const BINDINGS: &[Binding] = &[
     },
 ];
 
+/// The digit key that selects `strategy`: 1 to 6, in the order of [`Strategy::ALL`].
+pub fn strategy_key(strategy: Strategy) -> char {
+    let index = Strategy::ALL
+        .iter()
+        .position(|&s| s == strategy)
+        .unwrap_or(0);
+    char::from(b'1' + index as u8)
+}
+
+/// The strategy a digit key selects.
+pub fn strategy_for_key(key: char) -> Option<Strategy> {
+    Strategy::ALL.into_iter().find(|&s| strategy_key(s) == key)
+}
+
+/// The strategy after `strategy` when Tab is pressed, wrapping around.
+pub fn next_strategy(strategy: Strategy) -> Strategy {
+    let index = Strategy::ALL
+        .iter()
+        .position(|&s| s == strategy)
+        .unwrap_or(0);
+    Strategy::ALL[(index + 1) % Strategy::ALL.len()]
+}
+
 /// The action for a key press, given whether Shift is held.
 pub fn action_for(key: KeyCode, shift: bool) -> Option<Action> {
     use Action::*;
@@ -170,6 +192,31 @@ mod tests {
                 Some(Action::SelectStrategy(Strategy::ALL[i]))
             );
         }
+    }
+
+    #[test]
+    fn keys_and_tab_follow_the_strategy_table() {
+        let expected = [
+            ('1', "uncapped"),
+            ('2', "fixed-sleep"),
+            ('3', "variable"),
+            ('4', "catch-up"),
+            ('5', "interpolated"),
+            ('6', "extrapolated"),
+        ];
+        for (s, (key, id)) in Strategy::ALL.into_iter().zip(expected) {
+            assert_eq!((strategy_key(s), s.id()), (key, id));
+            assert_eq!(strategy_for_key(key), Some(s));
+        }
+        assert_eq!(strategy_for_key('7'), None);
+        let mut s = Strategy::Uncapped;
+        let mut seen = vec![];
+        for _ in 0..6 {
+            seen.push(s);
+            s = next_strategy(s);
+        }
+        assert_eq!(s, Strategy::Uncapped);
+        assert_eq!(seen, Strategy::ALL);
     }
 
     #[test]

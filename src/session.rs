@@ -3,11 +3,12 @@
 //! The window and the lab both drive a `Session`, so what the lab measures is what the
 //! window does: only the clock (real or virtual) and the cost of a frame differ.
 
+use std::ops::ControlFlow;
 use std::time::Duration;
 
-use crate::timing::{FramePlan, FrameStats, LoopSettings, Planner, Strategy};
 use crate::world::accuracy::{AccuracyTracker, FrameAccuracy};
 use crate::world::{World, WorldConfig};
+use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, Strategy};
 
 /// A planner, its world and their statistics.
 #[derive(Clone, Debug)]
@@ -39,28 +40,26 @@ impl Session {
     ) -> FramePlan {
         self.frame_within(now, |world, step| {
             before_update(world, step);
-            true
+            ControlFlow::Continue(())
         })
     }
 
-    /// Like [`Session::frame`], but `before_update` may answer `false` to stop: the updates
-    /// not yet run are dropped (and reported in the plan's `skipped`). The first update
-    /// always runs. The window uses this to keep answering input when updates cost more
-    /// than the time they simulate and no update limit is set (the spiral of death).
+    /// Like [`Session::frame`], but `before_update` may answer [`ControlFlow::Break`] to make
+    /// that update the frame's last: the updates not yet run are dropped (and reported in
+    /// the plan's `skipped`). The window uses this to keep answering input when updates cost
+    /// more than the time they simulate and no update limit is set (the spiral of death).
     pub fn frame_within(
         &mut self,
         now: Duration,
-        mut before_update: impl FnMut(&World, Duration) -> bool,
+        mut before_update: impl FnMut(&World, Duration) -> ControlFlow<()>,
     ) -> FramePlan {
         let mut plan = self.planner.plan_frame(now);
-        for i in 0..plan.updates {
-            if !before_update(&self.world, plan.step) && i > 0 {
-                let unrun = plan.updates - i;
-                self.planner.abandon(&mut plan, unrun);
-                break;
-            }
-            self.world.step(plan.step);
-        }
+        let world = &mut self.world;
+        self.planner.run_updates(&mut plan, |step| {
+            let flow = before_update(world, step);
+            world.step(step);
+            flow
+        });
         self.stats.record(now, plan.updates, plan.game_advance());
         plan
     }
@@ -75,7 +74,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timing::{ManualClock, Wake};
+    use looplab_timing::{ManualClock, Wake};
 
     /// Runs `seconds` of real time with frames costing `frame_cost`, sleeping when told.
     /// Returns the session and the state hash seen just after the 100th update.
@@ -136,9 +135,13 @@ mod tests {
         let mut calls = 0;
         let plan = s.frame_within(Duration::from_millis(101), |_, _| {
             calls += 1;
-            calls <= 2
+            if calls < 2 {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
         });
-        assert_eq!(plan.updates, 2, "two ran, the third was refused");
+        assert_eq!(plan.updates, 2, "the second update was the last");
         assert_eq!(s.world.steps(), 2);
         assert_eq!(s.world.time(), s.planner.game_time());
         assert_eq!(plan.skipped, plan.step * 4);

@@ -9,8 +9,8 @@ use looplab::render::gpu::Gpu;
 use looplab::render::offscreen::{OffscreenTarget, render_sprites};
 use looplab::render::scene::{self, ShapeInstance, ViewTransform};
 use looplab::render::sprites::{SpriteFrame, SpriteRenderer};
-use looplab::timing::View;
-use looplab::world::{WORLD_SIZE, drawn_position};
+use looplab::world::WORLD_SIZE;
+use looplab_timing::View;
 
 const STEP: Duration = Duration::from_nanos(16_666_667);
 const WIDTH: u32 = 1280;
@@ -93,7 +93,7 @@ fn a_bullet_is_drawn_where_each_view_says_within_a_pixel() {
         View::Extrapolate { alpha: 0.25 },
         View::Extrapolate { alpha: 0.6 },
     ] {
-        let expected = drawn_position(prev, pos, vel, view, STEP);
+        let expected = view.apply(prev, pos, vel, STEP);
         let (centre, lit) = drawn_centre(&gpu, prev, pos, vel, view, None);
         assert!(
             (centre - expected).length() < 1.0,

@@ -3,10 +3,12 @@
 
 use std::time::Duration;
 
-use crate::input::Action;
+use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale};
+
+use crate::input::{self, Action};
 use crate::session::Session;
-use crate::timing::units::format_duration;
-use crate::timing::{LoopSettings, Rate, Strategy};
+use crate::settings_text::{Cap, MaxUpdates as MaxUpdatesText, format_duration};
+use crate::strategy_text;
 use crate::world::WorldConfig;
 
 /// Update rates the arrow keys step through.
@@ -21,6 +23,8 @@ pub const MAX_UPDATES: [u32; 7] = [1, 2, 3, 5, 10, 25, 0];
 pub const UPDATE_COSTS_MS: [u64; 7] = [0, 1, 2, 5, 10, 20, 40];
 /// Simulated render costs `R` steps through, in milliseconds.
 pub const RENDER_COSTS_MS: [u64; 6] = [0, 5, 10, 20, 40, 80];
+/// The time scale `]` and `[` double and halve stays within 1/64 to 64.
+pub const TIME_SCALE_RANGE: (f64, f64) = (1.0 / 64.0, 64.0);
 /// How long the `S` stall lasts.
 pub const STALL: Duration = Duration::from_secs(1);
 /// The bullet count stays within this range.
@@ -118,7 +122,11 @@ impl Controls {
         self.session.planner.set_strategy(strategy);
         self.session.stats.clear();
         Effect {
-            log: Some(format!("strategy: {} ({})", strategy.id(), strategy.name())),
+            log: Some(format!(
+                "strategy: {} ({})",
+                strategy.id(),
+                strategy_text::text(strategy).name
+            )),
             strategy_changed: true,
             ..Effect::default()
         }
@@ -129,7 +137,7 @@ impl Controls {
         use Action::*;
         match action {
             SelectStrategy(s) => self.set_strategy(s),
-            NextStrategy => self.set_strategy(self.strategy().next()),
+            NextStrategy => self.set_strategy(input::next_strategy(self.strategy())),
             UpdateRate(up) => {
                 let current = self.settings().update_rate.as_hz();
                 let next = step_f64(&UPDATE_RATES, current, up);
@@ -148,10 +156,7 @@ impl Controls {
                 let next = step_f64(&FRAME_CAPS, current, up);
                 let cap = Rate::hz(next).ok();
                 self.set_settings(|s| s.frame_cap = cap);
-                Effect::log(format!(
-                    "frame cap: {}",
-                    cap.map_or("off".to_string(), |c| c.to_string())
-                ))
+                Effect::log(format!("frame cap: {}", Cap(cap)))
             }
             ToggleVsync => {
                 self.knobs.vsync = !self.knobs.vsync;
@@ -166,10 +171,7 @@ impl Controls {
                 let next = step_cycle(&MAX_UPDATES, current, up);
                 let max = (next != 0).then_some(next);
                 self.set_settings(|s| s.max_updates = max);
-                Effect::log(format!(
-                    "max updates per frame: {}",
-                    max.map_or("unlimited".to_string(), |m| m.to_string())
-                ))
+                Effect::log(format!("max updates per frame: {}", MaxUpdatesText(max)))
             }
             UpdateCost(up) => {
                 let ms = step_u64(
@@ -204,7 +206,7 @@ impl Controls {
                 Effect::log("single step".to_string())
             }
             TimeScale(up) => {
-                let scale = self.settings().time_scale.stepped(up);
+                let scale = step_time_scale(self.settings().time_scale, up);
                 self.set_settings(|s| s.time_scale = scale);
                 Effect::log(format!("time scale: {scale}"))
             }
@@ -249,6 +251,17 @@ impl Controls {
             },
         }
     }
+}
+
+/// Doubles (`up`) or halves the time scale, within [`TIME_SCALE_RANGE`].
+fn step_time_scale(scale: TimeScale, up: bool) -> TimeScale {
+    let factor = if up {
+        scale.factor() * 2.0
+    } else {
+        scale.factor() / 2.0
+    };
+    let (low, high) = TIME_SCALE_RANGE;
+    TimeScale::new(factor.clamp(low, high)).unwrap_or(TimeScale::ONE)
 }
 
 fn on_off(b: bool) -> &'static str {
@@ -396,6 +409,10 @@ mod tests {
         assert_eq!(plan.updates, 1);
         c.apply(Action::TimeScale(false));
         assert_eq!(c.settings().time_scale.factor(), 0.5);
+        for _ in 0..10 {
+            c.apply(Action::TimeScale(true));
+        }
+        assert_eq!(c.settings().time_scale.factor(), 64.0, "stays at the top");
         let e = c.apply(Action::Stall);
         assert_eq!(e.stall, Some(STALL));
     }

@@ -6,10 +6,11 @@
 //!   planned updates and asks for a redraw;
 //! - `RedrawRequested` draws the planned view and presents.
 //!
-//! The timing decisions are the planner's ([`crate::timing`]), the same code the lab drives
-//! with a virtual clock.
+//! The timing decisions are the planner's (the `looplab-timing` crate), the same code the lab
+//! drives with a virtual clock.
 
 pub mod controls;
+pub mod overlay;
 pub mod pacing;
 pub mod record;
 
@@ -17,23 +18,27 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use looplab_timing::{
+    Clock, FramePlan, FrameWait, LoopSettings, Strategy, SystemClock, UpdateBudget, WaitMode, Wake,
+};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
-use crate::cli::Failure;
+use crate::failure::Failure;
 use crate::input::{self, Action};
-use crate::render::overlay::{OverlayModel, speed_warning};
 use crate::render::scene::{self, ShapeInstance, ViewTransform};
 use crate::render::sprites::SpriteFrame;
 use crate::render::{FrameOutcome, Graphics};
-use crate::timing::{Clock, FramePlan, LoopSettings, Strategy, SystemClock, Wake};
+use crate::settings_text::describe_settings;
+use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
 use crate::world::{WORLD_SIZE, WorldConfig};
 use controls::{Controls, Effect, Knobs};
-use pacing::{CpuMeter, Pacer, PacingMode};
+use overlay::{OverlayModel, speed_warning};
+use pacing::CpuMeter;
 use record::{FrameLog, Recorder};
 
 fn nanos(d: Duration) -> u64 {
@@ -52,7 +57,7 @@ const REDRAW_TIMEOUT: Duration = Duration::from_millis(250);
 /// Real time the updates of one frame may take before the rest are dropped: a quarter of a
 /// second, so even with no update limit (the spiral of death) the window answers input
 /// several times a second.
-const UPDATE_BUDGET: Duration = Duration::from_millis(250);
+const UPDATE_BUDGET: Duration = UpdateBudget::DEFAULT_LIMIT;
 
 /// How often the speed warning is checked (and logged when it changes).
 const WARNING_INTERVAL: Duration = Duration::from_millis(500);
@@ -72,7 +77,7 @@ pub struct AppOptions {
     /// Write per-strategy results here on exit.
     pub stats_path: Option<PathBuf>,
     /// How a frame-cap wait ends (`looplab bench` compares the two).
-    pub pacing: PacingMode,
+    pub pacing: WaitMode,
     /// Write every frame's timings and every key's latency here on exit.
     pub frame_log: Option<PathBuf>,
     /// Draw bullets with the bare instanced renderer (the benchmark's yardstick).
@@ -112,7 +117,8 @@ struct App {
     pending: Option<FramePlan>,
     /// When the next frame may start.
     wake: Wake,
-    pacer: Pacer,
+    /// Waits for the wake time: the event loop's timer, then a spin for the last stretch.
+    wait: FrameWait,
     /// Input recorded by `window_event` with its arrival time, applied before the next frame.
     actions: Vec<(Action, Duration)>,
     /// Arrival times of applied input not yet shown by a presented frame.
@@ -151,7 +157,7 @@ impl App {
             gfx: None,
             pending: None,
             wake: Wake::Immediately,
-            pacer: Pacer::new(options.pacing),
+            wait: FrameWait::new(options.pacing),
             actions: Vec::new(),
             unshown_input: Vec::new(),
             frame_log: options.frame_log.is_some().then(FrameLog::new),
@@ -182,7 +188,7 @@ impl App {
 
     fn title(&self) -> String {
         let s = self.controls.strategy();
-        format!("Looplab: {} {}", s.key(), s.id())
+        format!("Looplab: {} {}", input::strategy_key(s), s.id())
     }
 
     /// Applies the input recorded since the last frame.
@@ -226,15 +232,13 @@ impl App {
         }
         let now = self.clock.now();
         let update_cost = self.controls.knobs.update_cost;
-        let started = Instant::now();
+        let budget = UpdateBudget::new(now, UPDATE_BUDGET);
+        let clock = self.clock;
         let plan = self.controls.session.frame_within(now, |_, _| {
-            if started.elapsed() >= UPDATE_BUDGET {
-                return false;
-            }
             pacing::busy_for(update_cost);
-            true
+            budget.check(clock.now())
         });
-        if plan.skipped > Duration::ZERO && started.elapsed() >= UPDATE_BUDGET {
+        if plan.skipped > Duration::ZERO && budget.spent(self.clock.now()) {
             log::debug!("update budget spent: {} updates run", plan.updates);
         }
         let s = self.controls.settings();
@@ -301,7 +305,19 @@ impl App {
             cpu_percent: self.cpu.percent(),
             adapter: &adapter,
         });
-        let (outcome, clicked, timings) = gfx.render(&sprite_frame, model.as_ref());
+        let mut clicked = Vec::new();
+        let mut layout = |ctx: &egui::Context| {
+            let Some(model) = &model else {
+                return Vec::new();
+            };
+            let (actions, panels) = overlay::ui(ctx, model);
+            clicked.extend(actions);
+            panels
+        };
+        let ui: Option<crate::render::OverlayUi> = model
+            .is_some()
+            .then_some(&mut layout as crate::render::OverlayUi);
+        let (outcome, timings) = gfx.render(&sprite_frame, ui);
         match outcome {
             FrameOutcome::Presented => {
                 self.presented += 1;
@@ -438,11 +454,13 @@ impl ApplicationHandler for App {
                 if let Some(n) = self.options.surface_faults {
                     gfx.inject_surface_faults(n);
                 }
+                let strategy = self.controls.strategy();
                 log::info!(
-                    "strategy: {} ({}), {}",
-                    self.controls.strategy().id(),
-                    self.controls.strategy().name(),
-                    crate::lab::describe_settings(self.controls.settings(), &self.options.world)
+                    "strategy: {} ({}), {}, {}",
+                    strategy.id(),
+                    strategy_text::text(strategy).name,
+                    describe_settings(self.controls.settings()),
+                    self.options.world
                 );
                 self.gfx = Some(gfx);
                 self.wake = Wake::Immediately;
@@ -511,11 +529,11 @@ impl ApplicationHandler for App {
         }
         if let Wake::At(t) = self.wake {
             let deadline = self.clock.instant_at(t);
-            if let Some(wait_until) = self.pacer.os_wait_until(deadline, Instant::now()) {
+            if let Some(wait_until) = self.wait.os_wake(deadline, Instant::now()) {
                 event_loop.set_control_flow(ControlFlow::WaitUntil(wait_until));
                 return;
             }
-            self.pacer.finish(deadline);
+            self.wait.finish(deadline);
         }
         self.begin_frame();
         // Uncapped loops spin (Poll); paced ones wait for their redraw, then for their wake

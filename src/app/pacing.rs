@@ -1,63 +1,7 @@
-//! Waiting for a frame deadline precisely, measuring the process's CPU use, and burning time
-//! on purpose (the simulated load of a weak machine).
+//! Measuring the process's CPU use, and burning time on purpose (the simulated load of a
+//! weak machine). The precise wait for a frame deadline is the timing crate's `FrameWait`.
 
 use std::time::{Duration, Instant};
-
-/// How the wait for a frame deadline ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PacingMode {
-    /// Ask the OS to wake a little early, then sleep-and-spin the last stretch with
-    /// `spin_sleep`. Costs a little CPU, lands within tens of microseconds.
-    Precise,
-    /// Ask the OS to wake at the deadline and trust it (`ControlFlow::WaitUntil`); its timer
-    /// granularity shows up as frame-time jitter. Kept for comparison in `looplab bench`.
-    Naive,
-}
-
-/// Decides how to wait for a deadline.
-#[derive(Clone, Debug)]
-pub struct Pacer {
-    pub mode: PacingMode,
-    /// The OS is asked to wake this long before the deadline; the rest is finished here.
-    /// Two milliseconds covers the event loop's millisecond timeout rounding with margin.
-    pub early: Duration,
-    sleeper: spin_sleep::SpinSleeper,
-}
-
-impl Default for Pacer {
-    fn default() -> Self {
-        Self::new(PacingMode::Precise)
-    }
-}
-
-impl Pacer {
-    pub fn new(mode: PacingMode) -> Self {
-        Self {
-            mode,
-            early: Duration::from_millis(2),
-            sleeper: spin_sleep::SpinSleeper::default()
-                .with_spin_strategy(spin_sleep::SpinStrategy::SpinLoopHint),
-        }
-    }
-
-    /// When the event loop should be woken to wait for `deadline`, or `None` when the frame
-    /// should start now (after [`Pacer::finish`]).
-    pub fn os_wait_until(&self, deadline: Instant, now: Instant) -> Option<Instant> {
-        match self.mode {
-            PacingMode::Naive => (deadline > now).then_some(deadline),
-            PacingMode::Precise => deadline
-                .checked_sub(self.early)
-                .filter(|&early| early > now),
-        }
-    }
-
-    /// Waits out the last stretch before `deadline` (only in precise mode).
-    pub fn finish(&self, deadline: Instant) {
-        if self.mode == PacingMode::Precise {
-            self.sleeper.sleep_until(deadline);
-        }
-    }
-}
 
 /// Keeps the CPU busy for `d`: the simulated cost of an update or a frame. A spin, not a
 /// sleep, because a weak machine is busy, not idle, while it works.
@@ -118,35 +62,5 @@ impl CpuMeter {
     /// Percent of one core, or `None` before the first interval.
     pub fn percent(&self) -> Option<f64> {
         self.percent
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn precise_mode_wakes_early_and_finishes_itself() {
-        let p = Pacer::new(PacingMode::Precise);
-        let now = Instant::now();
-        let deadline = now + Duration::from_millis(10);
-        assert_eq!(
-            p.os_wait_until(deadline, now),
-            Some(deadline - Duration::from_millis(2))
-        );
-        // Within the last two milliseconds: no OS wait, the pacer finishes the wait.
-        assert_eq!(
-            p.os_wait_until(deadline, deadline - Duration::from_millis(1)),
-            None
-        );
-    }
-
-    #[test]
-    fn naive_mode_trusts_the_os_to_the_deadline() {
-        let p = Pacer::new(PacingMode::Naive);
-        let now = Instant::now();
-        let deadline = now + Duration::from_millis(10);
-        assert_eq!(p.os_wait_until(deadline, now), Some(deadline));
-        assert_eq!(p.os_wait_until(deadline, deadline), None);
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::timing::Strategy;
 use crate::world::accuracy::FrameAccuracy;
+use looplab_timing::Strategy;
 
 /// Totals of the frames drawn under one strategy.
 #[derive(Clone, Debug, Default, Serialize)]

@@ -7,16 +7,17 @@ use serde::Serialize;
 
 use super::measure::{mean, median, percentile, stddev};
 use crate::app::controls::{Controls, Knobs};
-use crate::app::pacing::{Pacer, PacingMode};
+use crate::app::overlay::{self, OverlayModel};
 use crate::render::gpu::Gpu;
 use crate::render::offscreen::OffscreenTarget;
-use crate::render::overlay::OverlayModel;
 use crate::render::painter::Painter;
 use crate::render::scene::{self, ViewTransform};
 use crate::render::sprites::SpriteFrame;
 use crate::session::Session;
-use crate::timing::{Clock, LoopSettings, Planner, Rate, Strategy, SystemClock, Wake};
 use crate::world::{WORLD_SIZE, World, WorldConfig};
+use looplab_timing::{
+    Clock, FrameWait, LoopSettings, Planner, Rate, Strategy, SystemClock, WaitMode, Wake,
+};
 
 /// How precisely a frame cap held.
 #[derive(Clone, Debug, Serialize)]
@@ -75,24 +76,14 @@ impl PacingResult {
 /// An interval this far off target is a stall, not pacing error.
 const STALL_MS: f64 = 2.0;
 
-pub fn mode_name(mode: PacingMode) -> &'static str {
-    match mode {
-        PacingMode::Precise => "precise",
-        PacingMode::Naive => "naive",
-    }
-}
-
 fn cpu_now() -> Duration {
     cpu_time::ProcessTime::try_now().map_or(Duration::ZERO, |t| t.as_duration())
 }
 
 /// Runs the interpolated loop capped at `rate_hz` for `seconds` with a light world, waiting
 /// for each deadline the way `mode` does (naive: one plain sleep to the deadline).
-pub fn pacing(rate_hz: f64, mode: PacingMode, seconds: f64) -> PacingResult {
-    let settings = LoopSettings {
-        frame_cap: Rate::hz(rate_hz).ok(),
-        ..LoopSettings::default()
-    };
+pub fn pacing(rate_hz: f64, mode: WaitMode, seconds: f64) -> PacingResult {
+    let settings = LoopSettings::default().with_frame_cap(Rate::hz(rate_hz).ok());
     let mut session = Session::new(
         Strategy::Interpolated,
         settings,
@@ -101,7 +92,7 @@ pub fn pacing(rate_hz: f64, mode: PacingMode, seconds: f64) -> PacingResult {
             bullets: 200,
         },
     );
-    let pacer = Pacer::new(mode);
+    let wait = FrameWait::new(mode);
     let clock = SystemClock::start();
     let end = Duration::from_secs_f64(seconds);
     let (cpu0, wall0) = (cpu_now(), Instant::now());
@@ -112,16 +103,12 @@ pub fn pacing(rate_hz: f64, mode: PacingMode, seconds: f64) -> PacingResult {
         let plan = session.frame(now, |_, _| {});
         session.measure_accuracy(&plan);
         if let Wake::At(t) = plan.wake {
-            let deadline = clock.instant_at(t);
-            if let Some(until) = pacer.os_wait_until(deadline, Instant::now()) {
-                std::thread::sleep(until.saturating_duration_since(Instant::now()));
-            }
-            pacer.finish(deadline);
+            wait.sleep_until(clock.instant_at(t));
         }
     }
     PacingResult::from_starts(
         rate_hz,
-        mode_name(mode),
+        mode.id(),
         &starts,
         cpu_now() - cpu0,
         wall0.elapsed(),
@@ -171,10 +158,7 @@ pub fn planner_cost(decisions: u32) -> Vec<PlannerResult> {
     Strategy::ALL
         .iter()
         .map(|&s| {
-            let settings = LoopSettings {
-                frame_cap: Rate::hz(144.0).ok(),
-                ..LoopSettings::default()
-            };
+            let settings = LoopSettings::default().with_frame_cap(Rate::hz(144.0).ok());
             let mut p = Planner::new(s, settings);
             let mut now = Duration::ZERO;
             let t = Instant::now();
@@ -288,8 +272,10 @@ pub fn sprites_offscreen(
         ..Default::default()
     };
     let mut samples: Vec<[f64; 4]> = Vec::new();
-    let run_frame = |painter: &mut Painter| -> Result<[f64; 4], String> {
-        let overlay = (variant == SpriteVariant::SpritesOverlay).then(|| (input(), &model));
+    let mut layout = |ctx: &egui::Context| overlay::ui(ctx, &model).1;
+    let mut run_frame = |painter: &mut Painter| -> Result<[f64; 4], String> {
+        let overlay = (variant == SpriteVariant::SpritesOverlay)
+            .then(|| (input(), &mut layout as crate::render::OverlayUi));
         let painted = painter.paint(
             &gpu.device,
             &gpu.queue,

@@ -9,9 +9,9 @@ pub mod measure;
 pub mod report;
 pub mod windowed;
 
+use looplab_timing::WaitMode;
 use serde::Serialize;
 
-use crate::app::pacing::PacingMode;
 use crate::render::gpu::Gpu;
 use headless::{PacingResult, PlannerResult, SpriteVariant, ThroughputResult, WorldResult};
 use machine::Machine;
@@ -99,7 +99,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let pacing_secs = if q { 1.0 } else { 5.0 };
     let mut pacing = Vec::new();
     for rate in [30.0, 60.0, 144.0] {
-        for mode in [PacingMode::Naive, PacingMode::Precise] {
+        for mode in [WaitMode::Naive, WaitMode::Precise] {
             pacing.push(headless::pacing(rate, mode, pacing_secs));
         }
     }
@@ -184,10 +184,7 @@ fn windowed_parts(
         let cap = format!("{rate}");
         // 60 Hz, the target's rate, is run three times each way.
         let rounds = if q || rate != 60.0 { 1 } else { 3 };
-        let modes = [
-            (PacingMode::Naive, "naive"),
-            (PacingMode::Precise, "precise"),
-        ];
+        let modes = [(WaitMode::Naive, "naive"), (WaitMode::Precise, "precise")];
         let runs = median_runs(
             &modes,
             rounds,
@@ -195,11 +192,7 @@ fn windowed_parts(
                 let mut args = light.to_vec();
                 args.extend(["--cap", &cap, "--pacing", flag]);
                 let log = display.run(&format!("pacing-{rate}-{flag}"), &args, secs)?;
-                Ok(windowed::pacing_from_log(
-                    &log,
-                    rate,
-                    headless::mode_name(mode),
-                ))
+                Ok(windowed::pacing_from_log(&log, rate, mode.id()))
             },
             |r| r.stddev_ms,
         )?;

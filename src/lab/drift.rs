@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::timing::Rate;
+use looplab_timing::Rate;
 
 /// The article's `get_distance(fps)`.
 pub fn distance(fps: f64) -> f64 {

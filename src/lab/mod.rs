@@ -10,8 +10,9 @@ pub mod soak;
 
 use std::time::Duration;
 
-use crate::timing::units::format_duration;
-use crate::timing::{LoopSettings, Strategy};
+use looplab_timing::{LoopSettings, Strategy};
+
+use crate::settings_text::describe_settings;
 use crate::world::WorldConfig;
 use profile::Profile;
 use report::LabReport;
@@ -47,21 +48,6 @@ impl Default for LabOptions {
             checkpoint: RunConfig::DEFAULT_CHECKPOINT,
         }
     }
-}
-
-/// Describes the shared settings in one line.
-pub fn describe_settings(s: &LoopSettings, world: &WorldConfig) -> String {
-    format!(
-        "{} UPS, cap {}, max updates/frame {}, stall clamp {}, time scale {}, {} bullets, seed {}",
-        s.update_rate.as_hz(),
-        s.frame_cap.map_or("off".to_string(), |c| c.to_string()),
-        s.max_updates
-            .map_or("unlimited".to_string(), |m| m.to_string()),
-        s.max_frame_time.map_or("off".to_string(), format_duration),
-        s.time_scale,
-        world.bullets,
-        world.seed,
-    )
 }
 
 /// Runs every strategy on every profile. Strategies run on separate threads; each run is
@@ -104,7 +90,11 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
         .and_then(|g| g.first())
         .map_or(options.checkpoint, RunConfig::aligned_checkpoint);
     LabReport::new(
-        describe_settings(&options.settings, &options.world),
+        format!(
+            "{}, {}",
+            describe_settings(&options.settings),
+            options.world
+        ),
         options.duration.as_secs_f64(),
         checkpoint.as_secs_f64(),
         options.profiles.clone(),

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::timing::Rate;
-use crate::timing::units::{format_duration, parse_duration};
+use crate::settings_text::{format_duration, parse_duration};
+use looplab_timing::Rate;
 
 /// A one-off pause of the whole process (a debugger break, a swap storm, a suspend).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -140,7 +140,7 @@ impl Profile {
                 "refresh" => {
                     p.refresh = match value {
                         "off" | "none" => None,
-                        v => Some(v.parse::<Rate>().map_err(in_profile)?),
+                        v => Some(v.parse::<Rate>().map_err(|e| in_profile(e.to_string()))?),
                     }
                 }
                 "stall" => {

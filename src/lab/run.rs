@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::profile::Profile;
 use crate::session::Session;
-use crate::timing::{LoopSettings, ManualClock, Strategy, Wake};
 use crate::world::accuracy::AccuracySummary;
 use crate::world::{World, WorldConfig};
+use looplab_timing::{LoopSettings, ManualClock, Strategy, Wake};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -45,7 +45,7 @@ impl RunConfig {
     pub fn aligned_checkpoint(&self) -> Duration {
         let step = self.settings.step().as_nanos().max(1);
         let n = self.checkpoint.as_nanos() / step;
-        crate::timing::units::duration_from_nanos(n * step)
+        Duration::from_nanos(u64::try_from(n * step).unwrap_or(u64::MAX))
     }
 }
 
@@ -172,7 +172,9 @@ pub fn run(config: &RunConfig) -> RunResult {
             let period = refresh.period().as_nanos().max(1);
             let now = clock.now().as_nanos();
             let vblank = now.div_ceil(period) * period;
-            clock.advance_to(crate::timing::units::duration_from_nanos(vblank));
+            clock.advance_to(Duration::from_nanos(
+                u64::try_from(vblank).unwrap_or(u64::MAX),
+            ));
         }
 
         let accuracy = session.measure_accuracy(&plan);

@@ -8,8 +8,8 @@ use oorandom::Rand32;
 use serde::Serialize;
 
 use crate::session::Session;
-use crate::timing::{Family, LoopSettings, ManualClock, Rate, Strategy, TimeScale, Wake};
 use crate::world::WorldConfig;
+use looplab_timing::{LoopSettings, ManualClock, Rate, Strategy, TimeScale, Wake};
 
 /// One strategy's soak.
 #[derive(Clone, Debug, Serialize)]
@@ -36,23 +36,26 @@ pub struct SoakResult {
 /// The knobs the soak turns, and how far.
 fn random_settings(rng: &mut Rand32) -> LoopSettings {
     let pick = |rng: &mut Rand32, xs: &[f64]| xs[rng.rand_range(0..xs.len() as u32) as usize];
-    LoopSettings {
-        update_rate: Rate::hz(pick(rng, &[10.0, 25.0, 30.0, 60.0, 120.0, 240.0, 59.94]))
-            .unwrap_or(Rate::SIXTY_HZ),
-        frame_cap: Rate::hz(pick(rng, &[0.0, 30.0, 60.0, 144.0])).ok(),
-        max_updates: match rng.rand_range(0..4) {
+    LoopSettings::default()
+        .with_update_rate(
+            Rate::hz(pick(rng, &[10.0, 25.0, 30.0, 60.0, 120.0, 240.0, 59.94]))
+                .unwrap_or(Rate::SIXTY_HZ),
+        )
+        .with_frame_cap(Rate::hz(pick(rng, &[0.0, 30.0, 60.0, 144.0])).ok())
+        .with_max_updates(match rng.rand_range(0..4) {
             0 => None,
             k => Some([1, 5, 10][k as usize - 1]),
-        },
-        max_frame_time: match rng.rand_range(0..3) {
+        })
+        .with_max_frame_time(match rng.rand_range(0..3) {
             0 => None,
             1 => Some(Duration::from_millis(100)),
             _ => Some(LoopSettings::DEFAULT_MAX_FRAME_TIME),
-        },
-        time_scale: TimeScale::new(pick(rng, &[0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 3.7]))
-            .unwrap_or(TimeScale::ONE),
-        paused: rng.rand_range(0..10) == 0,
-    }
+        })
+        .with_time_scale(
+            TimeScale::new(pick(rng, &[0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 3.7]))
+                .unwrap_or(TimeScale::ONE),
+        )
+        .with_paused(rng.rand_range(0..10) == 0)
 }
 
 /// Soaks `strategy` for `hours` of virtual time: frames cost 10-30 ms (seeded), a stall of
@@ -60,7 +63,11 @@ fn random_settings(rng: &mut Rand32) -> LoopSettings {
 /// defaults so the ledger can be closed.
 pub fn soak(strategy: Strategy, hours: f64, seed: u64) -> SoakResult {
     let started = Instant::now();
-    let mut rng = Rand32::new(seed ^ strategy.index() as u64);
+    let index = Strategy::ALL
+        .iter()
+        .position(|&s| s == strategy)
+        .unwrap_or(0);
+    let mut rng = Rand32::new(seed ^ index as u64);
     let mut session = Session::new(
         strategy,
         LoopSettings::default(),
@@ -104,11 +111,10 @@ pub fn soak(strategy: Strategy, hours: f64, seed: u64) -> SoakResult {
         }
     }
     let game_now = session.planner.game_now();
-    let expected = match strategy.family() {
-        Family::OneStepPerFrame => stepped,
-        Family::VariableStep | Family::Accumulator => {
-            Duration::from_nanos((scaled_ppm_ns / 1_000_000) as u64).saturating_sub(skipped)
-        }
+    let expected = if strategy.follows_real_time() {
+        Duration::from_nanos((scaled_ppm_ns / 1_000_000) as u64).saturating_sub(skipped)
+    } else {
+        stepped
     };
     SoakResult {
         strategy: strategy.id(),

@@ -4,7 +4,6 @@
 pub mod bare;
 pub mod gpu;
 pub mod offscreen;
-pub mod overlay;
 pub mod painter;
 pub mod scene;
 pub mod sprites;
@@ -14,9 +13,7 @@ use std::time::{Duration, Instant};
 
 use winit::window::Window;
 
-use crate::input::Action;
 use gpu::{Gpu, choose_present_mode};
-use overlay::OverlayModel;
 use painter::{PaintTimings, Painter};
 use sprites::SpriteFrame;
 
@@ -30,6 +27,12 @@ pub const CLEAR: wgpu::Color = wgpu::Color {
     b: 0.09,
     a: 1.0,
 };
+
+/// Lays out the overlay for one frame with egui and returns the rectangles of its panels,
+/// in points; the sprite pipeline draws their backgrounds (a plain quad is much cheaper than
+/// egui's own window fill on a software rasteriser). The application owns the overlay's
+/// contents; the renderer only runs this and paints the result.
+pub type OverlayUi<'a> = &'a mut dyn FnMut(&egui::Context) -> Vec<egui::Rect>;
 
 /// What happened to a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,17 +210,16 @@ impl Graphics {
             .consumed
     }
 
-    /// Draws one frame: the sprites as `frame` describes them, and the overlay when `model`
-    /// is given. Returns what happened, the actions clicked in the overlay, and where the
-    /// time went.
+    /// Draws one frame: the sprites as `frame` describes them, and the overlay when `overlay`
+    /// is given. Returns what happened and where the time went.
     pub fn render(
         &mut self,
         frame: &SpriteFrame,
-        model: Option<&OverlayModel>,
-    ) -> (FrameOutcome, Vec<Action>, FrameTimings) {
+        overlay: Option<OverlayUi>,
+    ) -> (FrameOutcome, FrameTimings) {
         let mut timings = FrameTimings::default();
         if self.config.width == 0 || self.config.height == 0 {
-            return (FrameOutcome::Skipped("window has no area"), vec![], timings);
+            return (FrameOutcome::Skipped("window has no area"), timings);
         }
         let t = Instant::now();
         self.frames += 1;
@@ -235,33 +237,29 @@ impl Graphics {
             wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
             wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
             wgpu::CurrentSurfaceTexture::Timeout => {
-                return (FrameOutcome::Skipped("surface timed out"), vec![], timings);
+                return (FrameOutcome::Skipped("surface timed out"), timings);
             }
             wgpu::CurrentSurfaceTexture::Occluded => {
-                return (FrameOutcome::Skipped("window occluded"), vec![], timings);
+                return (FrameOutcome::Skipped("window occluded"), timings);
             }
             wgpu::CurrentSurfaceTexture::Outdated => {
                 log::info!("surface outdated: reconfiguring");
                 self.reconfigure();
-                return (FrameOutcome::Skipped("surface outdated"), vec![], timings);
+                return (FrameOutcome::Skipped("surface outdated"), timings);
             }
             wgpu::CurrentSurfaceTexture::Lost => {
                 log::warn!("surface lost: recreating it");
                 self.recreate_surface();
-                return (FrameOutcome::Skipped("surface lost"), vec![], timings);
+                return (FrameOutcome::Skipped("surface lost"), timings);
             }
             wgpu::CurrentSurfaceTexture::Validation => {
                 log::error!("surface validation error: skipping the frame");
-                return (
-                    FrameOutcome::Skipped("surface validation error"),
-                    vec![],
-                    timings,
-                );
+                return (FrameOutcome::Skipped("surface validation error"), timings);
             }
         };
         timings.acquire = t.elapsed();
         let view = texture.texture.create_view(&Default::default());
-        let input = model.map(|m| (self.egui_input.take_egui_input(&self.window), m));
+        let input = overlay.map(|ui| (self.egui_input.take_egui_input(&self.window), ui));
         let painted = self.painter.paint(
             &self.gpu.device,
             &self.gpu.queue,
@@ -282,6 +280,6 @@ impl Graphics {
         if suboptimal {
             self.reconfigure();
         }
-        (FrameOutcome::Presented, painted.actions, timings)
+        (FrameOutcome::Presented, timings)
     }
 }

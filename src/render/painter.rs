@@ -4,13 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::input::Action;
-
-use super::CLEAR;
 use super::bare::BareRenderer;
-use super::overlay::{self, OverlayModel};
 use super::scene::{self, ShapeInstance, ViewTransform};
 use super::sprites::{SpriteFrame, SpriteRenderer};
+use super::{CLEAR, OverlayUi};
 
 /// Where a painted frame's CPU time went.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -27,8 +24,6 @@ pub struct PaintTimings {
 pub struct Painted {
     /// Command buffers to submit, in order.
     pub commands: Vec<wgpu::CommandBuffer>,
-    /// Actions clicked in the overlay.
-    pub actions: Vec<Action>,
     /// What egui asks of the platform (cursor, clipboard), for the window to apply.
     pub platform_output: Option<egui::PlatformOutput>,
     pub timings: PaintTimings,
@@ -88,8 +83,8 @@ impl Painter {
     }
 
     /// Paints `frame` into `view` (of `size` pixels), with the overlay when `overlay` gives
-    /// its input and model. The returned command buffers must be submitted before the next
-    /// call.
+    /// its input and the function that lays it out. The returned command buffers must be
+    /// submitted before the next call.
     pub fn paint(
         &mut self,
         device: &wgpu::Device,
@@ -97,7 +92,7 @@ impl Painter {
         view: &wgpu::TextureView,
         size: (u32, u32),
         frame: &SpriteFrame,
-        overlay: Option<(egui::RawInput, &OverlayModel)>,
+        overlay: Option<(egui::RawInput, OverlayUi)>,
     ) -> Painted {
         for id in self.to_free.drain(..) {
             self.egui_renderer.free_texture(&id);
@@ -106,16 +101,13 @@ impl Painter {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
         });
-        let mut actions = Vec::new();
         let mut platform_output = None;
         let mut commands = Vec::new();
 
-        let egui_frame = overlay.map(|(input, model)| {
+        let egui_frame = overlay.map(|(input, layout)| {
             let t = Instant::now();
             let mut panel_rects = Vec::new();
-            let mut output = self.egui.run_pass(input, |ctx| {
-                (actions, panel_rects) = overlay::ui(ctx, model)
-            });
+            let mut output = self.egui.run_pass(input, |ctx| panel_rects = layout(ctx));
             let ppp = output.pixels_per_point;
             let pixels: Vec<_> = panel_rects
                 .iter()
@@ -212,7 +204,6 @@ impl Painter {
         timings.encode = t.elapsed();
         Painted {
             commands,
-            actions,
             platform_output,
             timings,
         }

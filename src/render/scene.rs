@@ -7,8 +7,8 @@ use std::time::Duration;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
-use crate::timing::View;
 use crate::world::World;
+use looplab_timing::{Blend, View};
 
 /// Side of a bullet quad in world pixels (an 8x8 sprite at 1280x720).
 pub const BULLET_SIZE: f32 = 8.0;
@@ -97,32 +97,29 @@ impl ViewTransform {
     }
 }
 
-/// The shader blend for a view (see the header of `sprites.wgsl`).
-pub fn blend_for(view: View, step: Duration) -> [f32; 2] {
-    match view {
-        View::Latest => [0.0, 0.0],
-        View::Interpolate { alpha } => [alpha - 1.0, 0.0],
-        View::Extrapolate { alpha } => [0.0, alpha * step.as_secs_f32()],
+/// A view's blend as the shader's uniform: `[back, ahead]` (see the header of
+/// `sprites.wgsl`, which applies the formula of [`Blend`]).
+pub fn blend_uniform(blend: Blend) -> [f32; 2] {
+    [blend.back, blend.ahead]
+}
+
+/// The blend a uniform holds.
+pub fn uniform_blend(uniform: [f32; 2]) -> Blend {
+    Blend {
+        back: uniform[0],
+        ahead: uniform[1],
     }
 }
 
-/// Writes each bullet's drawn position, `pos + (pos - prev) * blend[0] + vel * blend[1]` (the
-/// same formula the shader applies to the other bodies), into `out`. One streaming pass
-/// that the compiler vectorizes.
-pub fn blend_positions(
-    prev: &[Vec2],
-    pos: &[Vec2],
-    vel: &[Vec2],
-    blend: [f32; 2],
-    out: &mut [Vec2],
-) {
-    let [a, b] = blend;
-    if a == 0.0 && b == 0.0 {
+/// Writes each bullet's drawn position under `blend` (the formula the shader applies to the
+/// other bodies) into `out`. One streaming pass that the compiler vectorizes.
+pub fn blend_positions(prev: &[Vec2], pos: &[Vec2], vel: &[Vec2], blend: Blend, out: &mut [Vec2]) {
+    if blend == Blend::LATEST {
         out.copy_from_slice(&pos[..out.len()]);
         return;
     }
-    for (((o, p), q), v) in out.iter_mut().zip(pos).zip(prev).zip(vel) {
-        *o = *p + (*p - *q) * a + *v * b;
+    for (((o, &p), &q), &v) in out.iter_mut().zip(pos).zip(prev).zip(vel) {
+        *o = blend.apply(q, p, v);
     }
 }
 
@@ -132,7 +129,7 @@ pub fn globals(transform: &ViewTransform, view: View, step: Duration) -> Globals
     Globals {
         scale,
         offset,
-        blend: blend_for(view, step),
+        blend: blend_uniform(view.blend(step)),
         bullet_size: BULLET_SIZE,
         _pad: 0,
     }
@@ -263,7 +260,7 @@ pub fn build_shapes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::world::{WORLD_SIZE, WorldConfig, drawn_position};
+    use crate::world::{WORLD_SIZE, WorldConfig};
 
     #[test]
     fn letterbox_keeps_the_aspect_and_centres() {
@@ -308,7 +305,7 @@ mod tests {
     }
 
     #[test]
-    fn shader_blend_reproduces_each_view() {
+    fn the_uniform_reproduces_each_view() {
         let (prev, pos, vel) = (
             Vec2::new(10.0, 4.0),
             Vec2::new(20.0, 8.0),
@@ -320,9 +317,10 @@ mod tests {
             View::Interpolate { alpha: 0.3 },
             View::Extrapolate { alpha: 0.7 },
         ] {
-            let [a, b] = blend_for(view, step);
+            // What sprites.wgsl computes from the uniform.
+            let [a, b] = blend_uniform(view.blend(step));
             let shader = pos + (pos - prev) * a + vel * b;
-            let expected = drawn_position(prev, pos, vel, view, step);
+            let expected = view.apply(prev, pos, vel, step);
             assert!((shader - expected).length() < 1e-4, "{view:?}");
         }
     }
@@ -339,9 +337,9 @@ mod tests {
             View::Extrapolate { alpha: 0.9 },
         ] {
             let mut out = [Vec2::ZERO; 2];
-            blend_positions(&prev, &pos, &vel, blend_for(view, step), &mut out);
+            blend_positions(&prev, &pos, &vel, view.blend(step), &mut out);
             for i in 0..2 {
-                let expected = drawn_position(prev[i], pos[i], vel[i], view, step);
+                let expected = view.apply(prev[i], pos[i], vel[i], step);
                 assert!((out[i] - expected).length() < 1e-4, "{view:?}");
             }
         }
@@ -366,7 +364,7 @@ mod tests {
                 world.bullets.pos[i],
                 world.bullets.vel[i],
             );
-            let ghost = pos + (pos - prev) * g.blend[0] + vel * g.blend[1];
+            let ghost = uniform_blend(g.blend).apply(prev, pos, vel);
             let truth = world.bullet_truth(i, game_now).unwrap();
             assert!((ghost - truth).length() < 0.05);
         }

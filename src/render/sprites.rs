@@ -12,7 +12,7 @@
 use glam::Vec2;
 use wgpu::util::DeviceExt;
 
-use super::scene::{Globals, ShapeInstance, blend_positions};
+use super::scene::{Globals, ShapeInstance, blend_positions, uniform_blend};
 
 const SHADER: &str = include_str!("../../shaders/sprites.wgsl");
 const SPRITE_PNG: &[u8] = include_bytes!("../../assets/bullet.png");
@@ -142,10 +142,22 @@ impl SpriteRenderer {
         let (prev, pos, vel) = (&frame.prev[..len], &frame.pos[..len], &frame.vel[..len]);
         if n > 0 {
             self.scratch.resize(len, Vec2::ZERO);
-            blend_positions(prev, pos, vel, frame.globals.blend, &mut self.scratch);
+            blend_positions(
+                prev,
+                pos,
+                vel,
+                uniform_blend(frame.globals.blend),
+                &mut self.scratch,
+            );
             queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(&self.scratch));
             if let Some(ghost) = &frame.ghosts {
-                blend_positions(prev, pos, vel, ghost.blend, &mut self.scratch);
+                blend_positions(
+                    prev,
+                    pos,
+                    vel,
+                    uniform_blend(ghost.blend),
+                    &mut self.scratch,
+                );
                 let region = self.capacity * VEC2;
                 queue.write_buffer(&self.instances, region, bytemuck::cast_slice(&self.scratch));
             }

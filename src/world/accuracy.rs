@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use glam::Vec2;
 
-use super::{World, drawn_position};
-use crate::timing::View;
+use super::World;
+use looplab_timing::View;
 
 /// Straight bullets sampled each frame besides the metronome.
 pub const SAMPLED_BULLETS: usize = 64;
@@ -68,14 +68,14 @@ impl AccuracyTracker {
         let m = &world.metronome;
         let bodies = std::iter::once((
             i64::MIN,
-            drawn_position(m.prev, m.pos, m.vel, view, step),
+            view.apply(m.prev, m.pos, m.vel, step),
             Some(world.metronome_truth(game_now)),
         ))
         .chain((0..sampled).map(|i| {
             let b = &world.bullets;
             (
                 b.born[i],
-                drawn_position(b.prev[i], b.pos[i], b.vel[i], view, step),
+                view.apply(b.prev[i], b.pos[i], b.vel[i], step),
                 world.bullet_truth(i, game_now),
             )
         }));

@@ -20,7 +20,6 @@ use std::time::Duration;
 use glam::Vec2;
 use oorandom::Rand32;
 
-use crate::timing::View;
 use bullets::Bullets;
 use emitters::Emitter;
 use metronome::Metronome;
@@ -52,6 +51,13 @@ impl WorldConfig {
     pub const DEFAULT_BULLETS: usize = 2000;
     /// The most bullets accepted.
     pub const MAX_BULLETS: usize = 10_000_000;
+}
+
+impl std::fmt::Display for WorldConfig {
+    /// `2000 bullets, seed 1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} bullets, seed {}", self.bullets, self.seed)
+    }
 }
 
 impl Default for WorldConfig {
@@ -201,16 +207,6 @@ impl World {
     }
 }
 
-/// Where a body is drawn under `view`, given its state before and after the last update and
-/// the length of that update.
-pub fn drawn_position(prev: Vec2, pos: Vec2, vel: Vec2, view: View, step: Duration) -> Vec2 {
-    match view {
-        View::Latest => pos,
-        View::Interpolate { alpha } => prev.lerp(pos, alpha),
-        View::Extrapolate { alpha } => pos + vel * (alpha * step.as_secs_f32()),
-    }
-}
-
 fn nanos(t: Duration) -> i64 {
     i64::try_from(t.as_nanos()).unwrap_or(i64::MAX)
 }
@@ -339,20 +335,5 @@ mod tests {
         w.step(STEP);
         w.set_bullet_count(10);
         assert_eq!((w.bullets.len(), w.bullets.born.len()), (10, 10));
-    }
-
-    #[test]
-    fn drawn_position_follows_the_view() {
-        let prev = Vec2::new(0.0, 0.0);
-        let pos = Vec2::new(10.0, 0.0);
-        let vel = Vec2::new(600.0, 0.0);
-        let step = STEP;
-        assert_eq!(drawn_position(prev, pos, vel, View::Latest, step), pos);
-        assert_eq!(
-            drawn_position(prev, pos, vel, View::Interpolate { alpha: 0.25 }, step),
-            Vec2::new(2.5, 0.0)
-        );
-        let ahead = drawn_position(prev, pos, vel, View::Extrapolate { alpha: 0.5 }, step);
-        assert!((ahead.x - 15.0).abs() < 1e-4);
     }
 }

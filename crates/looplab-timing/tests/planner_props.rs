@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use looplab::timing::{LoopSettings, Planner, Rate, Strategy as LoopStrategy, TimeScale, View};
+use looplab_timing::{
+    FramePlan, LoopSettings, Planner, Rate, Strategy as LoopStrategy, TimeScale, View,
+};
 use proptest::prelude::*;
 
 /// Something that can happen between two frames.
@@ -68,10 +70,7 @@ fn apply(p: &mut Planner, op: &Op) {
 }
 
 /// Runs `ops`, checking after every frame what must always hold; returns the ledger.
-fn run(
-    ops: &[Op],
-    mut check_frame: impl FnMut(&Planner, &looplab::timing::FramePlan, bool),
-) -> (Planner, Ledger) {
+fn run(ops: &[Op], mut check_frame: impl FnMut(&Planner, &FramePlan, bool)) -> (Planner, Ledger) {
     let mut p = Planner::new(LoopStrategy::Interpolated, LoopSettings::default());
     let mut ledger = Ledger {
         now: Duration::ZERO,
@@ -131,6 +130,16 @@ fn run(
         if let View::Interpolate { .. } | View::Extrapolate { .. } = plan.view {
             assert_eq!(plan.step, s.step());
         }
+        // The view at draw time starts from the plan's and only moves forward within the
+        // step, and only while the game runs.
+        assert_eq!(p.view_at(plan.now), plan.view);
+        let later = p.view_at(plan.now + Duration::from_millis(5)).alpha();
+        assert!((0.0..1.0).contains(&later), "alpha at draw time {later}");
+        if frozen {
+            assert_eq!(later, alpha);
+        } else {
+            assert!(later >= alpha, "{later} < {alpha}");
+        }
         check_frame(&p, &plan, frozen);
         last_time = plan.game_time;
         last_now = plan.game_now;
@@ -168,13 +177,12 @@ proptest! {
         scale in prop_oneof![Just(1.0), Just(0.5), Just(2.0), 0.1f64..4.0],
         frames in proptest::collection::vec(0u64..200_000_000, 1..400),
     ) {
-        let mut p = Planner::new(LoopStrategy::ALL[strategy], LoopSettings {
-            update_rate: Rate::hz(ups).unwrap(),
-            max_updates: None,
-            max_frame_time: None,
-            time_scale: TimeScale::new(scale).unwrap(),
-            ..LoopSettings::default()
-        });
+        let settings = LoopSettings::default()
+            .with_update_rate(Rate::hz(ups).unwrap())
+            .with_max_updates(None)
+            .with_max_frame_time(None)
+            .with_time_scale(TimeScale::new(scale).unwrap());
+        let mut p = Planner::new(LoopStrategy::ALL[strategy], settings);
         let step = p.settings().step();
         let ppm = p.settings().time_scale.ppm() as u128;
         let mut now = Duration::ZERO;

@@ -1,15 +1,16 @@
-//! The on-screen overlay, drawn with egui: what the active strategy is doing, in numbers and
-//! a frame-time graph, plus the key help. Its text is built by plain functions (tested
-//! without a GPU); this module only lays it out.
+//! The on-screen overlay, laid out with egui: what the active strategy is doing, in numbers
+//! and a frame-time graph, plus the key help. Its text is built by plain functions (tested
+//! without a GPU); [`ui`] lays it out, and the renderer paints what it lays out.
 
 use std::time::Duration;
 
 use egui::{Align2, Color32, RichText};
+use looplab_timing::{FramePlan, StatsSummary, Strategy, View};
 
-use crate::app::controls::Controls;
-use crate::input::{Action, BINDINGS};
-use crate::timing::units::format_duration;
-use crate::timing::{FramePlan, Rate, StatsSummary, Strategy, View};
+use super::controls::Controls;
+use crate::input::{Action, BINDINGS, strategy_key};
+use crate::settings_text::{Cap, MaxUpdates, format_duration};
+use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
 
 /// Frames shown in the frame-time graph.
@@ -75,7 +76,7 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     let ft = &st.frame_time;
     let alpha = match m.plan.view {
         View::Latest => "- (draws the latest state)".to_string(),
-        View::Interpolate { alpha } | View::Extrapolate { alpha } => format!("{alpha:.3}"),
+        view => format!("{:.3}", view.alpha()),
     };
     let time_scale = if c.strategy() == Strategy::Uncapped {
         format!("{} (not used: one step per frame)", s.time_scale)
@@ -115,15 +116,10 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
                 "{:?}, vsync {}, cap {}",
                 m.present_mode,
                 if c.knobs.vsync { "on" } else { "off" },
-                s.frame_cap
-                    .map_or("off".to_string(), |r: Rate| r.to_string())
+                Cap(s.frame_cap)
             ),
         ),
-        (
-            "max updates/frame",
-            s.max_updates
-                .map_or("unlimited".to_string(), |n| n.to_string()),
-        ),
+        ("max updates/frame", MaxUpdates(s.max_updates).to_string()),
         ("time scale", time_scale),
         (
             "simulated load",
@@ -179,26 +175,27 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
         .frame(panel_frame())
         .show(ctx, |ui| {
             let strategy = c.strategy();
+            let text = strategy_text::text(strategy);
             ui.label(
                 RichText::new(format!(
                     "{} {}: {}",
-                    strategy.key(),
+                    strategy_key(strategy),
                     strategy.id(),
-                    strategy.name()
+                    text.name
                 ))
                 .strong()
                 .size(15.0),
             );
-            ui.label(RichText::new(strategy.trade_off()).italics());
+            ui.label(RichText::new(text.trade_off).italics());
             ui.label(
-                RichText::new(format!("from: {}", strategy.source()))
+                RichText::new(format!("from: {}", text.source))
                     .small()
                     .weak(),
             );
             ui.horizontal(|ui| {
                 for s in Strategy::ALL {
                     if ui
-                        .selectable_label(s == strategy, s.key().to_string())
+                        .selectable_label(s == strategy, strategy_key(s).to_string())
                         .on_hover_text(s.id())
                         .clicked()
                     {
@@ -322,8 +319,8 @@ fn frame_graph(ui: &mut egui::Ui, c: &Controls) {
 mod tests {
     use super::*;
     use crate::app::controls::Knobs;
-    use crate::timing::{LoopSettings, ManualClock};
     use crate::world::WorldConfig;
+    use looplab_timing::{LoopSettings, ManualClock, Wake};
 
     fn controls(strategy: Strategy) -> Controls {
         Controls::new(
@@ -342,7 +339,7 @@ mod tests {
         let mut plan = c.session.frame(clock.now(), |_, _| {});
         for _ in 0..frames {
             clock.advance(frame);
-            if let crate::timing::Wake::At(t) = plan.wake {
+            if let Wake::At(t) = plan.wake {
                 clock.advance_to(t);
             }
             plan = c.session.frame(clock.now(), |_, _| {});

@@ -5,15 +5,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use looplab::timing::{LoopSettings, Planner, Rate, Strategy};
+use looplab_timing::{LoopSettings, Planner, Rate, Strategy};
 
 fn plan_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("plan_frame");
     for strategy in Strategy::ALL {
-        let settings = LoopSettings {
-            frame_cap: Rate::hz(144.0).ok(),
-            ..LoopSettings::default()
-        };
+        let settings = LoopSettings::default().with_frame_cap(Rate::hz(144.0).ok());
         let mut planner = Planner::new(strategy, settings);
         let mut now = Duration::ZERO;
         group.bench_function(BenchmarkId::from_parameter(strategy.id()), |b| {

@@ -1,8 +1,9 @@
 //! Frame statistics over a sliding window of real time: FPS, UPS, frame-time spread,
 //! updates per frame, and how fast game time runs against real time.
 
-use std::collections::VecDeque;
-use std::time::Duration;
+use alloc::collections::VecDeque;
+use alloc::vec::Vec;
+use core::time::Duration;
 
 /// One finished frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,9 +20,13 @@ pub struct FrameSample {
 
 /// Frame-time spread over the window.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct FrameTimes {
+    /// Mean frame time.
     pub avg: Duration,
+    /// Shortest frame.
     pub min: Duration,
+    /// Longest frame.
     pub max: Duration,
     /// 99th percentile (nearest rank).
     pub p99: Duration,
@@ -29,6 +34,7 @@ pub struct FrameTimes {
 
 /// A summary of the frames in the window.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct StatsSummary {
     /// Frames in the window.
     pub frames: usize,
@@ -38,6 +44,7 @@ pub struct StatsSummary {
     pub ups: f64,
     /// Game time per real time: 1.0 is real-time speed, below is slow motion.
     pub ratio: f64,
+    /// Frame-time spread.
     pub frame_time: FrameTimes,
     /// Mean updates per frame.
     pub updates_per_frame: f64,
@@ -61,8 +68,8 @@ pub struct FrameStats {
 }
 
 impl FrameStats {
-    /// One second: long enough to average out a 60 Hz beat, short enough that the overlay
-    /// follows a change of strategy within a second.
+    /// One second: long enough to average out the beat of a 60 Hz loop on a display that is
+    /// not quite 60 Hz, short enough that the figures follow a change within a second.
     pub const DEFAULT_WINDOW: Duration = Duration::from_secs(1);
     /// At most this many frames are kept, so an uncapped loop at thousands of FPS keeps its
     /// memory and summary cost bounded; the window then covers the most recent frames only.
@@ -99,7 +106,8 @@ impl FrameStats {
         }
     }
 
-    /// Forgets every frame (after a strategy change, so the numbers describe only it).
+    /// Forgets every frame (after a change of strategy, say, so the figures describe only the
+    /// new one).
     pub fn clear(&mut self) {
         self.samples.clear();
         self.open = None;
@@ -167,9 +175,7 @@ pub fn summarize(samples: impl Iterator<Item = FrameSample>) -> StatsSummary {
 mod tests {
     use super::*;
 
-    fn ms(x: u64) -> Duration {
-        Duration::from_millis(x)
-    }
+    use crate::testing::ms;
 
     #[test]
     fn a_frame_counts_once_the_next_one_starts() {

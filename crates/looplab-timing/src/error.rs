@@ -1,0 +1,123 @@
+//! The one error type of the crate: a value that cannot be a rate, a time scale or a strategy.
+
+use alloc::string::String;
+use core::fmt;
+use core::time::Duration;
+
+use crate::units::{Rate, TimeScale};
+
+/// A value the loop cannot run with. Every message names the value and says what would be
+/// accepted, so it can be shown to a person as it is.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum TimingError {
+    /// A rate in hertz that is not finite, not positive, or outside
+    /// [`Rate::MIN_HZ`]..=[`Rate::MAX_HZ`].
+    InvalidRate(f64),
+    /// A period that no accepted rate has (zero, or longer than `1 / Rate::MIN_HZ`).
+    InvalidPeriod(Duration),
+    /// A time scale that is negative, not finite, or above [`TimeScale::MAX`].
+    InvalidTimeScale(f64),
+    /// Text that is not a rate.
+    ParseRate(String),
+    /// Text that is not a time scale.
+    ParseTimeScale(String),
+    /// Text that names no strategy.
+    UnknownStrategy(String),
+}
+
+impl fmt::Display for TimingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimingError::InvalidRate(hz) if !hz.is_finite() => {
+                write!(f, "{hz} is not a finite rate")
+            }
+            TimingError::InvalidRate(hz) if *hz <= 0.0 => {
+                write!(f, "rate must be positive, got {hz}")
+            }
+            TimingError::InvalidRate(hz) => write!(
+                f,
+                "rate {hz} Hz is outside {} to {} Hz",
+                Rate::MIN_HZ,
+                Rate::MAX_HZ
+            ),
+            TimingError::InvalidPeriod(d) => write!(
+                f,
+                "a period of {d:?} is not a rate (periods from 1 us to 100 s are accepted)"
+            ),
+            TimingError::InvalidTimeScale(x) if x.is_finite() && *x > TimeScale::MAX => {
+                write!(f, "time scale {x} is larger than {}", TimeScale::MAX)
+            }
+            TimingError::InvalidTimeScale(x) => write!(
+                f,
+                "time scale must be a number from 0 to {}, got {x}",
+                TimeScale::MAX
+            ),
+            TimingError::ParseRate(s) => {
+                write!(
+                    f,
+                    "'{s}' is not a rate (expected a number of hertz, like 60)"
+                )
+            }
+            TimingError::ParseTimeScale(s) => {
+                write!(f, "'{s}' is not a time scale (expected a factor, like 0.5)")
+            }
+            TimingError::UnknownStrategy(s) => {
+                write!(f, "unknown strategy '{s}' (choose from ")?;
+                for (i, strategy) in crate::Strategy::ALL.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(strategy.id())?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl core::error::Error for TimingError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn messages_name_the_value_and_what_is_accepted() {
+        let cases = [
+            (
+                TimingError::InvalidRate(f64::NAN),
+                "NaN is not a finite rate",
+            ),
+            (
+                TimingError::InvalidRate(-5.0),
+                "rate must be positive, got -5",
+            ),
+            (
+                TimingError::InvalidRate(5e6),
+                "rate 5000000 Hz is outside 0.01 to 1000000 Hz",
+            ),
+            (
+                TimingError::InvalidTimeScale(2000.0),
+                "time scale 2000 is larger than 1000",
+            ),
+            (
+                TimingError::InvalidTimeScale(-1.0),
+                "time scale must be a number from 0 to 1000, got -1",
+            ),
+            (
+                TimingError::ParseRate("fast".into()),
+                "'fast' is not a rate (expected a number of hertz, like 60)",
+            ),
+            (
+                TimingError::UnknownStrategy("warp".into()),
+                "unknown strategy 'warp' (choose from uncapped, fixed-sleep, variable, \
+                 catch-up, interpolated, extrapolated)",
+            ),
+        ];
+        for (error, message) in cases {
+            assert_eq!(error.to_string(), message);
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! A game-loop core with no platform in it: the classic loop strategies as a planner that
+//! turns the time a frame starts into what the frame should do.
+//!
+//! # The model
+//!
+//! Every game loop does four things a frame, and this crate decides the numbers for each.
+//!
+//! 1. **Plan the frame.** Call [`Planner::plan_frame`] with the time the frame starts, on
+//!    any clock: [`SystemClock`], a [`ManualClock`], or the engine's own. The answer, a
+//!    [`FramePlan`], says the rest.
+//! 2. **Run its updates**: [`FramePlan::updates`] of them, each [`FramePlan::step`] long. Or
+//!    hand your update to [`Planner::run_updates`] with an [`UpdateBudget`], so a machine
+//!    too slow for its updates lets the game slow down instead of freezing.
+//! 3. **Draw its view**: [`FramePlan::view`], the latest state or a blend of the last two
+//!    ([`View::apply`]; [`Blend`] gives the two numbers a shader needs). When the picture is
+//!    drawn some time after the frame was planned, [`Planner::view_at`] gives a fresher one.
+//! 4. **Wait until its wake time**: [`FramePlan::wake`], at once or at a deadline. With the
+//!    `spin` feature, `FrameWait` waits for a deadline to within tens of microseconds.
+//!
+//! The planner reads no clock and never sleeps, so a loop driven by the real clock and a
+//! test driven by a [`ManualClock`] get the same decisions for the same timestamps, and the
+//! test can assert them exactly. Time is whole nanoseconds (`Duration`) throughout, the time
+//! scale an exact number of millionths: a day at 60 updates a second, at any time scale,
+//! loses not one nanosecond.
+//!
+//! # The strategies
+//!
+//! | [`Strategy`] | updates per frame | what is drawn | the next frame |
+//! |---|---|---|---|
+//! | [`uncapped`](strategy::uncapped) | one fixed step | the latest state | at once |
+//! | [`fixed-sleep`](strategy::fixed_sleep) | one fixed step | the latest state | a step after the last deadline |
+//! | [`variable`](strategy::variable) | one, as long as the frame | the latest state | at once, or at the frame cap |
+//! | [`catch-up`](strategy::catch_up) | the fixed steps owed, at most `max_updates` | the latest state | at once, or at the frame cap |
+//! | [`interpolated`](strategy::interpolated) | as catch-up | between the last two states | as catch-up |
+//! | [`extrapolated`](strategy::extrapolated) | as catch-up | ahead by the velocity | as catch-up |
+//!
+//! Each has a module that opens with its loop as the classic texts write it and says what
+//! it trades away. Strategy and settings may change between any two frames: game time stays
+//! continuous ([`Planner::set_strategy`], [`Planner::set_settings`]).
+//!
+//! # The pieces
+//!
+//! The planner is made of small parts that work alone, in the manner of `bevy_time`:
+//! an [`Accumulator`] (the lag, paid off in steps: `accumulate`, `expend`,
+//! `overstep_fraction`), a [`GameClock`] (real time between frames, clamped after a stall,
+//! scaled and paused), a [`DeadlineGrid`] (frame deadlines that keep a cap's rate on
+//! average), and [`FrameStats`] (FPS, UPS and the game's speed over the last second).
+//!
+//! # Defaults, and why
+//!
+//! [`LoopSettings::default`]: 60 updates a second (the refresh rate of most displays and the
+//! step physics engines are tuned for); at most 10 updates a frame (a 60 Hz game slows down
+//! only below 6 FPS, and a machine too slow for its updates still answers input several times
+//! a second); a 250 ms stall clamp (no ordinary slow frame is cut, and a debugger break
+//! becomes at most 15 updates, not hundreds); no frame cap; real-time speed.
+//!
+//! # Features
+//!
+//! - `std` (default): [`SystemClock`]. Without it the crate is `#![no_std]` and needs only
+//!   `alloc` (for [`FrameStats`] and error messages).
+//! - `spin`: `FrameWait`, the precise frame-deadline wait, with its one dependency,
+//!   `spin_sleep`.
+//!
+//! # Examples
+//!
+//! A catch-up loop on a slow machine. A game would use [`SystemClock`] and sleep until the
+//! wake time; here a [`ManualClock`] stands in, advanced by what each frame costs:
+//!
+//! ```
+//! use core::time::Duration;
+//! use looplab_timing::{LoopSettings, ManualClock, Planner, Strategy, Wake};
+//!
+//! let mut planner = Planner::new(Strategy::CatchUp, LoopSettings::default());
+//! let mut clock = ManualClock::new();
+//! let mut position = 0.0_f32; // the world: one thing moving at 120 px/s
+//! let mut most = 0;
+//! for _frame in 0..100 {
+//!     let plan = planner.plan_frame(clock.now());
+//!     for _ in 0..plan.updates {
+//!         position += 120.0 * plan.step.as_secs_f32(); // update(step)
+//!     }
+//!     most = most.max(plan.updates);
+//!     // render(position): the latest state
+//!     clock.advance(Duration::from_millis(45)); // rendering is slow: 22 frames a second
+//!     if let Wake::At(t) = plan.wake {
+//!         clock.advance_to(t); // sleep until t
+//!     }
+//! }
+//! // The game kept real-time speed by running up to three 16.7 ms updates a frame.
+//! assert_eq!(most, 3);
+//! assert_eq!(planner.game_now(), Duration::from_millis(99 * 45));
+//! assert!((position - 120.0 * planner.game_time().as_secs_f32()).abs() < 0.01);
+//! ```
+//!
+//! An interpolated loop at 10 updates a second and a 60 Hz frame cap. The thing is drawn
+//! between its last two states, so it moves every frame although it is updated every sixth:
+//!
+//! ```
+//! use core::time::Duration;
+//! use looplab_timing::{LoopSettings, ManualClock, Planner, Rate, Strategy, View, Wake};
+//!
+//! let settings = LoopSettings::default()
+//!     .with_update_rate(Rate::hz(10.0)?)
+//!     .with_frame_cap(Some(Rate::SIXTY_HZ));
+//! let mut planner = Planner::new(Strategy::Interpolated, settings);
+//! let mut clock = ManualClock::new();
+//! let (mut previous, mut current) = (0.0_f32, 0.0_f32);
+//! let velocity = 100.0; // px/s
+//! let mut drawn = Vec::new();
+//! for _frame in 0..30 {
+//!     let plan = planner.plan_frame(clock.now());
+//!     for _ in 0..plan.updates {
+//!         previous = current;
+//!         current += velocity * plan.step.as_secs_f32();
+//!     }
+//!     assert!(matches!(plan.view, View::Interpolate { .. }));
+//!     drawn.push(plan.view.apply(previous, current, velocity, plan.step));
+//!     clock.advance(Duration::from_millis(2)); // a cheap frame
+//!     if let Wake::At(t) = plan.wake {
+//!         clock.advance_to(t);
+//!     }
+//! }
+//! // Every frame after the first update moved the drawing forward, by 1.67 px (100 px/s at
+//! // 60 FPS), one step (10 px) behind the present.
+//! for pair in drawn[7..].windows(2) {
+//!     assert!((pair[1] - pair[0] - 1.6667).abs() < 0.01, "{pair:?}");
+//! }
+//! let now = planner.game_now().as_secs_f32() * velocity;
+//! assert!((now - drawn[29] - 10.0).abs() < 0.01);
+//! # Ok::<(), looplab_timing::TimingError>(())
+//! ```
+//!
+//! Pause and single step: while paused no update runs and the view holds still; each single
+//! step runs exactly one update; resuming does not simulate the paused time:
+//!
+//! ```
+//! use core::time::Duration;
+//! use looplab_timing::{LoopSettings, Planner, Strategy};
+//!
+//! let ms = Duration::from_millis;
+//! let mut planner = Planner::new(Strategy::Interpolated, LoopSettings::default());
+//! planner.plan_frame(ms(0));
+//! let running = planner.plan_frame(ms(25));
+//! assert_eq!(running.updates, 1);
+//!
+//! planner.set_paused(true);
+//! let paused = planner.plan_frame(ms(1000));
+//! assert_eq!(paused.updates, 0);
+//! assert_eq!(paused.view, running.view);
+//!
+//! planner.single_step();
+//! planner.single_step();
+//! assert_eq!(planner.plan_frame(ms(1016)).updates, 1);
+//! assert_eq!(planner.plan_frame(ms(1032)).updates, 1);
+//! assert_eq!(planner.plan_frame(ms(1048)).updates, 0);
+//! assert_eq!(planner.game_time(), running.game_time + 2 * planner.settings().step());
+//!
+//! planner.set_paused(false);
+//! let resumed = planner.plan_frame(ms(1058));
+//! assert_eq!(resumed.game_now, running.game_now + 2 * planner.settings().step() + ms(10));
+//! ```
+
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+mod accumulator;
+mod budget;
+mod clock;
+mod deadline;
+mod error;
+mod game_clock;
+mod plan;
+mod planner;
+mod settings;
+mod stats;
+pub mod strategy;
+mod units;
+#[cfg(feature = "spin")]
+mod wait;
+
+pub use accumulator::Accumulator;
+pub use budget::UpdateBudget;
+#[cfg(feature = "std")]
+pub use clock::SystemClock;
+pub use clock::{Clock, ManualClock};
+pub use deadline::DeadlineGrid;
+pub use error::TimingError;
+pub use game_clock::{FrameTime, GameClock};
+pub use plan::{Blend, Blendable, FramePlan, View, Wake, extrapolate, lerp};
+pub use planner::Planner;
+pub use settings::LoopSettings;
+pub use stats::{FrameSample, FrameStats, FrameTimes, StatsSummary, summarize};
+pub use strategy::{DrawMode, Family, Strategy};
+pub use units::{Rate, TimeScale};
+#[cfg(feature = "spin")]
+pub use wait::{FrameWait, WaitMode};
+
+/// What the unit tests share.
+#[cfg(test)]
+mod testing {
+    use core::time::Duration;
+
+    /// The default step, 60 Hz.
+    pub const STEP: Duration = Duration::from_nanos(16_666_667);
+
+    /// `x` milliseconds.
+    pub fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+}

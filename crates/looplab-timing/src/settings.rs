@@ -1,0 +1,132 @@
+//! The knobs every strategy honours where they apply.
+
+use core::time::Duration;
+
+use crate::units::{Rate, TimeScale};
+
+/// Loop settings shared by all strategies.
+///
+/// Any of them may change between two frames ([`Planner::set_settings`] and its small
+/// setters); the planner keeps game time continuous across the change. Build them from the
+/// defaults:
+///
+/// ```
+/// use core::time::Duration;
+/// use looplab_timing::{LoopSettings, Rate};
+///
+/// let settings = LoopSettings::default()
+///     .with_update_rate(Rate::hz(30.0)?)
+///     .with_frame_cap(Some(Rate::SIXTY_HZ))
+///     .with_max_updates(Some(5));
+/// assert_eq!(settings.step(), Duration::from_nanos(33_333_333));
+/// # Ok::<(), looplab_timing::TimingError>(())
+/// ```
+///
+/// [`Planner::set_settings`]: crate::Planner::set_settings
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct LoopSettings {
+    /// Updates per second of game time for the fixed-step strategies; the step is its
+    /// period.
+    pub update_rate: Rate,
+    /// Frames per second at most, for the strategies that render at their own pace (all but
+    /// `uncapped` and `fixed-sleep`, which have their own). `None` renders as fast as the
+    /// machine, or vsync, allows.
+    pub frame_cap: Option<Rate>,
+    /// Fixed updates allowed in one frame before the game is let slow down instead: the cap
+    /// that stops the "spiral of death", where updates that take longer than the time they
+    /// simulate make every frame owe more of them. `None` is unlimited.
+    pub max_updates: Option<u32>,
+    /// The longest real time one frame may account for. A longer gap (a debugger break, a
+    /// suspended laptop, a dragged window) is dropped rather than simulated in a burst, and
+    /// reported in [`FramePlan::clamped`](crate::FramePlan::clamped). `None` disables the
+    /// clamp.
+    pub max_frame_time: Option<Duration>,
+    /// Game time per real time.
+    pub time_scale: TimeScale,
+    /// When paused, no updates run except single steps.
+    pub paused: bool,
+}
+
+impl LoopSettings {
+    /// 60 updates a second: the refresh rate of most displays and the step most physics
+    /// engines are tuned for.
+    pub const DEFAULT_UPDATE_RATE: Rate = Rate::SIXTY_HZ;
+    /// Ten updates a frame. At 60 updates a second the game only starts to slow down when
+    /// frames take longer than a sixth of a second (below 6 FPS): long after it has stopped
+    /// being playable, early enough that a machine too slow for its updates still answers
+    /// its input several times a second.
+    pub const DEFAULT_MAX_UPDATES: u32 = 10;
+    /// A quarter of a second: longer than any ordinary slow frame, so none is cut, and short
+    /// enough that a stall becomes at most fifteen 60 Hz updates rather than a burst of
+    /// hundreds. It is also the bound the widely read "Fix Your Timestep!" article and
+    /// bevy's `Time<Virtual>` chose.
+    pub const DEFAULT_MAX_FRAME_TIME: Duration = Duration::from_millis(250);
+
+    /// The fixed step: the period of [`LoopSettings::update_rate`].
+    pub fn step(&self) -> Duration {
+        self.update_rate.period()
+    }
+
+    /// These settings with another update rate.
+    #[must_use]
+    pub fn with_update_rate(mut self, rate: Rate) -> Self {
+        self.update_rate = rate;
+        self
+    }
+
+    /// These settings with another frame cap (`None`: no cap).
+    #[must_use]
+    pub fn with_frame_cap(mut self, cap: Option<Rate>) -> Self {
+        self.frame_cap = cap;
+        self
+    }
+
+    /// These settings with another limit of updates per frame (`None`: unlimited).
+    #[must_use]
+    pub fn with_max_updates(mut self, max: Option<u32>) -> Self {
+        self.max_updates = max;
+        self
+    }
+
+    /// These settings with another stall clamp (`None`: no clamp).
+    #[must_use]
+    pub fn with_max_frame_time(mut self, max: Option<Duration>) -> Self {
+        self.max_frame_time = max;
+        self
+    }
+
+    /// These settings with another time scale.
+    #[must_use]
+    pub fn with_time_scale(mut self, scale: TimeScale) -> Self {
+        self.time_scale = scale;
+        self
+    }
+
+    /// These settings, paused or running.
+    #[must_use]
+    pub fn with_paused(mut self, paused: bool) -> Self {
+        self.paused = paused;
+        self
+    }
+
+    /// True when game time stands still: paused, or a time scale of zero.
+    pub fn is_frozen(&self) -> bool {
+        self.paused || self.time_scale.is_zero()
+    }
+}
+
+impl Default for LoopSettings {
+    /// 60 updates a second, no frame cap, at most 10 updates a frame, a 250 ms stall clamp,
+    /// real-time speed, running.
+    fn default() -> Self {
+        Self {
+            update_rate: Self::DEFAULT_UPDATE_RATE,
+            frame_cap: None,
+            max_updates: Some(Self::DEFAULT_MAX_UPDATES),
+            max_frame_time: Some(Self::DEFAULT_MAX_FRAME_TIME),
+            time_scale: TimeScale::ONE,
+            paused: false,
+        }
+    }
+}

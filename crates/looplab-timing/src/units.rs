@@ -1,0 +1,368 @@
+//! Rates and time scales: the two numbers a person sets that are not plain durations.
+//!
+//! Both are validated when made, so a loop never sees a zero step, a negative scale or a
+//! NaN; both have a text form (`60 Hz`, `0.5x`) that [`Display`](core::fmt::Display) writes
+//! and [`FromStr`] reads back.
+
+use alloc::string::ToString;
+use core::fmt;
+use core::str::FromStr;
+use core::time::Duration;
+
+use crate::error::TimingError;
+
+const NANOS_PER_SEC: u128 = 1_000_000_000;
+const PPM: u128 = 1_000_000;
+
+/// A frequency: an update rate or a frame cap.
+///
+/// Kept in hertz only at the edge. The loop works on [`Rate::period`], a whole number of
+/// nanoseconds, so no floating-point error builds up however long a game runs.
+///
+/// ```
+/// use core::time::Duration;
+/// use looplab_timing::Rate;
+///
+/// let rate: Rate = "60 Hz".parse()?;
+/// assert_eq!(rate.period(), Duration::from_nanos(16_666_667));
+/// assert_eq!(Rate::from_period(Duration::from_millis(40))?.as_hz(), 25.0);
+/// # Ok::<(), looplab_timing::TimingError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Rate(f64);
+
+impl Rate {
+    /// The lowest rate accepted, once every 100 seconds: slower than any loop needs, and it
+    /// keeps every period within what a `u64` of nanoseconds times a frame count can hold.
+    pub const MIN_HZ: f64 = 0.01;
+    /// The highest rate accepted: a period of one microsecond, about the finest an OS timer
+    /// or a spin can resolve.
+    pub const MAX_HZ: f64 = 1_000_000.0;
+    /// 60 Hz: the refresh rate of most displays and the step most physics engines assume.
+    pub const SIXTY_HZ: Rate = Rate(60.0);
+
+    /// A rate in hertz, or an error if it is not a finite number from [`Rate::MIN_HZ`] to
+    /// [`Rate::MAX_HZ`].
+    pub fn hz(hz: f64) -> Result<Self, TimingError> {
+        if hz.is_finite() && (Self::MIN_HZ..=Self::MAX_HZ).contains(&hz) {
+            Ok(Self(hz))
+        } else {
+            Err(TimingError::InvalidRate(hz))
+        }
+    }
+
+    /// The rate whose period is `period`: `Rate::from_period(step).period() == step` for
+    /// every accepted period (1 us to 100 s).
+    pub fn from_period(period: Duration) -> Result<Self, TimingError> {
+        let nanos = period.as_nanos();
+        let hz = if nanos == 0 {
+            f64::INFINITY
+        } else {
+            NANOS_PER_SEC as f64 / nanos as f64
+        };
+        Self::hz(hz).map_err(|_| TimingError::InvalidPeriod(period))
+    }
+
+    /// The rate in hertz.
+    pub fn as_hz(self) -> f64 {
+        self.0
+    }
+
+    /// The period, rounded to the nearest nanosecond (60 Hz is 16 666 667 ns).
+    pub fn period(self) -> Duration {
+        Duration::from_nanos(round_to_u64(NANOS_PER_SEC as f64 / self.0))
+    }
+}
+
+impl fmt::Display for Rate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} Hz", Trimmed(self.0))
+    }
+}
+
+impl FromStr for Rate {
+    type Err = TimingError;
+
+    /// Reads `60`, `60hz`, `59.94 Hz`.
+    fn from_str(s: &str) -> Result<Self, TimingError> {
+        let t = s.trim();
+        let number = ["hz", "Hz", "HZ"]
+            .iter()
+            .find_map(|unit| t.strip_suffix(unit))
+            .unwrap_or(t)
+            .trim();
+        let hz: f64 = number
+            .parse()
+            .map_err(|_| TimingError::ParseRate(s.to_string()))?;
+        Rate::hz(hz)
+    }
+}
+
+/// How fast game time runs against real time, as an exact number of millionths.
+///
+/// Millionths make every decimal a person types (0.25, 1.5, 0.001) exact, and scaling in
+/// integers with the remainder carried from frame to frame (as
+/// [`GameClock`](crate::GameClock) does) means a day of scaled time loses not one
+/// nanosecond.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TimeScale {
+    ppm: u64,
+}
+
+impl TimeScale {
+    /// Real time.
+    pub const ONE: Self = Self { ppm: 1_000_000 };
+    /// Frozen: game time does not advance.
+    pub const ZERO: Self = Self { ppm: 0 };
+    /// The largest factor accepted. A thousand times real time already turns a second into
+    /// a quarter of an hour of game time, past what any loop setting is meant to survive.
+    pub const MAX: f64 = 1000.0;
+
+    /// A scale from a factor such as 0.5 or 2, or an error if it is negative, not finite or
+    /// above [`TimeScale::MAX`].
+    pub fn new(factor: f64) -> Result<Self, TimingError> {
+        if factor.is_finite() && (0.0..=Self::MAX).contains(&factor) {
+            Ok(Self {
+                ppm: round_to_u64(factor * 1e6),
+            })
+        } else {
+            Err(TimingError::InvalidTimeScale(factor))
+        }
+    }
+
+    /// The scale as a factor.
+    pub fn factor(self) -> f64 {
+        self.ppm as f64 / 1e6
+    }
+
+    /// The scale in millionths: what the loop multiplies by.
+    pub fn ppm(self) -> u64 {
+        self.ppm
+    }
+
+    /// True when game time does not move at all.
+    pub fn is_zero(self) -> bool {
+        self.ppm == 0
+    }
+
+    /// The real time that `game` of game time takes at this scale (`game / scale`), or
+    /// `None` when the scale is zero and game time never advances.
+    pub fn real_time_for(self, game: Duration) -> Option<Duration> {
+        if self.ppm == 0 {
+            return None;
+        }
+        Some(duration_from_nanos(
+            game.as_nanos() * PPM / self.ppm as u128,
+        ))
+    }
+
+    /// Game time for `real` at this scale, adding the carried `remainder` (millionths of a
+    /// nanosecond) and leaving the new one in it, so that the outputs of any sequence of
+    /// calls sum to the exact scaled total.
+    pub(crate) fn scale_carrying(self, real: Duration, remainder: &mut u128) -> Duration {
+        let total = real.as_nanos() * self.ppm as u128 + *remainder;
+        *remainder = total % PPM;
+        duration_from_nanos(total / PPM)
+    }
+
+    /// Game time for `real` at this scale, rounded down, for a look that commits nothing.
+    pub(crate) fn scale(self, real: Duration) -> Duration {
+        duration_from_nanos(real.as_nanos() * self.ppm as u128 / PPM)
+    }
+}
+
+impl Default for TimeScale {
+    /// Real time.
+    fn default() -> Self {
+        Self::ONE
+    }
+}
+
+impl fmt::Display for TimeScale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x", Trimmed(self.factor()))
+    }
+}
+
+impl FromStr for TimeScale {
+    type Err = TimingError;
+
+    /// Reads `1`, `0.5`, `2x`.
+    fn from_str(s: &str) -> Result<Self, TimingError> {
+        let t = s.trim();
+        let factor: f64 = t
+            .strip_suffix('x')
+            .unwrap_or(t)
+            .trim()
+            .parse()
+            .map_err(|_| TimingError::ParseTimeScale(s.to_string()))?;
+        TimeScale::new(factor)
+    }
+}
+
+/// A `Duration` from a count of nanoseconds, saturating instead of overflowing.
+pub(crate) fn duration_from_nanos(nanos: u128) -> Duration {
+    let secs = nanos / NANOS_PER_SEC;
+    if secs > u64::MAX as u128 {
+        return Duration::MAX;
+    }
+    Duration::new(secs as u64, (nanos % NANOS_PER_SEC) as u32)
+}
+
+/// `d * n`, saturating instead of panicking.
+pub(crate) fn mul_duration(d: Duration, n: u64) -> Duration {
+    duration_from_nanos(d.as_nanos().saturating_mul(n as u128))
+}
+
+/// Rounds a non-negative float to the nearest integer (`f64::round` needs `std`).
+fn round_to_u64(x: f64) -> u64 {
+    (x + 0.5) as u64
+}
+
+/// Writes a float with at most six decimals and no trailing zeros: `60`, `0.5`, `59.94`.
+struct Trimmed(f64);
+
+impl fmt::Display for Trimmed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; 48];
+        let mut w = SliceWriter {
+            buf: &mut buf,
+            len: 0,
+        };
+        fmt::write(&mut w, format_args!("{:.6}", self.0))?;
+        let len = w.len;
+        let text = core::str::from_utf8(&buf[..len]).map_err(|_| fmt::Error)?;
+        let text = if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            text
+        };
+        f.write_str(text)
+    }
+}
+
+/// A `fmt::Write` into a fixed buffer, so formatting a number needs no allocation.
+struct SliceWriter<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl fmt::Write for SliceWriter<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        let slot = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn rate_period_is_rounded_to_whole_nanoseconds() {
+        assert_eq!(
+            Rate::hz(60.0).unwrap().period(),
+            Duration::from_nanos(16_666_667)
+        );
+        assert_eq!(Rate::hz(25.0).unwrap().period(), Duration::from_millis(40));
+        assert_eq!(Rate::hz(1000.0).unwrap().period(), Duration::from_millis(1));
+        assert_eq!(Rate::hz(0.01).unwrap().period(), Duration::from_secs(100));
+    }
+
+    #[test]
+    fn from_period_gives_back_the_period() {
+        for nanos in [
+            1_000,
+            16_666_667,
+            16_683_350,
+            1_000_000_007,
+            100_000_000_000,
+        ] {
+            let d = Duration::from_nanos(nanos);
+            assert_eq!(Rate::from_period(d).unwrap().period(), d, "{nanos} ns");
+        }
+        assert_eq!(
+            Rate::from_period(Duration::ZERO),
+            Err(TimingError::InvalidPeriod(Duration::ZERO))
+        );
+        assert!(Rate::from_period(Duration::from_nanos(999)).is_err());
+        assert!(Rate::from_period(Duration::from_secs(101)).is_err());
+    }
+
+    #[test]
+    fn rate_text_round_trips_and_rejects_nonsense() {
+        assert_eq!("60".parse::<Rate>().unwrap().as_hz(), 60.0);
+        assert_eq!("59.94Hz".parse::<Rate>().unwrap().as_hz(), 59.94);
+        assert_eq!(" 144 hz ".parse::<Rate>().unwrap().as_hz(), 144.0);
+        assert_eq!(Rate::hz(59.94).unwrap().to_string(), "59.94 Hz");
+        assert_eq!(Rate::SIXTY_HZ.to_string(), "60 Hz");
+        assert_eq!("-5".parse::<Rate>(), Err(TimingError::InvalidRate(-5.0)));
+        assert_eq!("0".parse::<Rate>(), Err(TimingError::InvalidRate(0.0)));
+        assert_eq!(
+            "fast".parse::<Rate>(),
+            Err(TimingError::ParseRate("fast".into()))
+        );
+        assert!("inf".parse::<Rate>().is_err());
+        assert!("NaN".parse::<Rate>().is_err());
+        assert!("5000000".parse::<Rate>().is_err());
+    }
+
+    #[test]
+    fn time_scale_is_exact_for_decimals_and_rejects_negatives() {
+        assert_eq!("0.25".parse::<TimeScale>().unwrap().ppm(), 250_000);
+        assert_eq!("2x".parse::<TimeScale>().unwrap().ppm(), 2_000_000);
+        assert_eq!(TimeScale::new(0.001).unwrap().ppm(), 1_000);
+        assert_eq!(TimeScale::new(0.5).unwrap().to_string(), "0.5x");
+        assert_eq!(TimeScale::ONE.to_string(), "1x");
+        assert!("-1".parse::<TimeScale>().is_err());
+        assert!("1e9".parse::<TimeScale>().is_err());
+        assert_eq!(
+            "slow".parse::<TimeScale>(),
+            Err(TimingError::ParseTimeScale("slow".into()))
+        );
+    }
+
+    #[test]
+    fn carried_scaling_loses_nothing() {
+        let third = TimeScale::new(1.0 / 3.0).unwrap(); // 333 333 ppm
+        let mut remainder = 0;
+        let mut total = Duration::ZERO;
+        for _ in 0..3_000_000 {
+            total += third.scale_carrying(Duration::from_nanos(7), &mut remainder);
+        }
+        // 21 000 000 ns * 0.333333 = 6 999 993 ns exactly, with no per-call rounding loss;
+        // the uncarried scale would round each 7 ns call down to 2 ns.
+        assert_eq!(total, Duration::from_nanos(6_999_993));
+        assert_eq!(
+            third.scale(Duration::from_nanos(7)),
+            Duration::from_nanos(2)
+        );
+    }
+
+    #[test]
+    fn real_time_for_inverts_the_scale() {
+        let half = TimeScale::new(0.5).unwrap();
+        assert_eq!(
+            half.real_time_for(Duration::from_millis(10)),
+            Some(Duration::from_millis(20))
+        );
+        assert_eq!(
+            TimeScale::ZERO.real_time_for(Duration::from_millis(10)),
+            None
+        );
+    }
+
+    #[test]
+    fn durations_saturate_instead_of_overflowing() {
+        assert_eq!(mul_duration(Duration::MAX, 2), Duration::MAX);
+        assert_eq!(duration_from_nanos(u128::MAX), Duration::MAX);
+        assert_eq!(
+            mul_duration(Duration::from_nanos(16_666_667), 3),
+            Duration::from_nanos(50_000_001)
+        );
+    }
+}

@@ -1,0 +1,242 @@
+//! How Looplab writes and reads its settings: the words of the command line, the overlay,
+//! the log and the reports, in one place.
+//!
+//! A frame cap is `60 Hz` or `off`, a limit of updates per frame `10` or `unlimited`, a
+//! stall clamp `250 ms` or `off`, a duration a number with a unit. Every parser returns a
+//! one-line message naming the problem, so a bad value never reaches the loop.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use looplab_timing::{LoopSettings, Rate};
+
+/// A frame cap: a rate, or `off`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cap(pub Option<Rate>);
+
+impl FromStr for Cap {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "off" | "none" => Ok(Cap(None)),
+            v => v.parse().map(|r| Cap(Some(r))).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for Cap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(rate) => rate.fmt(f),
+            None => f.write_str("off"),
+        }
+    }
+}
+
+/// Most updates per frame: a positive count, or `unlimited`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaxUpdates(pub Option<u32>);
+
+impl MaxUpdates {
+    /// The largest limit accepted: beyond it, "unlimited" says the same more plainly.
+    pub const MAX: u32 = 100_000;
+}
+
+impl FromStr for MaxUpdates {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "unlimited" | "off" | "none" => Ok(MaxUpdates(None)),
+            v => match v.parse::<i64>() {
+                Ok(n) if (1..=i64::from(Self::MAX)).contains(&n) => Ok(MaxUpdates(Some(n as u32))),
+                Ok(n) => Err(format!(
+                    "must be from 1 to {} or 'unlimited', got {n}",
+                    Self::MAX
+                )),
+                Err(_) => Err(format!("'{v}' is not a count (a number or 'unlimited')")),
+            },
+        }
+    }
+}
+
+impl fmt::Display for MaxUpdates {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(n) => n.fmt(f),
+            None => f.write_str("unlimited"),
+        }
+    }
+}
+
+/// The stall clamp: a positive duration, or `off`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StallClamp(pub Option<Duration>);
+
+impl FromStr for StallClamp {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "off" | "none" => Ok(StallClamp(None)),
+            v => {
+                let d = parse_duration(v)?;
+                if d.is_zero() {
+                    return Err("must be longer than zero (or 'off')".into());
+                }
+                Ok(StallClamp(Some(d)))
+            }
+        }
+    }
+}
+
+impl fmt::Display for StallClamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(d) => f.write_str(&format_duration(d)),
+            None => f.write_str("off"),
+        }
+    }
+}
+
+/// The loop settings in one line, as the log and the reports show them.
+pub fn describe_settings(s: &LoopSettings) -> String {
+    format!(
+        "{} UPS, cap {}, max updates/frame {}, stall clamp {}, time scale {}",
+        s.update_rate.as_hz(),
+        Cap(s.frame_cap),
+        MaxUpdates(s.max_updates),
+        StallClamp(s.max_frame_time),
+        s.time_scale,
+    )
+}
+
+/// Parses a duration written with a unit: `250ms`, `1.5s`, `40us`, `100ns`, `2m`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| c.is_ascii_alphabetic() || c == 'µ')
+        .ok_or_else(|| format!("'{s}' has no unit (write it like 5ms, 1.5s or 200us)"))?;
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration (write it like 5ms, 1.5s or 200us)"))?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(format!("duration '{s}' must not be negative"));
+    }
+    let nanos_per_unit = match unit.trim() {
+        "ns" => 1.0,
+        "us" | "µs" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        "m" | "min" => 60e9,
+        "h" => 3600e9,
+        other => {
+            return Err(format!(
+                "'{other}' in '{s}' is not a time unit (use ns, us, ms, s, m or h)"
+            ));
+        }
+    };
+    let nanos = value * nanos_per_unit;
+    if nanos > 1e18 {
+        return Err(format!("duration '{s}' is too long"));
+    }
+    Ok(Duration::from_nanos(nanos.round() as u64))
+}
+
+/// Formats a duration in the unit that reads best: `16.667 ms`, `1.5 s`, `850 us`.
+pub fn format_duration(d: Duration) -> String {
+    let nanos = d.as_nanos() as f64;
+    let (value, unit) = if nanos >= 1e9 {
+        (nanos / 1e9, "s")
+    } else if nanos >= 1e6 {
+        (nanos / 1e6, "ms")
+    } else if nanos >= 1e3 {
+        (nanos / 1e3, "us")
+    } else {
+        return format!("{nanos} ns");
+    };
+    format!("{} {unit}", trim_float((value * 1e3).round() / 1e3))
+}
+
+/// `60` rather than `60.000`, `0.5` rather than `0.500`.
+fn trim_float(x: f64) -> String {
+    let s = format!("{x:.6}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use looplab_timing::TimeScale;
+
+    #[test]
+    fn settings_read_and_write_the_same_words() {
+        assert_eq!("off".parse::<Cap>(), Ok(Cap(None)));
+        assert_eq!("60".parse::<Cap>().unwrap().to_string(), "60 Hz");
+        assert_eq!(
+            "unlimited".parse::<MaxUpdates>().unwrap().to_string(),
+            "unlimited"
+        );
+        assert_eq!("10".parse::<MaxUpdates>(), Ok(MaxUpdates(Some(10))));
+        assert_eq!("250ms".parse::<StallClamp>().unwrap().to_string(), "250 ms");
+        assert_eq!("off".parse::<StallClamp>().unwrap().to_string(), "off");
+        assert!(
+            "0ms"
+                .parse::<StallClamp>()
+                .unwrap_err()
+                .contains("longer than zero")
+        );
+        assert!(
+            "0".parse::<MaxUpdates>()
+                .unwrap_err()
+                .contains("from 1 to 100000")
+        );
+        assert!(
+            "many"
+                .parse::<MaxUpdates>()
+                .unwrap_err()
+                .contains("not a count")
+        );
+        assert!("-5".parse::<Cap>().unwrap_err().contains("positive"));
+    }
+
+    #[test]
+    fn the_settings_line_uses_those_words() {
+        let s = LoopSettings::default()
+            .with_max_updates(None)
+            .with_max_frame_time(None)
+            .with_time_scale(TimeScale::new(0.5).unwrap());
+        assert_eq!(
+            describe_settings(&s),
+            "60 UPS, cap off, max updates/frame unlimited, stall clamp off, time scale 0.5x"
+        );
+    }
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("250ms").unwrap(), Duration::from_millis(250));
+        assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("40us").unwrap(), Duration::from_micros(40));
+        assert_eq!(parse_duration("0s").unwrap(), Duration::ZERO);
+        assert!(parse_duration("5").unwrap_err().contains("no unit"));
+        assert!(parse_duration("-5ms").unwrap_err().contains("negative"));
+        assert!(
+            parse_duration("5parsecs")
+                .unwrap_err()
+                .contains("not a time unit")
+        );
+        assert!(parse_duration("abcms").is_err());
+    }
+
+    #[test]
+    fn durations_format_in_a_readable_unit() {
+        assert_eq!(
+            format_duration(Duration::from_nanos(16_666_667)),
+            "16.667 ms"
+        );
+        assert_eq!(format_duration(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(format_duration(Duration::from_micros(850)), "850 us");
+        assert_eq!(format_duration(Duration::from_nanos(12)), "12 ns");
+    }
+}
