@@ -3,7 +3,7 @@
 //! Every user mistake becomes one line on stderr naming the option and the problem, and exit
 //! status 2; a failure at run time (no display, no GPU) is one line and status 1.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -201,16 +201,6 @@ pub struct AppArgs {
     /// recovery.
     #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub surface_faults: Option<u32>,
-}
-
-/// Checks that `path` can be written, so a run does not fail only at its end.
-fn check_writable(option: &str, path: &Path) -> Result<(), Failure> {
-    std::fs::File::create(path).map(drop).map_err(|e| {
-        Failure::usage(format!(
-            "invalid value '{}' for '{option}': cannot write it: {e}",
-            path.display()
-        ))
-    })
 }
 
 fn parse_pacing(s: &str) -> Result<WaitMode, String> {
@@ -428,19 +418,18 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             .map_err(Failure::runtime)?;
             match bench.format {
                 BenchFormat::Table => print!("{}", crate::bench::report::table(&report)),
-                BenchFormat::Json => println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).unwrap_or_default()
-                ),
+                BenchFormat::Json => {
+                    println!("{}", crate::output::to_json("report", &report, true)?)
+                }
             }
             Ok(())
         }
         None => {
             if let Some(path) = &cli.app.stats {
-                check_writable("--stats", path)?;
+                crate::output::check_target("--stats", path)?;
             }
             if let Some(path) = &cli.app.frame_log {
-                check_writable("--frame-log", path)?;
+                crate::output::check_target("--frame-log", path)?;
             }
             crate::app::run(cli.app.options())
         }
@@ -461,17 +450,16 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
             let report = crate::lab::soak::soak_all(hours, seed);
             match format {
                 BenchFormat::Table => print!("{}", crate::lab::soak::table(&report)),
-                BenchFormat::Json => println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).unwrap_or_default()
-                ),
+                BenchFormat::Json => {
+                    println!("{}", crate::output::to_json("report", &report, true)?)
+                }
             }
             return Ok(());
         }
         None => {}
     }
     if let Some(path) = &args.plot {
-        check_writable("--plot", path)?;
+        crate::output::check_target("--plot", path)?;
     }
     let mut options = LabOptions {
         settings: args.loop_args.settings(),
@@ -500,10 +488,11 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     match args.format {
         Format::Table => print!("{}", report.table()),
         Format::Csv => print!("{}", report.csv()),
-        Format::Json => println!("{}", report.json()),
+        Format::Json => println!("{}", crate::output::to_json("report", &report, true)?),
     }
     if let Some(path) = args.plot {
-        plot::write_svg(&report, &path).map_err(Failure::runtime)?;
+        let svg = plot::svg(&report).map_err(Failure::runtime)?;
+        crate::output::write_file("--plot", &path, svg.as_bytes())?;
         eprintln!("plot written to {}", path.display());
     }
     Ok(())

@@ -29,87 +29,187 @@ pub enum Action {
     Quit,
 }
 
-/// One row of the key table.
-pub struct Binding {
-    pub keys: &'static str,
-    pub does: &'static str,
+/// A key, and whether Shift must be held for this entry (a Shift entry wins over the plain
+/// one while Shift is held; otherwise Shift makes no difference).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub shift: bool,
 }
+
+const fn key(code: KeyCode) -> Key {
+    Key { code, shift: false }
+}
+
+const fn shift(code: KeyCode) -> Key {
+    Key { code, shift: true }
+}
+
+/// One row of the key table: how the help names the keys, what they do, and the keys with
+/// the action each one triggers. Dispatch ([`action_for`]), the help overlay and the README's
+/// key table are all made from these rows.
+pub struct Binding {
+    pub label: &'static str,
+    pub does: &'static str,
+    pub keys: &'static [(Key, Action)],
+}
+
+use Action::*;
+use KeyCode as K;
+use Strategy as S;
 
 /// The key table, in the order the help shows it.
 pub const BINDINGS: &[Binding] = &[
     Binding {
-        keys: "1-6",
+        label: "1-6",
         does: "choose a strategy (1 uncapped ... 6 extrapolated)",
+        keys: &[
+            (key(K::Digit1), SelectStrategy(S::Uncapped)),
+            (key(K::Digit2), SelectStrategy(S::FixedSleep)),
+            (key(K::Digit3), SelectStrategy(S::Variable)),
+            (key(K::Digit4), SelectStrategy(S::CatchUp)),
+            (key(K::Digit5), SelectStrategy(S::Interpolated)),
+            (key(K::Digit6), SelectStrategy(S::Extrapolated)),
+            (key(K::Numpad1), SelectStrategy(S::Uncapped)),
+            (key(K::Numpad2), SelectStrategy(S::FixedSleep)),
+            (key(K::Numpad3), SelectStrategy(S::Variable)),
+            (key(K::Numpad4), SelectStrategy(S::CatchUp)),
+            (key(K::Numpad5), SelectStrategy(S::Interpolated)),
+            (key(K::Numpad6), SelectStrategy(S::Extrapolated)),
+        ],
     },
     Binding {
-        keys: "Tab",
+        label: "Tab",
         does: "next strategy",
+        keys: &[(key(K::Tab), NextStrategy)],
     },
     Binding {
-        keys: "Up / Down",
+        label: "Up / Down",
         does: "update rate up / down",
+        keys: &[
+            (key(K::ArrowUp), UpdateRate(true)),
+            (key(K::ArrowDown), UpdateRate(false)),
+        ],
     },
     Binding {
-        keys: "C / Shift+C",
+        label: "C / Shift+C",
         does: "frame cap: next / previous (off, 30, 60, 120, 144, 240 Hz)",
+        keys: &[
+            (key(K::KeyC), FrameCap(true)),
+            (shift(K::KeyC), FrameCap(false)),
+        ],
     },
     Binding {
-        keys: "V",
+        label: "V",
         does: "vsync on / off",
+        keys: &[(key(K::KeyV), ToggleVsync)],
     },
     Binding {
-        keys: "M / Shift+M",
+        label: "M / Shift+M",
         does: "max updates per frame up / down (1 ... unlimited)",
+        keys: &[
+            (key(K::KeyM), MaxUpdates(true)),
+            (shift(K::KeyM), MaxUpdates(false)),
+        ],
     },
     Binding {
-        keys: "U / Shift+U",
+        label: "U / Shift+U",
         does: "simulated update cost up / down (weak CPU)",
+        keys: &[
+            (key(K::KeyU), UpdateCost(true)),
+            (shift(K::KeyU), UpdateCost(false)),
+        ],
     },
     Binding {
-        keys: "R / Shift+R",
+        label: "R / Shift+R",
         does: "simulated render cost up / down (weak GPU)",
+        keys: &[
+            (key(K::KeyR), RenderCost(true)),
+            (shift(K::KeyR), RenderCost(false)),
+        ],
     },
     Binding {
-        keys: "S",
+        label: "S",
         does: "a one-off 1 s stall",
+        keys: &[(key(K::KeyS), Stall)],
     },
     Binding {
-        keys: "Space or P",
+        label: "Space or P",
         does: "pause / resume",
+        keys: &[(key(K::Space), TogglePause), (key(K::KeyP), TogglePause)],
     },
     Binding {
-        keys: "N or .",
+        label: "N or .",
         does: "single step (pauses)",
+        keys: &[(key(K::KeyN), SingleStep), (key(K::Period), SingleStep)],
     },
     Binding {
-        keys: "] / [",
+        label: "] / [",
         does: "time scale x2 / x0.5",
+        keys: &[
+            (key(K::BracketRight), TimeScale(true)),
+            (key(K::BracketLeft), TimeScale(false)),
+        ],
     },
     Binding {
-        keys: "+ / -",
+        label: "+ / -",
         does: "bullets x2 / x0.5",
+        keys: &[
+            (key(K::Equal), Bullets(true)),
+            (key(K::NumpadAdd), Bullets(true)),
+            (key(K::Minus), Bullets(false)),
+            (key(K::NumpadSubtract), Bullets(false)),
+        ],
     },
     Binding {
-        keys: "G",
+        label: "G",
         does: "ghosts: true positions at the moment of display",
+        keys: &[(key(K::KeyG), ToggleGhosts)],
     },
     Binding {
-        keys: "H or F1",
+        label: "H or F1",
         does: "help",
+        keys: &[(key(K::KeyH), ToggleHelp), (key(K::F1), ToggleHelp)],
     },
     Binding {
-        keys: "O or F2",
+        label: "O or F2",
         does: "hide / show the overlay",
+        keys: &[(key(K::KeyO), ToggleOverlay), (key(K::F2), ToggleOverlay)],
     },
     Binding {
-        keys: "0",
+        label: "0",
         does: "reset every knob to its start value",
+        keys: &[(key(K::Digit0), ResetKnobs), (key(K::Numpad0), ResetKnobs)],
     },
     Binding {
-        keys: "Esc or Q",
+        label: "Esc or Q",
         does: "quit",
+        keys: &[(key(K::Escape), Quit), (key(K::KeyQ), Quit)],
     },
 ];
+
+/// The action for a key press, given whether Shift is held: the table's Shift entry for the
+/// key while Shift is held, else its plain entry.
+pub fn action_for(code: KeyCode, shift_held: bool) -> Option<Action> {
+    let find = |wanted: Key| {
+        BINDINGS
+            .iter()
+            .flat_map(|b| b.keys)
+            .find(|(k, _)| *k == wanted)
+            .map(|&(_, action)| action)
+    };
+    let shifted = if shift_held { find(shift(code)) } else { None };
+    shifted.or_else(|| find(key(code)))
+}
+
+/// The key table as Markdown, as the README shows it (a test keeps the two the same).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| keys | what they do |\n|---|---|\n");
+    for b in BINDINGS {
+        out.push_str(&format!("| {} | {} |\n", b.label, b.does));
+    }
+    out
+}
 
 /// The digit key that selects `strategy`: 1 to 6, in the order of [`Strategy::ALL`].
 pub fn strategy_key(strategy: Strategy) -> char {
@@ -132,42 +232,6 @@ pub fn next_strategy(strategy: Strategy) -> Strategy {
         .position(|&s| s == strategy)
         .unwrap_or(0);
     Strategy::ALL[(index + 1) % Strategy::ALL.len()]
-}
-
-/// The action for a key press, given whether Shift is held.
-pub fn action_for(key: KeyCode, shift: bool) -> Option<Action> {
-    use Action::*;
-    use KeyCode as K;
-    let strategy = |i: usize| Some(SelectStrategy(Strategy::ALL[i]));
-    match key {
-        K::Digit1 | K::Numpad1 => strategy(0),
-        K::Digit2 | K::Numpad2 => strategy(1),
-        K::Digit3 | K::Numpad3 => strategy(2),
-        K::Digit4 | K::Numpad4 => strategy(3),
-        K::Digit5 | K::Numpad5 => strategy(4),
-        K::Digit6 | K::Numpad6 => strategy(5),
-        K::Tab => Some(NextStrategy),
-        K::ArrowUp => Some(UpdateRate(true)),
-        K::ArrowDown => Some(UpdateRate(false)),
-        K::KeyC => Some(FrameCap(!shift)),
-        K::KeyV => Some(ToggleVsync),
-        K::KeyM => Some(MaxUpdates(!shift)),
-        K::KeyU => Some(UpdateCost(!shift)),
-        K::KeyR => Some(RenderCost(!shift)),
-        K::KeyS => Some(Stall),
-        K::Space | K::KeyP => Some(TogglePause),
-        K::KeyN | K::Period => Some(SingleStep),
-        K::BracketRight => Some(TimeScale(true)),
-        K::BracketLeft => Some(TimeScale(false)),
-        K::Equal | K::NumpadAdd => Some(Bullets(true)),
-        K::Minus | K::NumpadSubtract => Some(Bullets(false)),
-        K::KeyG => Some(ToggleGhosts),
-        K::KeyH | K::F1 => Some(ToggleHelp),
-        K::KeyO | K::F2 => Some(ToggleOverlay),
-        K::Digit0 | K::Numpad0 => Some(ResetKnobs),
-        K::Escape | K::KeyQ => Some(Quit),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
@@ -236,36 +300,71 @@ mod tests {
         assert_eq!(action_for(KeyCode::KeyF, false), None);
     }
 
+    /// A number per kind of action; a new kind of action fails to compile here until it
+    /// is counted, and then fails the test below until it has a key.
+    fn kind(a: Action) -> usize {
+        match a {
+            SelectStrategy(_) => 0,
+            NextStrategy => 1,
+            UpdateRate(_) => 2,
+            FrameCap(_) => 3,
+            ToggleVsync => 4,
+            MaxUpdates(_) => 5,
+            UpdateCost(_) => 6,
+            RenderCost(_) => 7,
+            Stall => 8,
+            TogglePause => 9,
+            SingleStep => 10,
+            TimeScale(_) => 11,
+            Bullets(_) => 12,
+            ToggleGhosts => 13,
+            ToggleHelp => 14,
+            ToggleOverlay => 15,
+            ResetKnobs => 16,
+            Quit => 17,
+        }
+    }
+
     #[test]
-    fn every_action_has_a_key_listed_in_the_table() {
-        let all_keys = [
-            KeyCode::Digit1,
-            KeyCode::Tab,
-            KeyCode::ArrowUp,
-            KeyCode::ArrowDown,
-            KeyCode::KeyC,
-            KeyCode::KeyV,
-            KeyCode::KeyM,
-            KeyCode::KeyU,
-            KeyCode::KeyR,
-            KeyCode::KeyS,
-            KeyCode::Space,
-            KeyCode::KeyN,
-            KeyCode::BracketLeft,
-            KeyCode::BracketRight,
-            KeyCode::Equal,
-            KeyCode::Minus,
-            KeyCode::KeyG,
-            KeyCode::KeyH,
-            KeyCode::KeyO,
-            KeyCode::Digit0,
-            KeyCode::Escape,
-        ];
-        let mapped: Vec<Action> = all_keys
+    fn every_action_has_a_key_and_no_key_means_two_things() {
+        let mut kinds: Vec<usize> = BINDINGS
             .iter()
-            .filter_map(|&k| action_for(k, false))
+            .flat_map(|b| b.keys)
+            .map(|&(_, a)| kind(a))
             .collect();
-        assert_eq!(mapped.len(), all_keys.len());
-        assert_eq!(BINDINGS.len(), 18);
+        kinds.sort_unstable();
+        kinds.dedup();
+        assert_eq!(kinds, (0..18).collect::<Vec<_>>());
+        let keys: Vec<Key> = BINDINGS
+            .iter()
+            .flat_map(|b| b.keys)
+            .map(|&(k, _)| k)
+            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert!(!keys[..i].contains(k), "{k:?} is bound twice");
+        }
+        // Every strategy has its digit, in the table's order.
+        for s in Strategy::ALL {
+            let digit = strategy_key(s).to_digit(10).unwrap() as usize;
+            let code = [
+                K::Digit1,
+                K::Digit2,
+                K::Digit3,
+                K::Digit4,
+                K::Digit5,
+                K::Digit6,
+            ][digit - 1];
+            assert_eq!(action_for(code, false), Some(SelectStrategy(s)));
+        }
+    }
+
+    #[test]
+    fn the_readme_shows_this_key_table() {
+        let readme = include_str!("../README.md");
+        let table = markdown_table();
+        assert!(
+            readme.contains(&table),
+            "README.md's key table differs from input::BINDINGS; it should read:\n{table}"
+        );
     }
 }

@@ -84,9 +84,6 @@ fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reaso
         let expected = num(w, "bullets") / (num(w, "update_ms") / 1e3);
         assert!((num(w, "bullet_steps_per_sec") / expected - 1.0).abs() < 1e-6);
     }
-    let planner = rows(&r, "planner");
-    assert_eq!(planner.len(), 6);
-    assert!(planner.iter().all(|p| num(p, "ns_per_decision") > 0.0));
     assert!(rows(&r, "pacing_window").is_empty() && rows(&r, "latency").is_empty());
     let targets = rows(&r, "targets");
     let unmeasured: Vec<&Value> = targets.iter().filter(|t| t["met"].is_null()).collect();
@@ -95,7 +92,7 @@ fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reaso
         2,
         "latency and start-up need a window: {targets:?}"
     );
-    assert!(targets.len() >= 9);
+    assert!(targets.len() >= 8);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::time::Duration;
 use glam::Vec2;
 use looplab::render::gpu::Gpu;
 use looplab::render::offscreen::{OffscreenTarget, render_sprites};
-use looplab::render::scene::{self, ShapeInstance, ViewTransform};
+use looplab::render::scene::ViewTransform;
 use looplab::render::sprites::{SpriteFrame, SpriteRenderer};
 use looplab::world::WORLD_SIZE;
 use looplab_timing::View;
@@ -34,24 +34,15 @@ fn drawn_centre(
         SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
     let target = OffscreenTarget::new(&gpu.device, WIDTH, HEIGHT);
     let transform = ViewTransform::new(WORLD_SIZE, WIDTH, HEIGHT);
-    let mut globals = scene::globals(&transform, view, STEP);
-    let ghosts = ghost_at.map(|owed| {
-        let mut g = globals;
-        g.blend = [0.0, owed.as_secs_f32()];
-        // Ghosts only: hide the sprite pass by drawing it off-screen.
-        globals.blend = [0.0, -1e6];
-        g
-    });
     let (p, q, v) = ([prev], [pos], [vel]);
-    let shapes: [ShapeInstance; 0] = [];
-    let frame = SpriteFrame {
-        prev: &p,
-        pos: &q,
-        vel: &v,
-        globals,
-        ghosts,
-        shapes: &shapes,
-    };
+    let mut frame = SpriteFrame::bullets(&p, &q, &v, transform, view, STEP);
+    if let Some(owed) = ghost_at {
+        let mut g = frame.globals;
+        g.blend = [0.0, owed.as_secs_f32()];
+        frame.ghosts = Some(g);
+        // Ghosts only: hide the sprite pass by drawing it off-screen.
+        frame.globals.blend = [0.0, -1e6];
+    }
     render_sprites(gpu, &mut sprites, &target, &frame);
     let pixels = target.read_rgba(gpu).expect("read back");
     assert_eq!(gpu.error_count(), 0, "no GPU validation errors");
@@ -130,14 +121,7 @@ fn the_letterbox_keeps_the_world_centred_in_a_square_window() {
     let target = OffscreenTarget::new(&gpu.device, 640, 640);
     let transform = ViewTransform::new(WORLD_SIZE, 640, 640);
     let at = [Vec2::new(640.0, 360.0)];
-    let frame = SpriteFrame {
-        prev: &at,
-        pos: &at,
-        vel: &[Vec2::ZERO],
-        globals: scene::globals(&transform, View::Latest, STEP),
-        ghosts: None,
-        shapes: &[],
-    };
+    let frame = SpriteFrame::bullets(&at, &at, &[Vec2::ZERO], transform, View::Latest, STEP);
     render_sprites(&gpu, &mut sprites, &target, &frame);
     let pixels = target.read_rgba(&gpu).unwrap();
     // The world's centre lands on the window's centre; half-size sprite, 4x4 px.

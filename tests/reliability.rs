@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{App, Scratch, Xvfb, stats};
+use support::{App, Scratch, Xvfb, frame_log, stats};
 
 /// Window tests share two cores with lavapipe and Xvfb: one at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -16,27 +16,6 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
-
-fn frame_log(path: &std::path::Path) -> Vec<Vec<u64>> {
-    let v: Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("frame log")).unwrap();
-    v["frames"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            f.as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_u64().unwrap())
-                .collect()
-        })
-        .collect()
-}
-
-const START: usize = 0;
-const UPDATES: usize = 1;
-const GAME: usize = 9;
 
 fn assert_clean(log: &str) {
     assert!(!log.contains("panicked"), "a panic:\n{log}");
@@ -129,20 +108,25 @@ fn stopped_for_three_seconds_it_clamps_the_stall_and_carries_on() {
         "it still answers keys:\n{log}"
     );
 
-    let frames = frame_log(&log_path);
+    let frames = frame_log(&log_path).frames;
     let gap = frames
         .windows(2)
-        .position(|w| w[1][START] - w[0][START] > 2_900_000_000)
+        .position(|w| w[1].start - w[0].start > Duration::from_millis(2_900))
         .expect("the 3 s stop shows as a gap between two frames");
     let (before, after) = (&frames[gap], &frames[gap + 1]);
     assert!(
-        after[UPDATES] <= 10,
+        after.updates <= 10,
         "at most max_updates after the stall: {after:?}"
     );
-    let jump = after[GAME] - before[GAME];
+    let jump = after.game_shown - before.game_shown;
     assert!(
-        jump <= 250_000_000,
-        "game time jumps at most the 250 ms clamp, not 3 s: {jump} ns"
+        jump <= Duration::from_millis(250),
+        "game time jumps at most the 250 ms clamp, not 3 s: {jump:?}"
+    );
+    assert!(
+        after.clamped >= Duration::from_millis(2_600),
+        "the frame says how much real time the clamp dropped: {:?}",
+        after.clamped
     );
     let after_count = frames.len() - gap - 1;
     assert!(
@@ -151,8 +135,8 @@ fn stopped_for_three_seconds_it_clamps_the_stall_and_carries_on() {
     );
     eprintln!(
         "measured: 3 s stop: next frame ran {} updates, game clock +{:.1} ms, {after_count} frames after",
-        after[UPDATES],
-        jump as f64 / 1e6
+        after.updates,
+        jump.as_secs_f64() * 1e3
     );
 }
 
@@ -288,11 +272,11 @@ fn minimized_unmapped_and_resized_windows_keep_rendering() {
         serde_json::json!([900, 500]),
         "it renders at the new size"
     );
-    let frames = frame_log(&log_path);
-    let first = frames[0][START];
+    let frames = frame_log(&log_path).frames;
+    let first = frames[0].start;
     let late = frames
         .iter()
-        .filter(|f| f[START] - first > resized.as_nanos() as u64 + 500_000_000)
+        .filter(|f| f.start - first > resized + Duration::from_millis(500))
         .count();
     assert!(
         late > 60,

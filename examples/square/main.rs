@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use looplab_timing::{Clock, FrameWait, LoopSettings, Planner, Rate, Strategy, SystemClock, Wake};
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, KeyEvent, WindowEvent};
+use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
@@ -61,15 +61,11 @@ impl ApplicationHandler for App {
         let Some(gpu) = &mut self.gpu else { return };
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::KeyboardInput {
-                event:
-                    KeyEvent {
-                        logical_key: Key::Named(NamedKey::Escape),
-                        state: ElementState::Pressed,
-                        ..
-                    },
-                ..
-            } => event_loop.exit(),
+            WindowEvent::KeyboardInput { event, .. }
+                if event.logical_key == Key::Named(NamedKey::Escape) =>
+            {
+                event_loop.exit()
+            }
             WindowEvent::Resized(size) if size.width > 0 && size.height > 0 => {
                 (gpu.config.width, gpu.config.height) = (size.width, size.height);
                 gpu.surface.configure(&gpu.device, &gpu.config);

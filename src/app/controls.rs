@@ -82,7 +82,7 @@ impl Effect {
 /// The running loop and its knobs.
 #[derive(Clone, Debug)]
 pub struct Controls {
-    pub session: Session,
+    session: Session,
     pub knobs: Knobs,
     initial: (Strategy, LoopSettings, Knobs, usize),
 }
@@ -101,26 +101,35 @@ impl Controls {
         }
     }
 
+    /// The running loop.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The running loop, to run frames on.
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
     pub fn strategy(&self) -> Strategy {
-        self.session.planner.strategy()
+        self.session.planner().strategy()
     }
 
     pub fn settings(&self) -> &LoopSettings {
-        self.session.planner.settings()
+        self.session.planner().settings()
     }
 
     fn set_settings(&mut self, f: impl FnOnce(&mut LoopSettings)) {
         let mut s = self.settings().clone();
         f(&mut s);
-        self.session.planner.set_settings(s);
+        self.session.set_settings(s);
     }
 
     fn set_strategy(&mut self, strategy: Strategy) -> Effect {
         if strategy == self.strategy() {
             return Effect::default();
         }
-        self.session.planner.set_strategy(strategy);
-        self.session.stats.clear();
+        self.session.set_strategy(strategy);
         Effect {
             log: Some(format!(
                 "strategy: {} ({})",
@@ -202,7 +211,7 @@ impl Controls {
                 Effect::log(format!("paused: {}", on_off(paused)))
             }
             SingleStep => {
-                self.session.planner.single_step();
+                self.session.single_step();
                 Effect::log("single step".to_string())
             }
             TimeScale(up) => {
@@ -211,14 +220,14 @@ impl Controls {
                 Effect::log(format!("time scale: {scale}"))
             }
             Bullets(up) => {
-                let n = self.session.world.bullets.len();
+                let n = self.session.world().bullets.len();
                 let next = if up {
                     n.saturating_mul(2).max(1)
                 } else {
                     n / 2
                 }
                 .clamp(BULLET_RANGE.0, BULLET_RANGE.1);
-                self.session.world.set_bullet_count(next);
+                self.session.set_bullet_count(next);
                 Effect::log(format!("bullets: {next}"))
             }
             ToggleGhosts => {
@@ -237,9 +246,9 @@ impl Controls {
                 let (strategy, settings, knobs, bullets) = self.initial.clone();
                 let vsync_changed = knobs.vsync != self.knobs.vsync;
                 let mut effect = self.set_strategy(strategy);
-                self.session.planner.set_settings(settings);
+                self.session.set_settings(settings);
                 self.knobs = knobs;
-                self.session.world.set_bullet_count(bullets);
+                self.session.set_bullet_count(bullets);
                 effect.log = Some("reset: every knob back to its start value".to_string());
                 effect.vsync_changed = vsync_changed;
                 effect
@@ -421,17 +430,17 @@ mod tests {
     fn bullets_double_and_halve_within_bounds() {
         let mut c = controls();
         c.apply(Action::Bullets(true));
-        assert_eq!(c.session.world.bullets.len(), 200);
+        assert_eq!(c.session.world().bullets.len(), 200);
         for _ in 0..20 {
             c.apply(Action::Bullets(false));
         }
-        assert_eq!(c.session.world.bullets.len(), 0);
+        assert_eq!(c.session.world().bullets.len(), 0);
         c.apply(Action::Bullets(true));
-        assert_eq!(c.session.world.bullets.len(), 1);
+        assert_eq!(c.session.world().bullets.len(), 1);
         for _ in 0..40 {
             c.apply(Action::Bullets(true));
         }
-        assert_eq!(c.session.world.bullets.len(), WorldConfig::MAX_BULLETS);
+        assert_eq!(c.session.world().bullets.len(), WorldConfig::MAX_BULLETS);
     }
 
     #[test]
@@ -450,7 +459,7 @@ mod tests {
         assert_eq!(c.knobs, Knobs::default());
         assert_eq!(c.strategy(), Strategy::Interpolated);
         assert_eq!(c.settings(), &LoopSettings::default());
-        assert_eq!(c.session.world.bullets.len(), 100);
+        assert_eq!(c.session.world().bullets.len(), 100);
         assert!(c.apply(Action::Quit).quit);
     }
 

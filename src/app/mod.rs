@@ -10,7 +10,9 @@
 //! drives with a virtual clock.
 
 pub mod controls;
+pub mod faults;
 pub mod overlay;
+pub mod overlay_host;
 pub mod pacing;
 pub mod record;
 
@@ -29,21 +31,20 @@ use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
 use crate::input::{self, Action};
-use crate::render::scene::{self, ShapeInstance, ViewTransform};
-use crate::render::sprites::SpriteFrame;
+use crate::output;
+use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
 use crate::render::{FrameOutcome, Graphics};
+use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::settings_text::describe_settings;
 use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
 use crate::world::{WORLD_SIZE, WorldConfig};
 use controls::{Controls, Effect, Knobs};
-use overlay::{OverlayModel, speed_warning};
+use faults::SurfaceFaults;
+use overlay::{OverlayModel, SpeedWatch};
+use overlay_host::OverlayHost;
 use pacing::CpuMeter;
-use record::{FrameLog, Recorder};
-
-fn nanos(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
-}
+use record::RunRecord;
 
 /// What a person sees when there is no display to open a window on.
 pub const NO_DISPLAY_HELP: &str = "no display: neither DISPLAY nor WAYLAND_DISPLAY is set. \
@@ -58,9 +59,6 @@ const REDRAW_TIMEOUT: Duration = Duration::from_millis(250);
 /// second, so even with no update limit (the spiral of death) the window answers input
 /// several times a second.
 const UPDATE_BUDGET: Duration = UpdateBudget::DEFAULT_LIMIT;
-
-/// How often the speed warning is checked (and logged when it changes).
-const WARNING_INTERVAL: Duration = Duration::from_millis(500);
 
 /// Weight of the newest frame in the smoothed error the overlay shows.
 const ERROR_SMOOTHING: f32 = 0.05;
@@ -107,37 +105,69 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
     app.finish()
 }
 
-struct App {
-    options: AppOptions,
-    instance: Option<wgpu::Instance>,
-    clock: SystemClock,
-    controls: Controls,
-    gfx: Option<Graphics>,
-    /// The frame planned (and its updates run), waiting for its redraw, and when it started.
-    pending: Option<FramePlan>,
+/// The window and what draws in it, once it exists.
+struct WindowParts {
+    gfx: Graphics,
+    overlay: OverlayHost,
+}
+
+/// A frame planned and its updates run, waiting for its redraw.
+#[derive(Clone, Copy)]
+struct Pending {
+    plan: FramePlan,
+    record: FrameRecord,
+}
+
+/// Where the loop is between frames.
+struct LoopState {
+    pending: Option<Pending>,
     /// When the next frame may start.
     wake: Wake,
     /// Waits for the wake time: the event loop's timer, then a spin for the last stretch.
     wait: FrameWait,
-    /// Input recorded by `window_event` with its arrival time, applied before the next frame.
-    actions: Vec<(Action, Duration)>,
-    /// Arrival times of applied input not yet shown by a presented frame.
-    unshown_input: Vec<Duration>,
-    frame_log: Option<FrameLog>,
-    shift: bool,
+    /// A stall asked for by key, to happen before the next frame.
     stall: Option<Duration>,
-    recorder: Recorder,
+    /// When the last frame finished: the next frame's wait is counted from here.
+    idle_since: Duration,
+}
+
+/// What the drawing keeps between frames.
+#[derive(Default)]
+struct DrawState {
+    /// Drawn-position error, smoothed for the overlay.
     accuracy: FrameAccuracy,
     /// Game time the wall-clock marker shows: where the game would be had it kept to real
     /// time (times the time scale) since the strategy was chosen.
     reference: Duration,
     shapes: Vec<ShapeInstance>,
+    /// The last presented frame, for the overlay.
+    last: FrameRecord,
+}
+
+impl DrawState {
+    fn smooth(&mut self, latest: FrameAccuracy) {
+        let a = &mut self.accuracy;
+        a.mean_error += (latest.mean_error - a.mean_error) * ERROR_SMOOTHING;
+        a.max_error += (latest.max_error - a.max_error) * ERROR_SMOOTHING;
+        a.judder += (latest.judder - a.judder) * ERROR_SMOOTHING;
+    }
+}
+
+struct App {
+    options: AppOptions,
+    instance: Option<wgpu::Instance>,
+    clock: SystemClock,
+    controls: Controls,
+    window: Option<WindowParts>,
+    frame: LoopState,
+    draw: DrawState,
+    /// Input recorded by `window_event` with its arrival time, applied before the next frame.
+    actions: Vec<(Action, Duration)>,
+    shift: bool,
+    run: RunRecord,
     cpu: CpuMeter,
-    /// The overlay's speed warning as last logged, and when it was last checked.
-    warning: Option<String>,
-    warning_checked: Instant,
-    presented: u64,
-    skipped: u64,
+    speed: SpeedWatch,
+    faults: Option<SurfaceFaults>,
     failure: Option<Failure>,
     exiting: bool,
 }
@@ -154,36 +184,37 @@ impl App {
             instance: Some(instance),
             clock: SystemClock::start(),
             controls,
-            gfx: None,
-            pending: None,
-            wake: Wake::Immediately,
-            wait: FrameWait::new(options.pacing),
+            window: None,
+            frame: LoopState {
+                pending: None,
+                wake: Wake::Immediately,
+                wait: FrameWait::new(options.pacing),
+                stall: None,
+                idle_since: Duration::ZERO,
+            },
+            draw: DrawState::default(),
             actions: Vec::new(),
-            unshown_input: Vec::new(),
-            frame_log: options.frame_log.is_some().then(FrameLog::new),
             shift: false,
-            stall: None,
-            recorder: Recorder::default(),
-            accuracy: FrameAccuracy::default(),
-            reference: Duration::ZERO,
-            shapes: Vec::new(),
+            run: RunRecord::new(options.frame_log.is_some()),
             cpu: CpuMeter::default(),
-            warning: None,
-            warning_checked: Instant::now(),
-            presented: 0,
-            skipped: 0,
+            speed: SpeedWatch::default(),
+            faults: options.surface_faults.map(SurfaceFaults::every),
             failure: None,
             exiting: false,
             options,
         }
     }
 
+    fn exit(&mut self, event_loop: &ActiveEventLoop) {
+        self.exiting = true;
+        event_loop.exit();
+    }
+
     fn fail(&mut self, event_loop: &ActiveEventLoop, failure: Failure) {
         if self.failure.is_none() {
             self.failure = Some(failure);
         }
-        self.exiting = true;
-        event_loop.exit();
+        self.exit(event_loop);
     }
 
     fn title(&self) -> String {
@@ -194,9 +225,7 @@ impl App {
     /// Applies the input recorded since the last frame.
     fn apply_actions(&mut self, event_loop: &ActiveEventLoop) {
         for (action, arrival) in std::mem::take(&mut self.actions) {
-            if self.frame_log.is_some() {
-                self.unshown_input.push(arrival);
-            }
+            self.run.key_applied(arrival);
             let Effect {
                 log,
                 quit,
@@ -207,223 +236,186 @@ impl App {
             if let Some(line) = log {
                 log::info!("{line}");
             }
-            if vsync_changed && let Some(gfx) = &mut self.gfx {
-                gfx.set_vsync(self.controls.knobs.vsync);
-                log::info!("present mode: {:?}", gfx.present_mode());
+            if vsync_changed && let Some(w) = &mut self.window {
+                w.gfx.set_vsync(self.controls.knobs.vsync);
+                log::info!("present mode: {:?}", w.gfx.present_mode());
             }
             if strategy_changed {
-                self.reference = self.controls.session.planner.game_now();
-                if let Some(gfx) = &self.gfx {
-                    gfx.window.set_title(&self.title());
+                self.draw.reference = self.controls.session().planner().game_now();
+                if let Some(w) = &self.window {
+                    w.gfx.window.set_title(&self.title());
                 }
             }
-            self.stall = stall.or(self.stall);
+            self.frame.stall = stall.or(self.frame.stall);
             if quit {
-                self.exiting = true;
-                event_loop.exit();
+                self.exit(event_loop);
             }
         }
     }
 
     /// Starts a frame: runs its updates and asks for its redraw.
     fn begin_frame(&mut self) {
-        if let Some(stall) = self.stall.take() {
+        if let Some(stall) = self.frame.stall.take() {
             std::thread::sleep(stall);
         }
         let now = self.clock.now();
         let update_cost = self.controls.knobs.update_cost;
         let budget = UpdateBudget::new(now, UPDATE_BUDGET);
         let clock = self.clock;
-        let plan = self.controls.session.frame_within(now, |_, _| {
+        let plan = self.controls.session_mut().frame_within(now, |_, _| {
             pacing::busy_for(update_cost);
             budget.check(clock.now())
         });
-        if plan.skipped > Duration::ZERO && budget.spent(self.clock.now()) {
+        let updated = self.clock.now();
+        if plan.skipped > Duration::ZERO && budget.spent(updated) {
             log::debug!("update budget spent: {} updates run", plan.updates);
         }
+        let record = FrameRecord {
+            waited: now.saturating_sub(self.frame.idle_since),
+            update_time: updated - now,
+            ..FrameRecord::planned(&plan)
+        };
         let s = self.controls.settings();
         if !s.paused {
             let advance = plan.elapsed.as_secs_f64() * s.time_scale.factor();
-            self.reference += Duration::from_secs_f64(advance);
+            self.draw.reference += Duration::from_secs_f64(advance);
         }
-        match &self.gfx {
-            Some(gfx) if gfx.size().0 > 0 => {
-                self.pending = Some(plan);
-                gfx.window.request_redraw();
+        match &self.window {
+            Some(w) if w.gfx.size().0 > 0 => {
+                self.frame.pending = Some(Pending { plan, record });
+                w.gfx.window.request_redraw();
             }
             _ => {
                 // Nothing to draw on (minimized): the loop keeps time without rendering.
-                self.finish_frame(&plan, FrameAccuracy::default());
-                self.skipped += 1;
+                self.run.skipped += 1;
+                self.finish_frame(&plan, &record, FrameAccuracy::default());
             }
         }
     }
 
     /// Draws the pending frame.
     fn draw(&mut self) {
-        let Some(plan) = self.pending.take() else {
+        let Some(Pending { plan, mut record }) = self.frame.pending.take() else {
             return;
         };
         pacing::busy_for(self.controls.knobs.render_cost);
-        let accuracy = self.controls.session.measure_accuracy(&plan);
-        let a = &mut self.accuracy;
-        a.mean_error += (accuracy.mean_error - a.mean_error) * ERROR_SMOOTHING;
-        a.max_error += (accuracy.max_error - a.max_error) * ERROR_SMOOTHING;
-        a.judder += (accuracy.judder - a.judder) * ERROR_SMOOTHING;
-        let Some(gfx) = &mut self.gfx else {
+        let accuracy = self.controls.session_mut().measure_accuracy(&plan);
+        self.draw.smooth(accuracy);
+        let Some(w) = &mut self.window else {
             return;
         };
-        let world = &self.controls.session.world;
-        let knobs = &self.controls.knobs;
-        let (w, h) = gfx.size();
-        let transform = ViewTransform::new(WORLD_SIZE, w, h);
-        scene::build_shapes(
-            world,
-            plan.game_now,
-            self.reference,
-            knobs.ghosts,
-            &mut self.shapes,
-        );
-        let sprite_frame = SpriteFrame {
-            prev: &world.bullets.prev,
-            pos: &world.bullets.pos,
-            vel: &world.bullets.vel,
-            globals: scene::globals(&transform, plan.view, plan.step),
-            ghosts: knobs
-                .ghosts
-                .then(|| scene::ghost_globals(&transform, world, plan.game_now)),
-            shapes: &self.shapes,
+        let outcome = match self.faults.as_mut().and_then(SurfaceFaults::next_frame) {
+            Some(trouble) => w.gfx.recover(trouble),
+            None => {
+                let knobs = &self.controls.knobs;
+                let size = w.gfx.size();
+                let showing = Showing {
+                    view: plan.view,
+                    step: plan.step,
+                    game_now: plan.game_now,
+                    reference: self.draw.reference,
+                    ghosts: knobs.ghosts,
+                };
+                let world = self.controls.session().world();
+                let transform = ViewTransform::new(WORLD_SIZE, size.0, size.1);
+                let sprites =
+                    scene::sprite_frame(world, &showing, transform, &mut self.draw.shapes);
+                let adapter = Arc::clone(&w.gfx.adapter);
+                let overlay = knobs.overlay.then(|| {
+                    let model = OverlayModel {
+                        controls: &self.controls,
+                        plan: &plan,
+                        last: &self.draw.last,
+                        summary: self.controls.session().stats().summary(),
+                        accuracy: self.draw.accuracy,
+                        present_mode: w.gfx.present_mode(),
+                        cpu_percent: self.cpu.percent(),
+                        adapter: &adapter,
+                    };
+                    w.overlay.run(Some(&w.gfx.window), size, &model)
+                });
+                let overlay_time = overlay.as_ref().map_or(Duration::ZERO, |o| o.took);
+                let (outcome, render) = match overlay {
+                    Some(o) => {
+                        let now = self.clock.now();
+                        self.actions.extend(o.actions.into_iter().map(|a| (a, now)));
+                        w.gfx.render(&sprites, Some(o.paint))
+                    }
+                    None => w.gfx.render(&sprites, None),
+                };
+                record.render = RenderTimes {
+                    overlay: overlay_time,
+                    ..render
+                };
+                outcome
+            }
         };
-        let adapter = Arc::clone(&gfx.adapter);
-        let present_mode = gfx.present_mode();
-        let model = knobs.overlay.then(|| OverlayModel {
-            controls: &self.controls,
-            plan: &plan,
-            summary: self.controls.session.stats.summary(),
-            accuracy: self.accuracy,
-            present_mode,
-            cpu_percent: self.cpu.percent(),
-            adapter: &adapter,
-        });
-        let mut clicked = Vec::new();
-        let mut layout = |ctx: &egui::Context| {
-            let Some(model) = &model else {
-                return Vec::new();
-            };
-            let (actions, panels) = overlay::ui(ctx, model);
-            clicked.extend(actions);
-            panels
-        };
-        let ui: Option<crate::render::OverlayUi> = model
-            .is_some()
-            .then_some(&mut layout as crate::render::OverlayUi);
-        let (outcome, timings) = gfx.render(&sprite_frame, ui);
         match outcome {
             FrameOutcome::Presented => {
-                self.presented += 1;
-                if let Some(log) = &mut self.frame_log {
-                    let presented = self.clock.now();
-                    let render = nanos(presented.saturating_sub(plan.now));
-                    for arrival in self.unshown_input.drain(..) {
-                        log.input_latency_ns
-                            .push([nanos(presented.saturating_sub(arrival)), render]);
-                    }
-                    let cpu =
-                        cpu_time::ProcessTime::try_now().map_or(0, |t| nanos(t.as_duration()));
-                    log.frame([
-                        nanos(plan.now),
-                        plan.updates as u64,
-                        nanos(timings.acquire),
-                        nanos(timings.paint.overlay),
-                        nanos(timings.paint.upload),
-                        nanos(timings.paint.encode),
-                        nanos(timings.present),
-                        nanos(presented),
-                        cpu,
-                        nanos(plan.game_now),
-                    ]);
-                }
+                record.presented = Some(self.clock.now());
+                record.cpu = crate::process::cpu_time().unwrap_or_default();
+                self.run.presented(&record);
+                self.draw.last = record;
             }
             FrameOutcome::Skipped(why) => {
-                self.skipped += 1;
+                self.run.skipped += 1;
                 log::debug!("frame skipped: {why}");
             }
         }
-        let now = self.clock.now();
-        self.actions.extend(clicked.into_iter().map(|a| (a, now)));
-        self.finish_frame(&plan, accuracy);
+        self.finish_frame(&plan, &record, accuracy);
     }
 
-    fn finish_frame(&mut self, plan: &FramePlan, accuracy: FrameAccuracy) {
-        self.recorder.frame(
-            plan.now,
-            self.controls.strategy(),
-            plan.updates,
-            plan.game_advance(),
-            accuracy,
-        );
+    fn finish_frame(&mut self, plan: &FramePlan, record: &FrameRecord, accuracy: FrameAccuracy) {
+        self.run
+            .totals
+            .frame(record, self.controls.strategy(), accuracy);
         self.cpu.sample();
-        self.wake = plan.wake;
-        if self.warning_checked.elapsed() >= WARNING_INTERVAL {
-            self.warning_checked = Instant::now();
-            let summary = self.controls.session.stats.summary();
-            let warning = speed_warning(&summary, &self.controls);
-            if warning != self.warning {
-                match &warning {
-                    Some(w) => log::info!("{w}"),
-                    None => log::info!("game speed back to the expected rate"),
-                }
-                self.warning = warning;
-            }
-        }
+        self.frame.wake = plan.wake;
+        self.frame.idle_since = self.clock.now();
+        self.speed.check(&self.controls);
     }
 
-    /// Writes `--stats` and reports how the run ended.
+    /// Writes `--stats` and the frame log, and reports how the run ended. A failure of the
+    /// run itself is reported before one of writing its files.
     fn finish(mut self) -> Result<(), Failure> {
-        self.recorder.close(self.clock.now());
-        if let Some(path) = &self.options.stats_path {
-            let report = serde_json::json!({
-                "seconds": self.clock.now().as_secs_f64(),
-                "strategies": self.recorder.totals(),
-                "final_strategy": self.controls.strategy().id(),
-                "frames_presented": self.presented,
-                "frames_skipped": self.skipped,
-                "gpu_errors": self.gfx.as_ref().map_or(0, |g| g.gpu.error_count()),
-                "adapter": self.gfx.as_ref().map(|g| g.gpu.adapter_summary()),
-                "present_mode": self.gfx.as_ref().map(|g| format!("{:?}", g.present_mode())),
-                "bullets": self.controls.session.world.bullets.len(),
-                "peak_rss_kib": record::peak_rss_kib(),
-                "surface_size": self.gfx.as_ref().map(|g| g.size()),
-                "speed_warning": self.warning,
-            });
-            let text = serde_json::to_string_pretty(&report).unwrap_or_default();
-            if let Err(e) = std::fs::write(path, text) {
-                let failure =
-                    Failure::runtime(format!("cannot write --stats file {}: {e}", path.display()));
-                return Err(self.failure.take().unwrap_or(failure));
-            }
-        }
-        if let (Some(path), Some(log)) = (&self.options.frame_log, &mut self.frame_log) {
-            log.peak_rss_kib = record::peak_rss_kib();
-            let text = serde_json::to_string(log).unwrap_or_default();
-            if let Err(e) = std::fs::write(path, text) {
-                let failure = Failure::runtime(format!(
-                    "cannot write --frame-log file {}: {e}",
-                    path.display()
-                ));
-                return Err(self.failure.take().unwrap_or(failure));
-            }
-        }
+        let written = self.write_outputs();
         match self.failure.take() {
             Some(f) => Err(f),
-            None => Ok(()),
+            None => written,
         }
+    }
+
+    fn write_outputs(&mut self) -> Result<(), Failure> {
+        self.run.totals.close(self.clock.now());
+        if let Some(path) = &self.options.stats_path {
+            let gfx = self.window.as_ref().map(|w| &w.gfx);
+            let report = serde_json::json!({
+                "seconds": self.clock.now().as_secs_f64(),
+                "strategies": self.run.totals.totals(),
+                "final_strategy": self.controls.strategy().id(),
+                "frames_presented": self.run.presented,
+                "frames_skipped": self.run.skipped,
+                "gpu_errors": gfx.map_or(0, |g| g.gpu.error_count()),
+                "adapter": gfx.map(|g| g.gpu.adapter_summary()),
+                "present_mode": gfx.map(|g| format!("{:?}", g.present_mode())),
+                "bullets": self.controls.session().world().bullets.len(),
+                "peak_rss_kib": crate::process::peak_rss_kib(),
+                "surface_size": gfx.map(|g| g.size()),
+                "speed_warning": self.speed.warning(),
+            });
+            let text = output::to_json("stats", &report, true)?;
+            output::write_file("--stats", path, text.as_bytes())?;
+        }
+        if let Some(path) = &self.options.frame_log {
+            self.run.write_frame_log(path)?;
+        }
+        Ok(())
     }
 }
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.gfx.is_some() {
+        if self.window.is_some() {
             return;
         }
         let Some(instance) = self.instance.take() else {
@@ -450,10 +442,7 @@ impl ApplicationHandler for App {
             self.controls.knobs.vsync,
             self.options.bare_renderer,
         ) {
-            Ok(mut gfx) => {
-                if let Some(n) = self.options.surface_faults {
-                    gfx.inject_surface_faults(n);
-                }
+            Ok(gfx) => {
                 let strategy = self.controls.strategy();
                 log::info!(
                     "strategy: {} ({}), {}, {}",
@@ -462,17 +451,18 @@ impl ApplicationHandler for App {
                     describe_settings(self.controls.settings()),
                     self.options.world
                 );
-                self.gfx = Some(gfx);
-                self.wake = Wake::Immediately;
+                let overlay = OverlayHost::for_window(&gfx.window, gfx.max_texture_side());
+                self.window = Some(WindowParts { gfx, overlay });
+                self.frame.wake = Wake::Immediately;
             }
             Err(message) => self.fail(event_loop, Failure::runtime(message)),
         }
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        if let Some(gfx) = &mut self.gfx
+        if let Some(w) = &mut self.window
             && !matches!(event, WindowEvent::RedrawRequested)
-            && gfx.overlay_event(&event)
+            && w.overlay.on_window_event(&w.gfx.window, &event)
             && !matches!(event, WindowEvent::KeyboardInput { .. })
         {
             return;
@@ -480,12 +470,11 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => {
                 log::info!("window closed");
-                self.exiting = true;
-                event_loop.exit();
+                self.exit(event_loop);
             }
             WindowEvent::Resized(size) => {
-                if let Some(gfx) = &mut self.gfx {
-                    gfx.resize(size.width, size.height);
+                if let Some(w) = &mut self.window {
+                    w.gfx.resize(size.width, size.height);
                 }
             }
             WindowEvent::ModifiersChanged(m) => self.shift = m.state().shift_key(),
@@ -504,7 +493,7 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        if self.exiting || self.gfx.is_none() {
+        if self.exiting || self.window.is_none() {
             return;
         }
         self.apply_actions(event_loop);
@@ -513,32 +502,34 @@ impl ApplicationHandler for App {
             && now >= limit
         {
             log::info!("exit after {} s", limit.as_secs_f64());
-            self.exiting = true;
-            event_loop.exit();
+            self.exit(event_loop);
             return;
         }
-        if let Some(plan) = self.pending {
+        if let Some(Pending { plan, record }) = self.frame.pending {
             if now.saturating_sub(plan.now) < REDRAW_TIMEOUT {
                 event_loop.set_control_flow(ControlFlow::Wait);
                 return;
             }
             // The redraw never came (an unmapped window): close the frame and go on.
-            self.pending = None;
-            self.skipped += 1;
-            self.finish_frame(&plan, FrameAccuracy::default());
+            self.frame.pending = None;
+            self.run.skipped += 1;
+            self.finish_frame(&plan, &record, FrameAccuracy::default());
         }
-        if let Wake::At(t) = self.wake {
+        if let Wake::At(t) = self.frame.wake {
             let deadline = self.clock.instant_at(t);
-            if let Some(wait_until) = self.wait.os_wake(deadline, Instant::now()) {
+            if let Some(wait_until) = self.frame.wait.os_wake(deadline, Instant::now()) {
                 event_loop.set_control_flow(ControlFlow::WaitUntil(wait_until));
                 return;
             }
-            self.wait.finish(deadline);
+            self.frame.wait.finish(deadline);
         }
         self.begin_frame();
         // Uncapped loops spin (Poll); paced ones wait for their redraw, then for their wake
         // time (WaitUntil, set when the next `about_to_wait` sees how far off it is).
-        let spin = self.pending.is_some_and(|p| p.wake == Wake::Immediately);
+        let spin = self
+            .frame
+            .pending
+            .is_some_and(|p| p.plan.wake == Wake::Immediately);
         event_loop.set_control_flow(if spin {
             ControlFlow::Poll
         } else {

@@ -2,13 +2,14 @@
 //! and a frame-time graph, plus the key help. Its text is built by plain functions (tested
 //! without a GPU); [`ui`] lays it out, and the renderer paints what it lays out.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use egui::{Align2, Color32, RichText};
 use looplab_timing::{FramePlan, StatsSummary, Strategy, View};
 
 use super::controls::Controls;
 use crate::input::{Action, BINDINGS, strategy_key};
+use crate::session::frame::FrameRecord;
 use crate::settings_text::{Cap, MaxUpdates, format_duration};
 use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
@@ -22,6 +23,8 @@ const GRAPH_MAX: Duration = Duration::from_millis(50);
 pub struct OverlayModel<'a> {
     pub controls: &'a Controls,
     pub plan: &'a FramePlan,
+    /// The last presented frame, whole (this one is not presented yet).
+    pub last: &'a FrameRecord,
     pub summary: StatsSummary,
     /// Drawn-position error, averaged over recent frames.
     pub accuracy: FrameAccuracy,
@@ -29,6 +32,48 @@ pub struct OverlayModel<'a> {
     /// Share of one core the process used over the last half second, in percent.
     pub cpu_percent: Option<f64>,
     pub adapter: &'a str,
+}
+
+/// The speed warning as last logged: checked twice a second, logged when it changes.
+#[derive(Debug)]
+pub struct SpeedWatch {
+    warning: Option<String>,
+    checked: Instant,
+}
+
+impl Default for SpeedWatch {
+    fn default() -> Self {
+        Self {
+            warning: None,
+            checked: Instant::now(),
+        }
+    }
+}
+
+impl SpeedWatch {
+    /// How often the warning is checked.
+    const INTERVAL: Duration = Duration::from_millis(500);
+
+    /// Checks the warning if it is time to, and logs it when it changed.
+    pub fn check(&mut self, controls: &Controls) {
+        if self.checked.elapsed() < Self::INTERVAL {
+            return;
+        }
+        self.checked = Instant::now();
+        let warning = speed_warning(&controls.session().stats().summary(), controls);
+        if warning != self.warning {
+            match &warning {
+                Some(w) => log::info!("{w}"),
+                None => log::info!("game speed back to the expected rate"),
+            }
+            self.warning = warning;
+        }
+    }
+
+    /// The warning as last checked.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
 }
 
 /// A warning when the game clock does not keep to real time (times the time scale).
@@ -100,6 +145,18 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
             ),
         ),
         ("updates this frame", m.plan.updates.to_string()),
+        (
+            "last frame, ms",
+            match m.last.draw_time() {
+                Some(draw) => format!(
+                    "wait {}  update {}  draw {}",
+                    ms(m.last.waited),
+                    ms(m.last.update_time),
+                    ms(draw)
+                ),
+                None => "-".to_string(),
+            },
+        ),
         ("alpha", alpha),
         ("game / real", format!("{:.3}", st.ratio)),
         (
@@ -109,7 +166,7 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
                 m.accuracy.mean_error, m.accuracy.max_error
             ),
         ),
-        ("bullets", c.session.world.bullets.len().to_string()),
+        ("bullets", c.session().world().bullets.len().to_string()),
         (
             "present",
             format!(
@@ -263,7 +320,7 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                     .spacing([12.0, 2.0])
                     .show(ui, |ui| {
                         for b in BINDINGS {
-                            ui.monospace(b.keys);
+                            ui.monospace(b.label);
                             ui.label(b.does);
                             ui.end_row();
                         }
@@ -286,7 +343,7 @@ fn frame_graph(ui: &mut egui::Ui, c: &Controls) {
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, Color32::from_black_alpha(120));
-    let samples = c.session.stats.samples();
+    let samples = c.session().stats().samples();
     let skip = samples.len().saturating_sub(GRAPH_FRAMES);
     let max = c.settings().max_updates;
     let bar = rect.width() / GRAPH_FRAMES as f32;
@@ -336,13 +393,13 @@ mod tests {
 
     fn run(c: &mut Controls, frame: Duration, frames: u32) -> FramePlan {
         let mut clock = ManualClock::default();
-        let mut plan = c.session.frame(clock.now(), |_, _| {});
+        let mut plan = c.session_mut().frame(clock.now(), |_, _| {});
         for _ in 0..frames {
             clock.advance(frame);
             if let Wake::At(t) = plan.wake {
                 clock.advance_to(t);
             }
-            plan = c.session.frame(clock.now(), |_, _| {});
+            plan = c.session_mut().frame(clock.now(), |_, _| {});
         }
         plan
     }
@@ -351,16 +408,19 @@ mod tests {
     fn slow_fixed_sleep_is_flagged_and_interpolated_is_not() {
         let mut slow = controls(Strategy::FixedSleep);
         run(&mut slow, Duration::from_millis(40), 60);
-        let w = speed_warning(&slow.session.stats.summary(), &slow).unwrap();
+        let w = speed_warning(&slow.session().stats().summary(), &slow).unwrap();
         assert!(w.starts_with("game running slow: 42%"), "{w}");
 
         let mut fine = controls(Strategy::Interpolated);
         run(&mut fine, Duration::from_millis(40), 60);
-        assert_eq!(speed_warning(&fine.session.stats.summary(), &fine), None);
+        assert_eq!(
+            speed_warning(&fine.session().stats().summary(), &fine),
+            None
+        );
 
         let mut fast = controls(Strategy::Uncapped);
         run(&mut fast, Duration::from_millis(2), 600);
-        let w = speed_warning(&fast.session.stats.summary(), &fast).unwrap();
+        let w = speed_warning(&fast.session().stats().summary(), &fast).unwrap();
         assert!(w.starts_with("game running fast: 8.3x"), "{w}");
     }
 
@@ -371,7 +431,8 @@ mod tests {
         let model = OverlayModel {
             controls: &c,
             plan: &plan,
-            summary: c.session.stats.summary(),
+            last: &FrameRecord::default(),
+            summary: c.session().stats().summary(),
             accuracy: FrameAccuracy {
                 mean_error: 3.25,
                 max_error: 10.0,

@@ -25,17 +25,10 @@ pub struct CpuMeter {
 impl Default for CpuMeter {
     fn default() -> Self {
         Self {
-            last: cpu_now().map(|cpu| (Instant::now(), cpu)),
+            last: crate::process::cpu_time().map(|cpu| (Instant::now(), cpu)),
             percent: None,
         }
     }
-}
-
-/// CPU time used by the whole process so far.
-fn cpu_now() -> Option<Duration> {
-    cpu_time::ProcessTime::try_now()
-        .ok()
-        .map(|t| t.as_duration())
 }
 
 impl CpuMeter {
@@ -52,7 +45,7 @@ impl CpuMeter {
         if wall < Self::INTERVAL {
             return;
         }
-        if let Some(cpu) = cpu_now() {
+        if let Some(cpu) = crate::process::cpu_time() {
             self.percent =
                 Some(cpu.saturating_sub(cpu_then).as_secs_f64() / wall.as_secs_f64() * 100.0);
             self.last = Some((now, cpu));

@@ -1,12 +1,17 @@
-//! What the window measured, per strategy, for `--stats FILE.json`: so a script (and the
-//! end-to-end test) can check that each strategy behaved as the texts say while it was
-//! active.
+//! What the window keeps of a run: per-strategy totals for `--stats FILE.json` (so a script,
+//! and the end-to-end test, can check that each strategy behaved as the texts say while it
+//! was active), and the frame log of every presented frame for `--frame-log FILE.json`. Both
+//! are made from the one [`FrameRecord`] of each frame.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::failure::Failure;
+use crate::output;
+use crate::session::frame::{FrameLog, FrameRecord, KeyLatency};
 use crate::world::accuracy::FrameAccuracy;
 use looplab_timing::Strategy;
 
@@ -51,22 +56,15 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Records a frame that started at `start`; the previous frame is closed and its
-    /// duration (start to start) counted to the strategy that drew it.
-    pub fn frame(
-        &mut self,
-        start: Duration,
-        strategy: Strategy,
-        updates: u32,
-        game_advance: Duration,
-        accuracy: FrameAccuracy,
-    ) {
-        self.close(start);
+    /// Records a frame drawn by `strategy`; the previous frame is closed and its duration
+    /// (start to start) counted to the strategy that drew it.
+    pub fn frame(&mut self, record: &FrameRecord, strategy: Strategy, accuracy: FrameAccuracy) {
+        self.close(record.start);
         self.open = Some(OpenFrame {
-            start,
+            start: record.start,
             strategy,
-            updates,
-            game_advance,
+            updates: record.updates,
+            game_advance: record.game_advance(),
             accuracy,
         });
     }
@@ -122,25 +120,21 @@ mod tests {
             max_error: 5.0,
             judder: 1.0,
         };
+        let frame = |start, updates, step| FrameRecord {
+            start,
+            updates,
+            step,
+            ..FrameRecord::default()
+        };
         // Fixed-sleep: 4 frames of 40 ms, one 16.7 ms update each: ratio 0.42.
         for i in 0..4 {
-            r.frame(
-                ms(40 * i),
-                Strategy::FixedSleep,
-                1,
-                Duration::from_nanos(16_666_667),
-                acc,
-            );
+            let f = frame(ms(40 * i), 1, Duration::from_nanos(16_666_667));
+            r.frame(&f, Strategy::FixedSleep, acc);
         }
         // Interpolated: 10 frames of 40 ms owing 40 ms each.
         for i in 0..10 {
-            r.frame(
-                ms(160 + 40 * i),
-                Strategy::Interpolated,
-                2,
-                ms(40),
-                FrameAccuracy::default(),
-            );
+            let f = frame(ms(160 + 40 * i), 2, ms(20));
+            r.frame(&f, Strategy::Interpolated, FrameAccuracy::default());
         }
         r.close(ms(560));
         let t = r.totals();
@@ -160,90 +154,107 @@ mod tests {
     }
 }
 
-/// At most this many frames are kept in a frame log (an hour at 55 FPS); later frames are
-/// counted but not kept.
-const FRAME_LOG_CAPACITY: usize = 200_000;
-
-/// One frame of a frame log: `[start, updates, acquire, overlay, upload, encode, present,
-/// presented, cpu, game]`, times in nanoseconds (`start` and `presented` on the app's clock,
-/// `cpu` the process CPU time so far, `game` the game clock the frame shows, the others
-/// durations).
-pub type FrameLogEntry = [u64; 10];
-
-/// Every frame's timings and every key's latency, for `looplab bench` (`--frame-log`).
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct FrameLog {
-    /// The fields of each entry, in order.
-    pub fields: [&'static str; 10],
-    pub frames: Vec<FrameLogEntry>,
-    /// For each key: `[latency, render]`, nanoseconds. Latency runs from the key event's
-    /// arrival to the end of the present of the first frame showing its effect; render is
-    /// that frame's own start-to-present time (so latency minus render is the wait for the
-    /// frame to start).
-    pub input_latency_ns: Vec<[u64; 2]>,
-    /// Wall-clock time of the first present, nanoseconds since the Unix epoch, so a parent
-    /// process can measure start-up.
-    pub first_present_unix_ns: Option<u128>,
-    /// Peak resident memory (Linux `VmHWM`), KiB.
-    pub peak_rss_kib: Option<u64>,
+/// Everything kept of a run: the totals, the frame log when asked for, and the counts of
+/// frames presented and skipped.
+#[derive(Debug, Default)]
+pub struct RunRecord {
+    pub totals: Recorder,
+    /// Kept only with `--frame-log`.
+    log: Option<FrameLog>,
+    /// Arrival times of applied keys not yet shown by a presented frame.
+    unshown_keys: Vec<Duration>,
+    pub presented: u64,
+    pub skipped: u64,
 }
 
-impl FrameLog {
-    pub fn new() -> Self {
+impl RunRecord {
+    /// A record that keeps a frame log when `frame_log`.
+    pub fn new(frame_log: bool) -> Self {
         Self {
-            fields: [
-                "start",
-                "updates",
-                "acquire",
-                "overlay",
-                "upload",
-                "encode",
-                "present",
-                "presented",
-                "cpu",
-                "game",
-            ],
+            log: frame_log.then(FrameLog::default),
             ..Self::default()
         }
     }
 
-    /// Records a presented frame.
-    pub fn frame(&mut self, entry: FrameLogEntry) {
-        if self.first_present_unix_ns.is_none() {
-            self.first_present_unix_ns = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .ok()
-                .map(|d| d.as_nanos());
+    /// A key that arrived at `arrival` has been applied: its latency is measured to the
+    /// next presented frame.
+    pub fn key_applied(&mut self, arrival: Duration) {
+        if self.log.is_some() {
+            self.unshown_keys.push(arrival);
         }
-        if self.frames.len() < FRAME_LOG_CAPACITY {
-            self.frames.push(entry);
+    }
+
+    /// A frame was presented (its record says when).
+    pub fn presented(&mut self, record: &FrameRecord) {
+        self.presented += 1;
+        let (Some(log), Some(presented)) = (&mut self.log, record.presented) else {
+            return;
+        };
+        let render = presented.saturating_sub(record.start);
+        for arrival in self.unshown_keys.drain(..) {
+            log.keys.push(KeyLatency {
+                latency: presented.saturating_sub(arrival),
+                render,
+            });
         }
+        log.frame(*record);
+    }
+
+    /// Writes the frame log to `path`, whole or not at all.
+    pub fn write_frame_log(&mut self, path: &Path) -> Result<(), Failure> {
+        let Some(log) = &mut self.log else {
+            return Ok(());
+        };
+        log.peak_rss_kib = crate::process::peak_rss_kib();
+        let text = output::to_json("frame log", log, false)?;
+        output::write_file("--frame-log", path, text.as_bytes())
     }
 }
 
-/// Peak resident memory of this process in KiB, where the OS reports it (Linux).
-pub fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-}
-
 #[cfg(test)]
-mod frame_log_tests {
+mod run_record_tests {
     use super::*;
 
     #[test]
-    fn the_first_present_is_stamped_once_and_capacity_is_kept() {
-        let mut log = FrameLog::new();
-        log.frame([1; 10]);
-        let first = log.first_present_unix_ns.unwrap();
-        log.frame([2; 10]);
-        assert_eq!(log.first_present_unix_ns, Some(first));
+    fn keys_are_measured_to_the_next_presented_frame() {
+        let ms = Duration::from_millis;
+        let mut run = RunRecord::new(true);
+        run.key_applied(ms(10));
+        run.key_applied(ms(12));
+        let shown = FrameRecord {
+            start: ms(16),
+            presented: Some(ms(20)),
+            ..FrameRecord::default()
+        };
+        run.presented(&shown);
+        run.presented(&FrameRecord {
+            start: ms(33),
+            presented: Some(ms(37)),
+            ..shown
+        });
+        let log = run.log.as_ref().unwrap();
         assert_eq!(log.frames.len(), 2);
-        if cfg!(target_os = "linux") {
-            assert!(peak_rss_kib().unwrap() > 100);
-        }
+        assert_eq!(
+            log.keys,
+            [
+                KeyLatency {
+                    latency: ms(10),
+                    render: ms(4)
+                },
+                KeyLatency {
+                    latency: ms(8),
+                    render: ms(4)
+                },
+            ]
+        );
+        assert_eq!(run.presented, 2);
+
+        let mut no_log = RunRecord::new(false);
+        no_log.key_applied(ms(1));
+        no_log.presented(&shown);
+        assert!(no_log.log.is_none() && no_log.unshown_keys.is_empty());
+        no_log
+            .write_frame_log(Path::new("/nonexistent/dir/log.json"))
+            .unwrap();
     }
 }

@@ -1,5 +1,5 @@
 //! Measurements that need no display: pacing a loop with the real clock, the world update,
-//! the planner, and sprite throughput rendered offscreen.
+//! and sprite throughput rendered offscreen.
 
 use std::time::{Duration, Instant};
 
@@ -7,17 +7,16 @@ use serde::Serialize;
 
 use super::measure::{mean, median, percentile, stddev};
 use crate::app::controls::{Controls, Knobs};
-use crate::app::overlay::{self, OverlayModel};
+use crate::app::overlay::OverlayModel;
+use crate::app::overlay_host::OverlayHost;
 use crate::render::gpu::Gpu;
 use crate::render::offscreen::OffscreenTarget;
 use crate::render::painter::Painter;
-use crate::render::scene::{self, ViewTransform};
-use crate::render::sprites::SpriteFrame;
+use crate::render::scene::{self, Showing, ViewTransform};
 use crate::session::Session;
+use crate::session::frame::FrameRecord;
 use crate::world::{WORLD_SIZE, World, WorldConfig};
-use looplab_timing::{
-    Clock, FrameWait, LoopSettings, Planner, Rate, Strategy, SystemClock, WaitMode, Wake,
-};
+use looplab_timing::{Clock, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
 
 /// How precisely a frame cap held.
 #[derive(Clone, Debug, Serialize)]
@@ -77,7 +76,7 @@ impl PacingResult {
 const STALL_MS: f64 = 2.0;
 
 fn cpu_now() -> Duration {
-    cpu_time::ProcessTime::try_now().map_or(Duration::ZERO, |t| t.as_duration())
+    crate::process::cpu_time().unwrap_or_default()
 }
 
 /// Runs the interpolated loop capped at `rate_hz` for `seconds` with a light world, waiting
@@ -146,34 +145,6 @@ pub fn world_update(bullets: usize, steps: usize) -> WorldResult {
     }
 }
 
-/// One planner decision's cost.
-#[derive(Clone, Debug, Serialize)]
-pub struct PlannerResult {
-    pub strategy: &'static str,
-    pub ns_per_decision: f64,
-}
-
-/// Times `decisions` calls of `plan_frame` per strategy, with time advancing 7 ms a frame.
-pub fn planner_cost(decisions: u32) -> Vec<PlannerResult> {
-    Strategy::ALL
-        .iter()
-        .map(|&s| {
-            let settings = LoopSettings::default().with_frame_cap(Rate::hz(144.0).ok());
-            let mut p = Planner::new(s, settings);
-            let mut now = Duration::ZERO;
-            let t = Instant::now();
-            for _ in 0..decisions {
-                now += Duration::from_millis(7);
-                std::hint::black_box(p.plan_frame(std::hint::black_box(now)));
-            }
-            PlannerResult {
-                strategy: s.id(),
-                ns_per_decision: t.elapsed().as_nanos() as f64 / decisions as f64,
-            }
-        })
-        .collect()
-}
-
 /// What draws the bullets in a throughput run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -237,61 +208,55 @@ pub fn sprites_offscreen(
         Knobs::default(),
         &WorldConfig { seed: 1, bullets },
     );
-    let mut plan = controls.session.frame(Duration::ZERO, |_, _| {});
+    let mut plan = controls.session_mut().frame(Duration::ZERO, |_, _| {});
     for i in 1..=30 {
         plan = controls
-            .session
+            .session_mut()
             .frame(Duration::from_millis(7 * i), |_, _| {});
     }
-    let transform = ViewTransform::new(WORLD_SIZE, width, height);
     let mut shapes = Vec::new();
-    let world = &controls.session.world;
-    scene::build_shapes(world, plan.game_now, plan.game_now, false, &mut shapes);
-    let frame = SpriteFrame {
-        prev: &world.bullets.prev,
-        pos: &world.bullets.pos,
-        vel: &world.bullets.vel,
-        globals: scene::globals(&transform, plan.view, plan.step),
-        ghosts: None,
-        shapes: &shapes,
+    let world = controls.session().world();
+    let showing = Showing {
+        view: plan.view,
+        step: plan.step,
+        game_now: plan.game_now,
+        reference: plan.game_now,
+        ghosts: false,
     };
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let frame = scene::sprite_frame(world, &showing, transform, &mut shapes);
     let model = OverlayModel {
         controls: &controls,
         plan: &plan,
-        summary: controls.session.stats.summary(),
+        last: &FrameRecord::default(),
+        summary: controls.session().stats().summary(),
         accuracy: Default::default(),
         present_mode: wgpu::PresentMode::Immediate,
         cpu_percent: None,
         adapter: "offscreen",
     };
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(width as f32, height as f32),
-        )),
-        ..Default::default()
-    };
+    let mut overlay = OverlayHost::headless();
     let mut samples: Vec<[f64; 4]> = Vec::new();
-    let mut layout = |ctx: &egui::Context| overlay::ui(ctx, &model).1;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let mut run_frame = |painter: &mut Painter| -> Result<[f64; 4], String> {
-        let overlay = (variant == SpriteVariant::SpritesOverlay)
-            .then(|| (input(), &mut layout as crate::render::OverlayUi));
+        let laid_out = (variant == SpriteVariant::SpritesOverlay)
+            .then(|| overlay.run(None, (width, height), &model));
+        let overlay_ms = laid_out.as_ref().map_or(0.0, |o| ms(o.took));
         let painted = painter.paint(
             &gpu.device,
             &gpu.queue,
             &target.view,
             (width, height),
             &frame,
-            overlay,
+            laid_out.map(|o| o.paint),
         );
         let t = Instant::now();
         gpu.queue.submit(painted.commands);
         gpu.device
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| format!("waiting for the GPU: {e}"))?;
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
         Ok([
-            ms(painted.timings.overlay),
+            overlay_ms,
             ms(painted.timings.upload),
             ms(painted.timings.encode),
             ms(t.elapsed()),

@@ -1,7 +1,8 @@
 //! `looplab bench`: the real loop with the real clock, measured. Pacing precision against a
-//! naive cap, sprite throughput against a bare renderer, world and planner cost, input
-//! latency, start-up and memory, each set side by side in one run, with the targets judged
-//! at the end. Windowed parts run only when there is a display (or `--xvfb`).
+//! naive cap, sprite throughput against a bare renderer, world update cost, input latency,
+//! start-up and memory, each set side by side in one run, with the targets judged at the
+//! end. Windowed parts run only when there is a display (or `--xvfb`). The planner's own
+//! cost is the timing crate's criterion bench (`cargo bench -p looplab-timing`).
 
 pub mod headless;
 pub mod machine;
@@ -13,7 +14,7 @@ use looplab_timing::WaitMode;
 use serde::Serialize;
 
 use crate::render::gpu::Gpu;
-use headless::{PacingResult, PlannerResult, SpriteVariant, ThroughputResult, WorldResult};
+use headless::{PacingResult, SpriteVariant, ThroughputResult, WorldResult};
 use machine::Machine;
 use measure::median;
 use windowed::{Display, LatencyResult};
@@ -71,7 +72,6 @@ pub struct BenchReport {
     pub sprites: Vec<ThroughputResult>,
     pub sprites_window: Vec<ThroughputResult>,
     pub world: Vec<WorldResult>,
-    pub planner: Vec<PlannerResult>,
     pub latency: Vec<LatencyResult>,
     /// Process start to first presented frame, milliseconds (median of three).
     pub startup_ms: Option<f64>,
@@ -110,9 +110,6 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         .map(|n| headless::world_update(n, if q { 20 } else { 200 }))
         .collect();
 
-    progress("planner");
-    let planner = headless::planner_cost(if q { 100_000 } else { 2_000_000 });
-
     progress("sprite throughput, offscreen");
     let sprite_secs = if q { 0.3 } else { 2.0 };
     let mut sprites = Vec::new();
@@ -136,7 +133,6 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         sprites,
         sprites_window: vec![],
         world,
-        planner,
         latency: vec![],
         startup_ms: None,
         peak_rss_mib: None,
@@ -150,7 +146,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
             progress(&format!("skipping the windowed parts: {why}"));
             report.windowed_skipped = Some(why);
             // Without a window, the bench process itself after the 100k offscreen runs.
-            if let Some(kib) = crate::app::record::peak_rss_kib() {
+            if let Some(kib) = crate::process::peak_rss_kib() {
                 report.peak_rss_mib = Some((
                     kib as f64 / 1024.0,
                     "headless: this bench process after rendering 100k bullets offscreen".into(),

@@ -117,21 +117,6 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             Some(w.bullet_steps_per_sec >= 300e6),
         ));
     }
-    if let Some(worst) = r
-        .planner
-        .iter()
-        .max_by(|a, b| a.ns_per_decision.total_cmp(&b.ns_per_decision))
-    {
-        out.push(target(
-            "planner decision",
-            "< 1 us".into(),
-            format!(
-                "{:.0} ns at most ({})",
-                worst.ns_per_decision, worst.strategy
-            ),
-            Some(worst.ns_per_decision < 1000.0),
-        ));
-    }
     match r.latency.iter().find(|l| l.setting == "60 Hz cap") {
         Some(l) => {
             out.push(target(
@@ -302,10 +287,6 @@ pub fn table(r: &BenchReport) -> String {
             w.update_ms,
             w.bullet_steps_per_sec / 1e6
         );
-    }
-    let _ = writeln!(out, "\nPlanner: one plan_frame decision");
-    for p in &r.planner {
-        let _ = writeln!(out, "  {:<13} {:>7.1} ns", p.strategy, p.ns_per_decision);
     }
     if !r.latency.is_empty() {
         let _ = writeln!(

@@ -3,102 +3,46 @@
 //! existing one, or a private Xvfb with `--xvfb`); keys for the latency run come from
 //! xdotool.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use oorandom::Rand32;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::headless::{PacingResult, SpriteVariant, ThroughputResult};
 use super::measure::{median, percentile};
+use crate::session::frame::{FrameLog, FrameRecord};
+use crate::testkit::{self, Scratch, Xvfb};
 
-/// The frame log the app writes (see `app::record::FrameLog`).
-#[derive(Debug, Deserialize)]
-pub struct FrameLogData {
-    pub frames: Vec<[u64; 10]>,
-    pub input_latency_ns: Vec<[u64; 2]>,
-    pub first_present_unix_ns: Option<u128>,
-    pub peak_rss_kib: Option<u64>,
-}
-
-/// Column indices of a frame-log entry.
-mod col {
-    pub const START: usize = 0;
-    pub const ACQUIRE: usize = 2;
-    pub const OVERLAY: usize = 3;
-    pub const UPLOAD: usize = 4;
-    pub const ENCODE: usize = 5;
-    pub const PRESENT: usize = 6;
-    pub const PRESENTED: usize = 7;
-    pub const CPU: usize = 8;
-}
-
-/// Starts a private Xvfb with one screen of `screen` (`WIDTHxHEIGHTxDEPTH`) on a display
-/// number it picks itself (`-displayfd`). Returns the server and its display name (`:N`).
-pub fn start_xvfb(screen: &str) -> Result<(Child, String), String> {
-    let mut child = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            screen,
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start Xvfb ({e}); install the xvfb package"))?;
-    let mut line = String::new();
-    if let Some(out) = child.stdout.take() {
-        let _ = BufReader::new(out).read_line(&mut line);
-    }
-    let number = line.trim();
-    if number.is_empty() {
-        let _ = child.kill();
-        let _ = child.wait();
-        return Err("Xvfb did not report a display".into());
-    }
-    Ok((child, format!(":{number}")))
-}
+/// Frames in the first second of a run are left out: start-up is not steady.
+const WARM_UP: Duration = Duration::from_secs(1);
 
 /// Where the windowed runs happen.
 pub struct Display {
     pub name: String,
-    xvfb: Option<Child>,
-    scratch: PathBuf,
+    // Dropped after the runs, in this order: the server, then the files.
+    _xvfb: Option<Xvfb>,
+    scratch: Scratch,
 }
 
 impl Display {
     /// The display in `DISPLAY`, or a private Xvfb when `private_xvfb`; `Err` says why there
     /// is none.
     pub fn open(private_xvfb: bool) -> Result<Display, String> {
-        let scratch = std::env::temp_dir().join(format!("looplab-bench-{}", std::process::id()));
-        std::fs::create_dir_all(scratch.join("xdg"))
-            .map_err(|e| format!("scratch directory: {e}"))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(
-                scratch.join("xdg"),
-                std::fs::Permissions::from_mode(0o700),
-            );
-        }
+        let scratch = Scratch::new("bench")?;
         if private_xvfb {
-            let (child, name) = start_xvfb("1280x720x24")?;
+            let xvfb = Xvfb::start("1280x720x24")?;
             return Ok(Display {
-                name,
-                xvfb: Some(child),
+                name: xvfb.display().to_string(),
+                _xvfb: Some(xvfb),
                 scratch,
             });
         }
         match std::env::var("DISPLAY") {
             Ok(d) if !d.is_empty() => Ok(Display {
                 name: d,
-                xvfb: None,
+                _xvfb: None,
                 scratch,
             }),
             _ => Err("no display (DISPLAY is unset); run with --xvfb to use a private Xvfb".into()),
@@ -106,7 +50,7 @@ impl Display {
     }
 
     fn file(&self, name: &str) -> PathBuf {
-        self.scratch.join(name)
+        self.scratch.path(name)
     }
 
     /// Starts the app with `args` plus a frame log; returns the child and the log's path.
@@ -119,7 +63,7 @@ impl Display {
             .args(["--frame-log", log.to_str().unwrap_or_default()])
             .env("DISPLAY", &self.name)
             .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", self.scratch.join("xdg"))
+            .env("XDG_RUNTIME_DIR", self.scratch.runtime_dir())
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -129,7 +73,7 @@ impl Display {
     }
 
     /// Runs the app with `args` for `seconds` and reads its frame log.
-    pub fn run(&self, name: &str, args: &[&str], seconds: f64) -> Result<FrameLogData, String> {
+    pub fn run(&self, name: &str, args: &[&str], seconds: f64) -> Result<FrameLog, String> {
         let exit = format!("{seconds}");
         let mut all: Vec<&str> = args.to_vec();
         all.extend(["--exit-after", &exit]);
@@ -145,53 +89,26 @@ impl Display {
         seconds: f64,
         key: &str,
         presses: usize,
-    ) -> Result<FrameLogData, String> {
+    ) -> Result<FrameLog, String> {
         let exit = format!("{seconds}");
         let mut all: Vec<&str> = args.to_vec();
         all.extend(["--exit-after", &exit]);
         let (child, log) = self.spawn(name, &all)?;
-        let xdotool = |args: &[&str]| {
-            Command::new("xdotool")
-                .args(args)
-                .env("DISPLAY", &self.name)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-        };
-        let found = xdotool(&[
-            "search",
-            "--sync",
-            "--name",
-            "Looplab",
-            "windowfocus",
-            "--sync",
-        ]);
-        if !found.is_ok_and(|s| s.success()) {
-            return Err("xdotool could not focus the window (is xdotool installed?)".into());
-        }
+        testkit::focus_window(&self.name, "Looplab")
+            .map_err(|e| format!("could not focus the window: {e}"))?;
         std::thread::sleep(Duration::from_millis(800));
         let mut rng = Rand32::new(7);
         for _ in 0..presses {
             // Random gaps, so key arrivals fall at every phase of the frame.
             std::thread::sleep(Duration::from_millis(90 + rng.rand_range(0..120) as u64));
-            let _ = xdotool(&["key", key]);
+            let _ = testkit::run_on(&self.name, "xdotool", &["key", key]);
         }
         finish(child, &log, seconds)
     }
 }
 
-impl Drop for Display {
-    fn drop(&mut self) {
-        if let Some(mut x) = self.xvfb.take() {
-            let _ = x.kill();
-            let _ = x.wait();
-        }
-        let _ = std::fs::remove_dir_all(&self.scratch);
-    }
-}
-
 /// Waits for the app (at most `seconds` plus half a minute) and reads its frame log.
-fn finish(mut child: Child, log: &Path, seconds: f64) -> Result<FrameLogData, String> {
+fn finish(mut child: Child, log: &Path, seconds: f64) -> Result<FrameLog, String> {
     let deadline = Instant::now() + Duration::from_secs_f64(seconds + 30.0);
     let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
@@ -210,28 +127,12 @@ fn finish(mut child: Child, log: &Path, seconds: f64) -> Result<FrameLogData, St
     serde_json::from_str(&text).map_err(|e| format!("bad frame log: {e}"))
 }
 
-/// The frames after the first `skip` seconds (start-up and first frames are not steady).
-fn steady(log: &FrameLogData, skip: f64) -> Vec<[u64; 10]> {
-    let Some(first) = log.frames.first() else {
-        return vec![];
-    };
-    let from = first[col::START] + (skip * 1e9) as u64;
-    log.frames
-        .iter()
-        .copied()
-        .filter(|f| f[col::START] >= from)
-        .collect()
-}
-
 /// Frame-cap precision of a windowed run.
-pub fn pacing_from_log(log: &FrameLogData, rate_hz: f64, mode: &'static str) -> PacingResult {
-    let frames = steady(log, 1.0);
-    let starts: Vec<u64> = frames.iter().map(|f| f[col::START]).collect();
+pub fn pacing_from_log(log: &FrameLog, rate_hz: f64, mode: &'static str) -> PacingResult {
+    let frames = log.steady(WARM_UP);
+    let starts: Vec<u64> = frames.iter().map(|f| nanos(f.start)).collect();
     let (cpu, wall) = match (frames.first(), frames.last()) {
-        (Some(a), Some(b)) => (
-            Duration::from_nanos(b[col::CPU].saturating_sub(a[col::CPU])),
-            Duration::from_nanos(b[col::START].saturating_sub(a[col::START])),
-        ),
+        (Some(a), Some(b)) => (b.cpu.saturating_sub(a.cpu), b.start - a.start),
         _ => (Duration::ZERO, Duration::from_secs(1)),
     };
     PacingResult::from_starts(rate_hz, mode, &starts, cpu, wall)
@@ -239,16 +140,18 @@ pub fn pacing_from_log(log: &FrameLogData, rate_hz: f64, mode: &'static str) -> 
 
 /// Throughput and the split of a windowed run.
 pub fn throughput_from_log(
-    log: &FrameLogData,
+    log: &FrameLog,
     bullets: usize,
     variant: SpriteVariant,
 ) -> ThroughputResult {
-    let frames = steady(log, 1.0);
+    let frames = log.steady(WARM_UP);
     let span = match (frames.first(), frames.last()) {
-        (Some(a), Some(b)) => (b[col::START] - a[col::START]) as f64 / 1e9,
+        (Some(a), Some(b)) => (b.start - a.start).as_secs_f64(),
         _ => 0.0,
     };
-    let column = |k: usize| median(&frames.iter().map(|f| f[k] as f64 / 1e6).collect::<Vec<_>>());
+    let column = |part: fn(&FrameRecord) -> Duration| {
+        median(&frames.iter().map(|f| ms(part(f))).collect::<Vec<_>>())
+    };
     ThroughputResult {
         bullets,
         variant,
@@ -259,11 +162,11 @@ pub fn throughput_from_log(
         } else {
             0.0
         },
-        acquire_ms: column(col::ACQUIRE),
-        overlay_ms: column(col::OVERLAY),
-        upload_ms: column(col::UPLOAD),
-        encode_ms: column(col::ENCODE),
-        present_ms: column(col::PRESENT),
+        acquire_ms: column(|f| f.render.acquire),
+        overlay_ms: column(|f| f.render.overlay),
+        upload_ms: column(|f| f.render.upload),
+        encode_ms: column(|f| f.render.encode),
+        present_ms: column(|f| f.render.present),
     }
 }
 
@@ -287,37 +190,41 @@ pub struct LatencyResult {
     pub frame_interval_ms: f64,
 }
 
-pub fn latency_from_log(log: &FrameLogData, setting: &str) -> LatencyResult {
-    let ms: Vec<f64> = log
-        .input_latency_ns
-        .iter()
-        .map(|&[n, _]| n as f64 / 1e6)
-        .collect();
+pub fn latency_from_log(log: &FrameLog, setting: &str) -> LatencyResult {
+    let latencies: Vec<f64> = log.keys.iter().map(|k| ms(k.latency)).collect();
     let waits: Vec<f64> = log
-        .input_latency_ns
+        .keys
         .iter()
-        .map(|&[n, render]| n.saturating_sub(render) as f64 / 1e6)
+        .map(|k| ms(k.latency.saturating_sub(k.render)))
         .collect();
-    let frames = steady(log, 1.0);
+    let frames = log.steady(WARM_UP);
     let to_present: Vec<f64> = frames
         .iter()
-        .map(|f| f[col::PRESENTED].saturating_sub(f[col::START]) as f64 / 1e6)
+        .filter_map(|f| f.start_to_present().map(ms))
         .collect();
     let intervals: Vec<f64> = frames
         .windows(2)
-        .map(|w| (w[1][col::START] - w[0][col::START]) as f64 / 1e6)
+        .map(|w| ms(w[1].start - w[0].start))
         .collect();
     let interval = median(&intervals);
     LatencyResult {
         setting: setting.to_string(),
-        samples: ms.len(),
-        median_ms: median(&ms),
-        p99_ms: percentile(&ms, 99.0),
+        samples: latencies.len(),
+        median_ms: median(&latencies),
+        p99_ms: percentile(&latencies, 99.0),
         wait_p99_ms: percentile(&waits, 99.0),
         within_bound: waits.iter().filter(|&&w| w <= interval + 0.5).count(),
         frame_to_present_ms: median(&to_present),
         frame_interval_ms: interval,
     }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// Nanoseconds since the Unix epoch, now.
@@ -331,37 +238,41 @@ pub fn unix_now_ns() -> u128 {
 mod tests {
     use super::*;
 
-    fn log(frames: Vec<[u64; 10]>) -> FrameLogData {
-        FrameLogData {
+    use crate::session::frame::{KeyLatency, RenderTimes};
+
+    fn log(frames: Vec<FrameRecord>) -> FrameLog {
+        let key = |latency_ms: u64| KeyLatency {
+            latency: Duration::from_millis(latency_ms),
+            render: Duration::from_millis(5),
+        };
+        FrameLog {
             frames,
-            input_latency_ns: vec![
-                [10_000_000, 5_000_000],
-                [20_000_000, 5_000_000],
-                [30_000_000, 5_000_000],
-            ],
-            first_present_unix_ns: None,
-            peak_rss_kib: None,
+            keys: vec![key(10), key(20), key(30)],
+            ..FrameLog::default()
         }
     }
 
     #[test]
     fn the_first_second_is_left_out_and_columns_are_read() {
         // 3 s of 60 Hz frames; every frame spends 1 ms acquiring and 2 ms presenting.
-        let frames: Vec<[u64; 10]> = (0..180u64)
+        let frames: Vec<FrameRecord> = (0..180u64)
             .map(|i| {
-                let start = i * 16_666_667;
-                [
+                let start = Duration::from_nanos(i * 16_666_667);
+                FrameRecord {
                     start,
-                    1,
-                    1_000_000,
-                    0,
-                    500_000,
-                    300_000,
-                    2_000_000,
-                    start + 5_000_000,
-                    i * 1_000_000,
-                    start,
-                ]
+                    updates: 1,
+                    render: RenderTimes {
+                        acquire: Duration::from_millis(1),
+                        upload: Duration::from_micros(500),
+                        encode: Duration::from_micros(300),
+                        present: Duration::from_millis(2),
+                        ..RenderTimes::default()
+                    },
+                    presented: Some(start + Duration::from_millis(5)),
+                    cpu: Duration::from_millis(i),
+                    game_shown: start,
+                    ..FrameRecord::default()
+                }
             })
             .collect();
         let l = log(frames);

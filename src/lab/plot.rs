@@ -1,8 +1,6 @@
 //! The lab's picture: for each profile, game time against real time and drawn-position error
 //! over time, one line per strategy, as an SVG.
 
-use std::path::Path;
-
 use plotters::prelude::*;
 
 use super::report::LabReport;
@@ -20,14 +18,19 @@ const COLOURS: [RGBColor; 6] = [
 const PANEL_WIDTH: u32 = 640;
 const PANEL_HEIGHT: u32 = 300;
 
-/// Writes the plot of `report` to `path`.
-pub fn write_svg(report: &LabReport, path: &Path) -> Result<(), String> {
+/// The plot of `report`, as SVG text (the command line writes it to the file).
+pub fn svg(report: &LabReport) -> Result<String, String> {
     let profiles = &report.profiles;
     let rows = profiles.len().max(1) as u32;
-    let root = SVGBackend::new(path, (PANEL_WIDTH * 2, PANEL_HEIGHT * rows)).into_drawing_area();
-    draw(report, &root).map_err(|e| format!("cannot draw the plot to {}: {e}", path.display()))?;
-    root.present()
-        .map_err(|e| format!("cannot write the plot to {}: {e}", path.display()))
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, (PANEL_WIDTH * 2, PANEL_HEIGHT * rows))
+            .into_drawing_area();
+        draw(report, &root).map_err(|e| format!("cannot draw the plot: {e}"))?;
+        root.present()
+            .map_err(|e| format!("cannot draw the plot: {e}"))?;
+    }
+    Ok(text)
 }
 
 fn draw<DB: DrawingBackend>(

@@ -205,9 +205,4 @@ impl LabReport {
         }
         out
     }
-
-    /// Pretty-printed JSON of the whole report.
-    pub fn json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
-    }
 }

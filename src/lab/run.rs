@@ -193,7 +193,7 @@ pub fn run(config: &RunConfig) -> RunResult {
             clock.advance_to(t);
         }
     }
-    checkpoint.finish(&session.world);
+    checkpoint.finish(session.world());
 
     let real = clock.now().as_secs_f64();
     let per_sec = |x: f64| x / real;
@@ -202,8 +202,8 @@ pub fn run(config: &RunConfig) -> RunResult {
         max_error,
         mean_judder,
         ..
-    } = session.accuracy.summary();
-    let game = session.planner.game_now();
+    } = session.accuracy().summary();
+    let game = session.planner().game_now();
     RunResult {
         strategy: config.strategy.id().to_string(),
         profile: profile.name.clone(),
@@ -216,10 +216,10 @@ pub fn run(config: &RunConfig) -> RunResult {
         max_error,
         mean_judder,
         checkpoint_hash: checkpoint.hash.map(short_hash),
-        end_hash: short_hash(session.world.state_hash()),
+        end_hash: short_hash(session.world().state_hash()),
         busy_share: busy.as_secs_f64() / real,
-        tunnel_share: session.world.darts.tunnel_fraction(),
-        energy_drift: session.world.balls.energy_drift(),
+        tunnel_share: session.world().darts.tunnel_fraction(),
+        energy_drift: session.world().balls.energy_drift(),
         game_seconds: game.as_secs_f64(),
         trace,
     }

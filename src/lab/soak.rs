@@ -87,12 +87,12 @@ pub fn soak(strategy: Strategy, hours: f64, seed: u64) -> SoakResult {
             } else {
                 random_settings(&mut rng)
             };
-            session.planner.set_settings(settings);
+            session.set_settings(settings);
             changes += 1;
             next_change =
                 clock.now() + Duration::from_millis(1000 + rng.rand_range(0..19_000) as u64);
         }
-        let s = session.planner.settings().clone();
+        let s = session.planner().settings().clone();
         let plan = session.frame(clock.now(), |_, _| {});
         frames += 1;
         updates += plan.updates as u64;
@@ -110,7 +110,7 @@ pub fn soak(strategy: Strategy, hours: f64, seed: u64) -> SoakResult {
             clock.advance_to(t);
         }
     }
-    let game_now = session.planner.game_now();
+    let game_now = session.planner().game_now();
     let expected = if strategy.follows_real_time() {
         Duration::from_nanos((scaled_ppm_ns / 1_000_000) as u64).saturating_sub(skipped)
     } else {
@@ -125,8 +125,8 @@ pub fn soak(strategy: Strategy, hours: f64, seed: u64) -> SoakResult {
         game_seconds: game_now.as_secs_f64(),
         expected_game_seconds: expected.as_secs_f64(),
         drift_ns: game_now.as_nanos() as i128 - expected.as_nanos() as i128,
-        lag_ns: session.planner.lag().as_nanos(),
-        step_ns: session.planner.settings().step().as_nanos(),
+        lag_ns: session.planner().lag().as_nanos(),
+        step_ns: session.planner().settings().step().as_nanos(),
         wall_seconds: started.elapsed().as_secs_f64(),
     }
 }
@@ -144,15 +144,6 @@ pub struct SoakReport {
     pub wall_seconds: f64,
 }
 
-/// Resident memory now, KiB (Linux).
-fn rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-}
-
 /// Soaks every strategy, two at a time.
 pub fn soak_all(hours: f64, seed: u64) -> SoakReport {
     let started = Instant::now();
@@ -160,7 +151,7 @@ pub fn soak_all(hours: f64, seed: u64) -> SoakReport {
     let mut results: Vec<SoakResult> = Vec::new();
     for pair in Strategy::ALL.chunks(2) {
         if !results.is_empty() && rss_start_kib.is_none() {
-            rss_start_kib = rss_kib();
+            rss_start_kib = crate::process::rss_kib();
         }
         let pair_results: Vec<SoakResult> = std::thread::scope(|scope| {
             let handles: Vec<_> = pair
@@ -182,7 +173,7 @@ pub fn soak_all(hours: f64, seed: u64) -> SoakReport {
         seed,
         results,
         rss_start_kib,
-        rss_end_kib: rss_kib(),
+        rss_end_kib: crate::process::rss_kib(),
         wall_seconds: started.elapsed().as_secs_f64(),
     }
 }

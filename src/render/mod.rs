@@ -9,12 +9,14 @@ pub mod scene;
 pub mod sprites;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use glam::Vec2;
 use winit::window::Window;
 
+use crate::session::frame::RenderTimes;
 use gpu::{Gpu, choose_present_mode};
-use painter::{PaintTimings, Painter};
+use painter::Painter;
 use sprites::SpriteFrame;
 
 /// The background colour: a dark blue-grey that keeps sprites and text readable. Colours
@@ -28,11 +30,27 @@ pub const CLEAR: wgpu::Color = wgpu::Color {
     a: 1.0,
 };
 
-/// Lays out the overlay for one frame with egui and returns the rectangles of its panels,
-/// in points; the sprite pipeline draws their backgrounds (a plain quad is much cheaper than
-/// egui's own window fill on a software rasteriser). The application owns the overlay's
-/// contents; the renderer only runs this and paints the result.
-pub type OverlayUi<'a> = &'a mut dyn FnMut(&egui::Context) -> Vec<egui::Rect>;
+/// The overlay of one frame as the application laid it out with egui: finished paint jobs,
+/// texture changes, and the panels' rectangles in surface pixels (the sprite pipeline draws
+/// their backgrounds: on a software rasteriser a plain quad is much cheaper than egui's own
+/// window fill). The renderer paints this and knows nothing of what it says.
+#[derive(Default)]
+pub struct OverlayPaint {
+    pub primitives: Vec<egui::ClippedPrimitive>,
+    pub textures: egui::TexturesDelta,
+    pub pixels_per_point: f32,
+    /// Panel rectangles, (min, max) in surface pixels.
+    pub panels: Vec<(Vec2, Vec2)>,
+}
+
+/// A surface that cannot be drawn on, and so must be rebuilt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SurfaceTrouble {
+    /// The surface no longer matches the window: reconfigure it.
+    Outdated,
+    /// The surface is gone: create it again.
+    Lost,
+}
 
 /// What happened to a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,16 +60,6 @@ pub enum FrameOutcome {
     /// Not drawn: the window has no area, is occluded, or the surface was not ready (it has
     /// been reconfigured or recreated when that helps).
     Skipped(&'static str),
-}
-
-/// Where a presented frame's time went, as measured on the CPU.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FrameTimings {
-    /// Waiting for a surface texture (with FIFO, this is where vsync waits).
-    pub acquire: Duration,
-    pub paint: PaintTimings,
-    /// Submitting the commands and presenting.
-    pub present: Duration,
 }
 
 /// The window's GPU state.
@@ -64,12 +72,6 @@ pub struct Graphics {
     config: wgpu::SurfaceConfiguration,
     present_modes: Vec<wgpu::PresentMode>,
     painter: Painter,
-    /// Window input for the overlay.
-    egui_input: egui_winit::State,
-    /// A test hook: every n-th frame the surface is reported outdated, alternating with lost,
-    /// to exercise recovery (`--surface-faults`).
-    faults: Option<u32>,
-    frames: u64,
 }
 
 impl Graphics {
@@ -120,14 +122,6 @@ impl Graphics {
             surface.configure(&gpu.device, &config);
         }
         let painter = Painter::new(&gpu.device, &gpu.queue, format, bare)?;
-        let egui_input = egui_winit::State::new(
-            painter.egui().clone(),
-            egui::ViewportId::ROOT,
-            &window,
-            Some(window.scale_factor() as f32),
-            window.theme(),
-            Some(gpu.device.limits().max_texture_dimension_2d as usize),
-        );
         log::info!(
             "GPU: {}, surface {:?} {}x{}, present modes {:?}, using {:?}",
             gpu.adapter_summary(),
@@ -145,9 +139,6 @@ impl Graphics {
             config,
             present_modes: caps.present_modes,
             painter,
-            egui_input,
-            faults: None,
-            frames: 0,
         })
     }
 
@@ -180,10 +171,26 @@ impl Graphics {
         self.reconfigure();
     }
 
-    /// Makes every `n`-th frame find its surface outdated or lost, alternately (for tests of
-    /// recovery).
-    pub fn inject_surface_faults(&mut self, n: u32) {
-        self.faults = Some(n.max(1));
+    /// The largest texture side the device takes (for the overlay's font atlas).
+    pub fn max_texture_side(&self) -> usize {
+        self.gpu.device.limits().max_texture_dimension_2d as usize
+    }
+
+    /// Rebuilds a surface in `trouble`: reconfigures an outdated one, recreates a lost one.
+    /// The frame that met the trouble is skipped.
+    pub fn recover(&mut self, trouble: SurfaceTrouble) -> FrameOutcome {
+        match trouble {
+            SurfaceTrouble::Outdated => {
+                log::info!("surface outdated: reconfiguring");
+                self.reconfigure();
+                FrameOutcome::Skipped("surface outdated")
+            }
+            SurfaceTrouble::Lost => {
+                log::warn!("surface lost: recreating it");
+                self.recreate_surface();
+                FrameOutcome::Skipped("surface lost")
+            }
+        }
     }
 
     fn reconfigure(&mut self) {
@@ -202,38 +209,26 @@ impl Graphics {
         }
     }
 
-    /// Passes a window event to the overlay; true when the overlay used it (a click on a
-    /// button), so it should not also act as a game key.
-    pub fn overlay_event(&mut self, event: &winit::event::WindowEvent) -> bool {
-        self.egui_input
-            .on_window_event(&self.window, event)
-            .consumed
-    }
-
     /// Draws one frame: the sprites as `frame` describes them, and the overlay when `overlay`
     /// is given. Returns what happened and where the time went.
     pub fn render(
         &mut self,
         frame: &SpriteFrame,
-        overlay: Option<OverlayUi>,
-    ) -> (FrameOutcome, FrameTimings) {
-        let mut timings = FrameTimings::default();
+        overlay: Option<OverlayPaint>,
+    ) -> (FrameOutcome, RenderTimes) {
+        let mut timings = RenderTimes::default();
+        // Texture changes are applied whether or not this frame gets drawn.
+        let overlay = overlay.map(|mut overlay| {
+            let gpu = &self.gpu;
+            self.painter
+                .apply_textures(&gpu.device, &gpu.queue, &mut overlay.textures);
+            overlay
+        });
         if self.config.width == 0 || self.config.height == 0 {
             return (FrameOutcome::Skipped("window has no area"), timings);
         }
         let t = Instant::now();
-        self.frames += 1;
-        let acquired = match self.faults {
-            Some(n) if self.frames.is_multiple_of(n as u64) => {
-                if (self.frames / n as u64) % 2 == 1 {
-                    wgpu::CurrentSurfaceTexture::Outdated
-                } else {
-                    wgpu::CurrentSurfaceTexture::Lost
-                }
-            }
-            _ => self.surface.get_current_texture(),
-        };
-        let (texture, suboptimal) = match acquired {
+        let (texture, suboptimal) = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
             wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
             wgpu::CurrentSurfaceTexture::Timeout => {
@@ -243,14 +238,10 @@ impl Graphics {
                 return (FrameOutcome::Skipped("window occluded"), timings);
             }
             wgpu::CurrentSurfaceTexture::Outdated => {
-                log::info!("surface outdated: reconfiguring");
-                self.reconfigure();
-                return (FrameOutcome::Skipped("surface outdated"), timings);
+                return (self.recover(SurfaceTrouble::Outdated), timings);
             }
             wgpu::CurrentSurfaceTexture::Lost => {
-                log::warn!("surface lost: recreating it");
-                self.recreate_surface();
-                return (FrameOutcome::Skipped("surface lost"), timings);
+                return (self.recover(SurfaceTrouble::Lost), timings);
             }
             wgpu::CurrentSurfaceTexture::Validation => {
                 log::error!("surface validation error: skipping the frame");
@@ -259,19 +250,16 @@ impl Graphics {
         };
         timings.acquire = t.elapsed();
         let view = texture.texture.create_view(&Default::default());
-        let input = overlay.map(|ui| (self.egui_input.take_egui_input(&self.window), ui));
         let painted = self.painter.paint(
             &self.gpu.device,
             &self.gpu.queue,
             &view,
             (self.config.width, self.config.height),
             frame,
-            input,
+            overlay,
         );
-        if let Some(output) = painted.platform_output {
-            self.egui_input.handle_platform_output(&self.window, output);
-        }
-        timings.paint = painted.timings;
+        timings.upload = painted.timings.upload;
+        timings.encode = painted.timings.encode;
         let t = Instant::now();
         self.gpu.queue.submit(painted.commands);
         self.window.pre_present_notify();

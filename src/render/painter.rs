@@ -2,45 +2,35 @@
 //! paints into its surface texture, the benchmark and tests into an offscreen texture; both
 //! use this same code.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::bare::BareRenderer;
-use super::scene::{self, ShapeInstance, ViewTransform};
+use super::scene::{self, ShapeInstance};
 use super::sprites::{SpriteFrame, SpriteRenderer};
-use super::{CLEAR, OverlayUi};
-
-/// Where a painted frame's CPU time went.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PaintTimings {
-    /// Laying out and tessellating the overlay (egui).
-    pub overlay: Duration,
-    /// Writing instance, uniform and overlay buffers.
-    pub upload: Duration,
-    /// Recording the render pass and finishing the command buffer.
-    pub encode: Duration,
-}
+use super::{CLEAR, OverlayPaint};
+use crate::session::frame::RenderTimes;
 
 /// The result of painting a frame.
 pub struct Painted {
     /// Command buffers to submit, in order.
     pub commands: Vec<wgpu::CommandBuffer>,
-    /// What egui asks of the platform (cursor, clipboard), for the window to apply.
-    pub platform_output: Option<egui::PlatformOutput>,
-    pub timings: PaintTimings,
+    /// The upload and encode times (the caller adds acquire, overlay and present).
+    pub timings: RenderTimes,
 }
 
-/// The sprite pipeline and the overlay's egui state and renderer.
+/// The sprite pipeline and the overlay's renderer.
 pub struct Painter {
     sprites: SpriteRenderer,
     /// When set, bullets are drawn by the bare renderer instead (the benchmark's yardstick);
     /// the other bodies and the overlay are drawn as usual.
     bare: Option<BareRenderer>,
-    egui: egui::Context,
     egui_renderer: egui_wgpu::Renderer,
     /// Backgrounds of the overlay's panels, this frame.
     panels: Vec<ShapeInstance>,
     /// egui textures to free once the frame that last used them has been submitted.
     to_free: Vec<egui::TextureId>,
+    /// egui textures the next painted frame may still use; then they move to `to_free`.
+    free_after_paint: Vec<egui::TextureId>,
 }
 
 impl Painter {
@@ -70,21 +60,35 @@ impl Painter {
         Ok(Self {
             sprites: SpriteRenderer::new(device, queue, format)?,
             bare,
-            egui: egui::Context::default(),
             egui_renderer,
             panels: Vec::new(),
             to_free: Vec::new(),
+            free_after_paint: Vec::new(),
         })
     }
 
-    /// The egui context (the window feeds it input).
-    pub fn egui(&self) -> &egui::Context {
-        &self.egui
+    /// Uploads egui's texture changes and queues its freed textures, leaving `textures`
+    /// empty. Call it even for a frame that is not drawn: egui sends its font atlas once and
+    /// then only changes, so a change that is dropped garbles the overlay for good.
+    pub fn apply_textures(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        textures: &mut egui::TexturesDelta,
+    ) {
+        #[allow(clippy::iter_over_hash_type)] // each texture's deltas keep their order
+        for (id, deltas) in textures.set.drain() {
+            for delta in &deltas {
+                self.egui_renderer.update_texture(device, queue, id, delta);
+            }
+        }
+        // The coming frame may still use the textures egui frees: they go after it.
+        self.free_after_paint.extend(textures.free.drain());
     }
 
-    /// Paints `frame` into `view` (of `size` pixels), with the overlay when `overlay` gives
-    /// its input and the function that lays it out. The returned command buffers must be
-    /// submitted before the next call.
+    /// Paints `frame` into `view` (of `size` pixels), with the overlay when it is given
+    /// (laid out by the application). The returned command buffers must be submitted before
+    /// the next call.
     pub fn paint(
         &mut self,
         device: &wgpu::Device,
@@ -92,78 +96,47 @@ impl Painter {
         view: &wgpu::TextureView,
         size: (u32, u32),
         frame: &SpriteFrame,
-        overlay: Option<(egui::RawInput, OverlayUi)>,
+        overlay: Option<OverlayPaint>,
     ) -> Painted {
         for id in self.to_free.drain(..) {
             self.egui_renderer.free_texture(&id);
         }
-        let mut timings = PaintTimings::default();
+        let mut timings = RenderTimes::default();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
         });
-        let mut platform_output = None;
         let mut commands = Vec::new();
 
-        let egui_frame = overlay.map(|(input, layout)| {
-            let t = Instant::now();
-            let mut panel_rects = Vec::new();
-            let mut output = self.egui.run_pass(input, |ctx| panel_rects = layout(ctx));
-            let ppp = output.pixels_per_point;
-            let pixels: Vec<_> = panel_rects
-                .iter()
-                .map(|r| {
-                    (
-                        glam::Vec2::new(r.min.x, r.min.y) * ppp,
-                        glam::Vec2::new(r.max.x, r.max.y) * ppp,
-                    )
-                })
-                .collect();
-            let transform = ViewTransform::new(crate::world::WORLD_SIZE, size.0, size.1);
-            scene::panel_backgrounds(&transform, &pixels, &mut self.panels);
-            platform_output = Some(std::mem::take(&mut output.platform_output));
-            let jobs = self
-                .egui
-                .tessellate(std::mem::take(&mut output.shapes), ppp);
-            timings.overlay = t.elapsed();
-
-            let t = Instant::now();
+        let t = Instant::now();
+        let egui_frame = overlay.map(|mut overlay| {
+            scene::panel_backgrounds(&frame.transform, &overlay.panels, &mut self.panels);
             let screen = egui_wgpu::ScreenDescriptor {
                 size_in_pixels: [size.0, size.1],
-                pixels_per_point: ppp,
+                pixels_per_point: overlay.pixels_per_point,
             };
-            for (id, deltas) in &output.textures_delta.set {
-                for delta in deltas {
-                    self.egui_renderer.update_texture(device, queue, *id, delta);
-                }
-            }
+            self.apply_textures(device, queue, &mut overlay.textures);
             commands.extend(self.egui_renderer.update_buffers(
                 device,
                 queue,
                 &mut encoder,
-                &jobs,
+                &overlay.primitives,
                 &screen,
             ));
-            self.to_free
-                .extend(output.textures_delta.free.iter().copied());
-            // Every delta is handled: uploads above, frees at the next paint.
-            output.textures_delta.clear();
-            timings.upload = t.elapsed();
-            (jobs, screen)
+            (overlay.primitives, screen)
         });
         if egui_frame.is_none() {
             self.panels.clear();
         }
-        let t = Instant::now();
         match &mut self.bare {
             Some(bare) => {
-                let transform = ViewTransform::new(crate::world::WORLD_SIZE, size.0, size.1);
-                bare.prepare(device, queue, &transform, frame.pos);
+                bare.prepare(device, queue, &frame.transform, frame.pos);
                 // Everything but the bullets is drawn as usual, so the comparison isolates
                 // the bullets' path.
                 let no_bullets = SpriteFrame {
                     prev: &[],
                     pos: &[],
                     vel: &[],
+                    transform: frame.transform,
                     globals: frame.globals,
                     ghosts: None,
                     shapes: frame.shapes,
@@ -173,7 +146,7 @@ impl Painter {
             }
             None => self.sprites.prepare(device, queue, frame, &self.panels),
         }
-        timings.upload += t.elapsed();
+        timings.upload = t.elapsed();
 
         let t = Instant::now();
         {
@@ -202,10 +175,7 @@ impl Painter {
         }
         commands.push(encoder.finish());
         timings.encode = t.elapsed();
-        Painted {
-            commands,
-            platform_output,
-            timings,
-        }
+        self.to_free.append(&mut self.free_after_paint);
+        Painted { commands, timings }
     }
 }

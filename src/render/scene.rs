@@ -7,6 +7,7 @@ use std::time::Duration;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
+use super::sprites::SpriteFrame;
 use crate::world::World;
 use looplab_timing::{Blend, View};
 
@@ -195,6 +196,54 @@ pub fn panel_backgrounds(
     for &(min, max) in panels {
         let (a, b) = (transform.to_world(min), transform.to_world(max));
         out.push(marker((a + b) * 0.5, b - a, PANEL, Shape::Rect));
+    }
+}
+
+/// What a frame of the world shows, beside the world itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Showing {
+    /// The planner's view (latest, interpolated or extrapolated).
+    pub view: View,
+    /// The update step the view blends over.
+    pub step: Duration,
+    /// The game-clock instant the frame shows.
+    pub game_now: Duration,
+    /// The game time the wall-clock marker shows.
+    pub reference: Duration,
+    /// Draw ghosts: true positions at `game_now`.
+    pub ghosts: bool,
+}
+
+/// The sprite frame of `world` as `showing` says, placed on the target by `transform`: the
+/// one place a world becomes sprites, for the window and the bench. `shapes` is scratch
+/// space kept between frames.
+pub fn sprite_frame<'a>(
+    world: &'a World,
+    showing: &Showing,
+    transform: ViewTransform,
+    shapes: &'a mut Vec<ShapeInstance>,
+) -> SpriteFrame<'a> {
+    build_shapes(
+        world,
+        showing.game_now,
+        showing.reference,
+        showing.ghosts,
+        shapes,
+    );
+    let bullets = &world.bullets;
+    SpriteFrame {
+        ghosts: showing
+            .ghosts
+            .then(|| ghost_globals(&transform, world, showing.game_now)),
+        shapes,
+        ..SpriteFrame::bullets(
+            &bullets.prev,
+            &bullets.pos,
+            &bullets.vel,
+            transform,
+            showing.view,
+            showing.step,
+        )
     }
 }
 

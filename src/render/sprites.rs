@@ -12,7 +12,7 @@
 use glam::Vec2;
 use wgpu::util::DeviceExt;
 
-use super::scene::{Globals, ShapeInstance, blend_positions, uniform_blend};
+use super::scene::{Globals, ShapeInstance, ViewTransform, blend_positions, uniform_blend};
 
 const SHADER: &str = include_str!("../../shaders/sprites.wgsl");
 const SPRITE_PNG: &[u8] = include_bytes!("../../assets/bullet.png");
@@ -22,15 +22,41 @@ const VEC2: u64 = std::mem::size_of::<Vec2>() as u64;
 /// Smallest instance buffer, in bullets.
 const MIN_CAPACITY: u64 = 1024;
 
-/// The data of one frame's sprites.
+/// The data of one frame's sprites. Built by [`scene::sprite_frame`](super::scene::sprite_frame)
+/// for a world (the window, the bench), or by [`SpriteFrame::bullets`] for bare bullets
+/// (the GPU tests).
 pub struct SpriteFrame<'a> {
     pub prev: &'a [Vec2],
     pub pos: &'a [Vec2],
     pub vel: &'a [Vec2],
+    /// From world units to the target's pixels.
+    pub transform: ViewTransform,
     pub globals: Globals,
     /// Uniforms of the ghost pass, when ghosts are shown.
     pub ghosts: Option<Globals>,
     pub shapes: &'a [ShapeInstance],
+}
+
+impl<'a> SpriteFrame<'a> {
+    /// Bullets alone (no other bodies, no ghosts), drawn with `view` of a `step`.
+    pub fn bullets(
+        prev: &'a [Vec2],
+        pos: &'a [Vec2],
+        vel: &'a [Vec2],
+        transform: ViewTransform,
+        view: looplab_timing::View,
+        step: std::time::Duration,
+    ) -> Self {
+        Self {
+            prev,
+            pos,
+            vel,
+            globals: super::scene::globals(&transform, view, step),
+            transform,
+            ghosts: None,
+            shapes: &[],
+        }
+    }
 }
 
 /// Pipelines and buffers of the sprite path.

@@ -9,104 +9,53 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// A private X server for one test.
+use looplab::testkit;
+
+/// A private X server for one test (the project's test kit, with panics for errors).
 pub struct Xvfb {
-    child: Child,
+    server: testkit::Xvfb,
     pub display: String,
 }
 
 impl Xvfb {
-    /// Starts Xvfb on a free display number (it picks one itself and reports it).
+    /// Starts Xvfb on a free display number.
     pub fn start() -> Xvfb {
-        let (child, display) =
-            looplab::bench::windowed::start_xvfb("1280x800x24").unwrap_or_else(|e| panic!("{e}"));
-        Xvfb { child, display }
+        let server = testkit::Xvfb::start("1280x800x24").unwrap_or_else(|e| panic!("{e}"));
+        let display = server.display().to_string();
+        Xvfb { server, display }
     }
 
     /// Runs a command on this display and returns its output.
     pub fn run(&self, program: &str, args: &[&str]) -> Output {
-        Command::new(program)
-            .args(args)
-            .env("DISPLAY", &self.display)
-            .output()
-            .unwrap_or_else(|e| {
-                panic!("cannot run {program} ({e}): see the README's test packages")
-            })
+        testkit::run_on(self.server.display(), program, args).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Focuses the Looplab window (there is no window manager) and presses `keys`.
+    /// Focuses the Looplab window and presses `keys`.
     pub fn keys(&self, keys: &[&str]) {
-        let mut args = vec![
-            "search",
-            "--sync",
-            "--name",
-            "Looplab",
-            "windowfocus",
-            "--sync",
-            "key",
-            "--delay",
-            "30",
-        ];
-        args.extend_from_slice(keys);
-        let out = self.run("xdotool", &args);
-        assert!(
-            out.status.success(),
-            "xdotool failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        testkit::press_keys(&self.display, "Looplab", keys, 30).unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// Waits until a Looplab window exists.
     pub fn wait_for_window(&self) {
-        let out = self.run("xdotool", &["search", "--sync", "--name", "Looplab"]);
-        assert!(out.status.success(), "no Looplab window appeared");
+        testkit::wait_for_window(&self.display, "Looplab").unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// A screenshot of the whole screen as PNG.
     pub fn screenshot(&self, path: &Path) {
-        let out = self.run("import", &["-window", "root", path.to_str().unwrap()]);
-        assert!(
-            out.status.success(),
-            "import (ImageMagick) failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        testkit::screenshot(&self.display, path).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
 /// A scratch directory removed at the end of the test.
-pub struct Scratch(pub PathBuf);
+pub struct Scratch(testkit::Scratch);
 
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("looplab-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        // A private runtime directory keeps the Wayland probe quiet under Xvfb.
-        let runtime = dir.join("xdg");
-        std::fs::create_dir_all(&runtime).unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
-        }
-        Scratch(dir)
+        Scratch(testkit::Scratch::new(name).unwrap_or_else(|e| panic!("{e}")))
     }
 
     pub fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path(file)
     }
 }
 
@@ -123,7 +72,7 @@ impl App {
             .args(args)
             .env("DISPLAY", &xvfb.display)
             .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", scratch.path("xdg"))
+            .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir())
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -164,6 +113,13 @@ impl App {
             std::thread::sleep(left);
         }
     }
+}
+
+/// Reads a `--frame-log` file.
+pub fn frame_log(path: &Path) -> looplab::session::frame::FrameLog {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("no frame log at {}: {e}", path.display()));
+    serde_json::from_str(&text).expect("a frame log")
 }
 
 /// Reads a `--stats` file.

@@ -3,6 +3,8 @@
 //! The window and the lab both drive a `Session`, so what the lab measures is what the
 //! window does: only the clock (real or virtual) and the cost of a frame differ.
 
+pub mod frame;
+
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -10,13 +12,14 @@ use crate::world::accuracy::{AccuracyTracker, FrameAccuracy};
 use crate::world::{World, WorldConfig};
 use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, Strategy};
 
-/// A planner, its world and their statistics.
+/// A planner, its world and their statistics. The world only ever advances by the
+/// planner's steps, so the two are changed only through the methods here.
 #[derive(Clone, Debug)]
 pub struct Session {
-    pub planner: Planner,
-    pub world: World,
-    pub stats: FrameStats,
-    pub accuracy: AccuracyTracker,
+    planner: Planner,
+    world: World,
+    stats: FrameStats,
+    accuracy: AccuracyTracker,
 }
 
 impl Session {
@@ -62,6 +65,53 @@ impl Session {
         });
         self.stats.record(now, plan.updates, plan.game_advance());
         plan
+    }
+
+    /// The planner: its strategy, settings and clocks.
+    pub fn planner(&self) -> &Planner {
+        &self.planner
+    }
+
+    /// The world as the last update left it.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Frame statistics since the strategy was chosen.
+    pub fn stats(&self) -> &FrameStats {
+        &self.stats
+    }
+
+    /// How far drawn positions have been from the truth.
+    pub fn accuracy(&self) -> &AccuracyTracker {
+        &self.accuracy
+    }
+
+    /// The loop's settings.
+    pub fn settings(&self) -> &LoopSettings {
+        self.planner.settings()
+    }
+
+    /// Changes the settings from the next frame on.
+    pub fn set_settings(&mut self, settings: LoopSettings) {
+        self.planner.set_settings(settings);
+    }
+
+    /// Switches strategy (conserving time, as the planner does) and starts the statistics
+    /// afresh, so they describe the new strategy alone.
+    pub fn set_strategy(&mut self, strategy: Strategy) {
+        self.planner.set_strategy(strategy);
+        self.stats.clear();
+    }
+
+    /// While paused: lets the next frame run exactly one update.
+    pub fn single_step(&mut self) {
+        self.planner.single_step();
+    }
+
+    /// Grows or shrinks the bullet stream to `count` bullets.
+    pub fn set_bullet_count(&mut self, count: usize) {
+        self.world.set_bullet_count(count);
     }
 
     /// Measures how far the frame `plan` draws things from their true positions.

@@ -1,0 +1,112 @@
+//! egui for the overlay, run by the application as eframe does: window input in, layout of
+//! [`overlay::ui`], tessellation, and out come the finished paint jobs for the renderer.
+
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+use winit::event::WindowEvent;
+use winit::window::Window;
+
+use super::overlay::{self, OverlayModel};
+use crate::input::Action;
+use crate::render::OverlayPaint;
+
+/// The overlay's egui context and, in a window, its input state.
+pub struct OverlayHost {
+    ctx: egui::Context,
+    window_input: Option<egui_winit::State>,
+}
+
+/// One laid-out overlay frame.
+pub struct OverlayFrame {
+    /// What to paint.
+    pub paint: OverlayPaint,
+    /// Buttons clicked in it.
+    pub actions: Vec<Action>,
+    /// Time spent laying it out and tessellating.
+    pub took: Duration,
+}
+
+impl OverlayHost {
+    /// For a window: egui reads the window's input (clicks on the overlay's buttons).
+    pub fn for_window(window: &Window, max_texture_side: usize) -> Self {
+        let ctx = egui::Context::default();
+        let state = egui_winit::State::new(
+            ctx.clone(),
+            egui::ViewportId::ROOT,
+            window,
+            Some(window.scale_factor() as f32),
+            window.theme(),
+            Some(max_texture_side),
+        );
+        Self {
+            ctx,
+            window_input: Some(state),
+        }
+    }
+
+    /// With no window and no input (offscreen benchmarks).
+    pub fn headless() -> Self {
+        Self {
+            ctx: egui::Context::default(),
+            window_input: None,
+        }
+    }
+
+    /// Passes a window event to egui; true when egui used it (a click on a button), so it
+    /// should not also act as a game key.
+    pub fn on_window_event(&mut self, window: &Window, event: &WindowEvent) -> bool {
+        self.window_input
+            .as_mut()
+            .is_some_and(|s| s.on_window_event(window, event).consumed)
+    }
+
+    /// Lays out the overlay for a target of `size` pixels and tessellates it.
+    pub fn run(
+        &mut self,
+        window: Option<&Window>,
+        size: (u32, u32),
+        model: &OverlayModel,
+    ) -> OverlayFrame {
+        let t = Instant::now();
+        let input = match (&mut self.window_input, window) {
+            (Some(state), Some(window)) => state.take_egui_input(window),
+            _ => egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(size.0 as f32, size.1 as f32),
+                )),
+                ..Default::default()
+            },
+        };
+        let mut actions = Vec::new();
+        let mut rects = Vec::new();
+        let mut output = self.ctx.run_pass(input, |ctx| {
+            (actions, rects) = overlay::ui(ctx, model);
+        });
+        if let (Some(state), Some(window)) = (&mut self.window_input, window) {
+            state.handle_platform_output(window, std::mem::take(&mut output.platform_output));
+        }
+        let ppp = output.pixels_per_point;
+        let panels = rects
+            .iter()
+            .map(|r| {
+                (
+                    Vec2::new(r.min.x, r.min.y) * ppp,
+                    Vec2::new(r.max.x, r.max.y) * ppp,
+                )
+            })
+            .collect();
+        let primitives = self.ctx.tessellate(std::mem::take(&mut output.shapes), ppp);
+        OverlayFrame {
+            paint: OverlayPaint {
+                primitives,
+                textures: std::mem::take(&mut output.textures_delta),
+                pixels_per_point: ppp,
+                panels,
+            },
+            actions,
+            took: t.elapsed(),
+        }
+    }
+}

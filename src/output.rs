@@ -1,0 +1,164 @@
+//! Files a person asked for (`--stats`, `--frame-log`, `--plot`): checked before a run
+//! without touching them, and written whole at its end, through a temporary file renamed
+//! into place, so a failure leaves the old file as it was and never an empty or partial one.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::failure::Failure;
+
+/// Checks, before a run, that `path` (given to `option`) can be written when the run ends:
+/// its directory exists and takes new files, and it is not a directory itself. An existing
+/// file is not changed. Exit status 2: the path is the person's to fix.
+pub fn check_target(option: &str, path: &Path) -> Result<(), Failure> {
+    let bad = |why: String| {
+        Failure::usage(format!(
+            "invalid value '{}' for '{option}': {why}",
+            path.display()
+        ))
+    };
+    if path.is_dir() {
+        return Err(bad("it is a directory".into()));
+    }
+    let dir = directory_of(path);
+    if !dir.is_dir() {
+        return Err(bad(format!("no directory {}", dir.display())));
+    }
+    let probe = temporary_beside(path);
+    std::fs::File::create(&probe)
+        .map_err(|e| bad(format!("cannot write in {}: {e}", dir.display())))?;
+    let _ = std::fs::remove_file(&probe);
+    if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| bad(format!("cannot write it: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` whole: into a temporary file beside it, then renamed over it.
+/// On failure `path` is left as it was and the failure names `option` and the reason
+/// (exit status 1).
+pub fn write_file(option: &str, path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| {
+        Failure::runtime(format!(
+            "cannot write the {option} file {}: {e}",
+            path.display()
+        ))
+    };
+    let temporary = temporary_beside(path);
+    let written = std::fs::File::create(&temporary)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(fail(e));
+    }
+    Ok(())
+}
+
+/// `value` as JSON (pretty when `pretty`), or a failure that says what could not be
+/// written, instead of an empty text.
+pub fn to_json<T: Serialize>(what: &str, value: &T, pretty: bool) -> Result<String, Failure> {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    };
+    text.map_err(|e| Failure::runtime(format!("cannot write the {what} as JSON: {e}")))
+}
+
+fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A hidden file in `path`'s directory, unique to this process.
+fn temporary_beside(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    directory_of(path).join(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("looplab-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn checking_leaves_an_existing_file_as_it_was() {
+        let dir = scratch("check");
+        let path = dir.join("stats.json");
+        std::fs::write(&path, "the person's file").unwrap();
+        check_target("--stats", &path).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "the person's file");
+        assert!(!dir.join("new.json").exists());
+        check_target("--stats", &dir.join("new.json")).unwrap();
+        assert!(
+            !dir.join("new.json").exists(),
+            "nothing is created by a check"
+        );
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no probe left");
+
+        let missing = check_target("--stats", &dir.join("no/such/dir.json")).unwrap_err();
+        assert_eq!(missing.status, crate::failure::EXIT_USAGE);
+        assert!(missing.message.contains("'--stats'"), "{}", missing.message);
+        let directory = check_target("--plot", &dir).unwrap_err();
+        assert!(directory.message.contains("is a directory"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_write_is_whole_or_leaves_the_old_file() {
+        let dir = scratch("write");
+        let path = dir.join("log.json");
+        write_file("--frame-log", &path, b"first").unwrap();
+        write_file("--frame-log", &path, b"second").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary left"
+        );
+
+        // A directory where the file should go: the write fails and says so.
+        let blocked = dir.join("sub");
+        std::fs::create_dir_all(blocked.join("x")).unwrap();
+        let e = write_file("--stats", &blocked, b"data").unwrap_err();
+        assert_eq!(e.status, crate::failure::EXIT_FAILURE);
+        assert!(
+            e.message.starts_with("cannot write the --stats file"),
+            "{}",
+            e.message
+        );
+        assert!(blocked.join("x").is_dir(), "what was there is still there");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn json_that_cannot_be_written_is_a_failure_not_an_empty_text() {
+        let mut map = std::collections::HashMap::new();
+        map.insert((1, 2), "a key JSON cannot have");
+        let e = to_json("stats", &map, true).unwrap_err();
+        assert!(
+            e.message.starts_with("cannot write the stats as JSON"),
+            "{}",
+            e.message
+        );
+        assert_eq!(to_json("x", &[1, 2], false).unwrap(), "[1,2]");
+    }
+}

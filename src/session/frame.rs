@@ -1,0 +1,292 @@
+//! The one record of a frame: what the loop planned, ran, drew and waited for, on the loop's
+//! own clock. The window fills one per frame; the per-strategy totals of `--stats`, the frame
+//! log, the bench and the tests all read it, so its format is kept in exactly one place.
+//!
+//! Times are `Duration`s in memory and whole nanoseconds in JSON (`serde`), so a script reads
+//! `start`, `updates` or `presented` by name.
+
+use std::time::Duration;
+
+use looplab_timing::{FramePlan, View};
+use serde::{Deserialize, Serialize};
+
+/// What a frame drew: the latest state, or a blend of the last two states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ViewKind {
+    /// The state after the last update.
+    #[default]
+    Latest,
+    /// Between the previous and the current state, `alpha` of the way.
+    Interpolate,
+    /// Ahead of the current state by its velocity, `alpha` of a step.
+    Extrapolate,
+}
+
+/// Where a presented frame's render time went, as measured on the CPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RenderTimes {
+    /// Waiting for a surface texture (with FIFO presentation, this is where vsync waits).
+    #[serde(with = "nanos")]
+    pub acquire: Duration,
+    /// Laying out and tessellating the overlay (egui).
+    #[serde(with = "nanos")]
+    pub overlay: Duration,
+    /// Writing instance, uniform and overlay buffers.
+    #[serde(with = "nanos")]
+    pub upload: Duration,
+    /// Recording the render pass and finishing the command buffer.
+    #[serde(with = "nanos")]
+    pub encode: Duration,
+    /// Submitting the commands and presenting (offscreen: submitting and waiting for the GPU).
+    #[serde(with = "nanos")]
+    pub present: Duration,
+}
+
+/// One frame of the loop, from its start to the end of its present.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FrameRecord {
+    /// When the frame started, on the loop's clock.
+    #[serde(with = "nanos")]
+    pub start: Duration,
+    /// Real time since the previous frame started.
+    #[serde(with = "nanos")]
+    pub elapsed: Duration,
+    /// Real time the loop waited (slept or spun) for this frame's wake time.
+    #[serde(with = "nanos")]
+    pub waited: Duration,
+    /// Updates run this frame.
+    pub updates: u32,
+    /// Game time each update simulated.
+    #[serde(with = "nanos")]
+    pub step: Duration,
+    /// Game time before the first update: update `i` simulates from
+    /// [`FrameRecord::update_game_time`]`(i)`.
+    #[serde(with = "nanos")]
+    pub game_before: Duration,
+    /// Real time the updates took.
+    #[serde(with = "nanos")]
+    pub update_time: Duration,
+    /// Game time dropped this frame (the update limit, the update budget, a strategy switch).
+    #[serde(with = "nanos")]
+    pub dropped: Duration,
+    /// Real time the stall clamp dropped this frame.
+    #[serde(with = "nanos")]
+    pub clamped: Duration,
+    /// What was drawn.
+    pub view: ViewKind,
+    /// How far the drawing blended (0 for the latest state).
+    pub alpha: f32,
+    /// The game-clock instant the frame shows.
+    #[serde(with = "nanos")]
+    pub game_shown: Duration,
+    /// Where the render time went (zero for a frame that was not presented).
+    pub render: RenderTimes,
+    /// When the present ended, on the loop's clock; `None` for a frame that was not shown.
+    #[serde(with = "opt_nanos")]
+    pub presented: Option<Duration>,
+    /// CPU time of the whole process at the end of the frame (0 where unknown).
+    #[serde(with = "nanos")]
+    pub cpu: Duration,
+}
+
+impl FrameRecord {
+    /// The record of a frame as planned and its updates run: timings still to be filled in.
+    pub fn planned(plan: &FramePlan) -> Self {
+        let (view, alpha) = match plan.view {
+            View::Interpolate { alpha } => (ViewKind::Interpolate, alpha),
+            View::Extrapolate { alpha } => (ViewKind::Extrapolate, alpha),
+            _ => (ViewKind::Latest, 0.0),
+        };
+        Self {
+            start: plan.now,
+            elapsed: plan.elapsed,
+            updates: plan.updates,
+            step: plan.step,
+            game_before: plan.game_time.saturating_sub(plan.game_advance()),
+            dropped: plan.skipped,
+            clamped: plan.clamped,
+            view,
+            alpha,
+            game_shown: plan.game_now,
+            ..Self::default()
+        }
+    }
+
+    /// Game time the frame's updates added.
+    pub fn game_advance(&self) -> Duration {
+        self.step.saturating_mul(self.updates)
+    }
+
+    /// The game time update `i` (from 0) of this frame starts at.
+    pub fn update_game_time(&self, i: u32) -> Duration {
+        self.game_before + self.step.saturating_mul(i)
+    }
+
+    /// Real time from the end of the updates to the end of the present: drawing, the
+    /// overlay, and presenting (with FIFO, the wait for vsync).
+    pub fn draw_time(&self) -> Option<Duration> {
+        self.start_to_present()
+            .map(|d| d.saturating_sub(self.update_time))
+    }
+
+    /// Real time from the frame's start to the end of its present.
+    pub fn start_to_present(&self) -> Option<Duration> {
+        self.presented.map(|p| p.saturating_sub(self.start))
+    }
+}
+
+/// At most this many frames are kept in a frame log (an hour at 55 FPS); later frames are
+/// counted but not kept.
+pub const FRAME_LOG_CAPACITY: usize = 200_000;
+
+/// How long one key took to reach the screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KeyLatency {
+    /// From the key event's arrival to the end of the present of the first frame showing it.
+    #[serde(with = "nanos")]
+    pub latency: Duration,
+    /// That frame's own start-to-present time (so `latency - render` is the wait for the
+    /// frame to start).
+    #[serde(with = "nanos")]
+    pub render: Duration,
+}
+
+/// Every presented frame and every key's latency of a window run (`--frame-log FILE`), read
+/// back by `looplab bench` and the tests.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FrameLog {
+    /// The presented frames, in order (at most [`FRAME_LOG_CAPACITY`]).
+    pub frames: Vec<FrameRecord>,
+    /// Frames presented beyond the capacity, counted only.
+    pub frames_not_kept: u64,
+    /// Every key press applied, with its latency to the screen.
+    pub keys: Vec<KeyLatency>,
+    /// Wall-clock time of the first present, nanoseconds since the Unix epoch, so a parent
+    /// process can measure start-up.
+    pub first_present_unix_ns: Option<u128>,
+    /// Peak resident memory, KiB, where the OS reports it.
+    pub peak_rss_kib: Option<u64>,
+}
+
+impl FrameLog {
+    /// Records a presented frame.
+    pub fn frame(&mut self, record: FrameRecord) {
+        if self.first_present_unix_ns.is_none() {
+            self.first_present_unix_ns = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()
+                .map(|d| d.as_nanos());
+        }
+        if self.frames.len() < FRAME_LOG_CAPACITY {
+            self.frames.push(record);
+        } else {
+            self.frames_not_kept += 1;
+        }
+    }
+
+    /// The frames that started at least `skip` after the first one (start-up frames are
+    /// not steady).
+    pub fn steady(&self, skip: Duration) -> &[FrameRecord] {
+        let Some(first) = self.frames.first() else {
+            return &[];
+        };
+        let from = first.start + skip;
+        let index = self.frames.partition_point(|f| f.start < from);
+        &self.frames[index..]
+    }
+}
+
+/// A `Duration` as whole nanoseconds (saturating at `u64::MAX`, 584 years).
+mod nanos {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        u64::deserialize(d).map(Duration::from_nanos)
+    }
+}
+
+/// An optional `Duration` as whole nanoseconds, or null.
+mod opt_nanos {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => super::nanos::serialize(d, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        Option::<u64>::deserialize(d).map(|n| n.map(Duration::from_nanos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use looplab_timing::{LoopSettings, ManualClock, Planner, Strategy};
+
+    fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+
+    #[test]
+    fn a_record_follows_its_plan() {
+        let mut planner = Planner::new(Strategy::Interpolated, LoopSettings::default());
+        let mut clock = ManualClock::default();
+        let mut plan = planner.plan_frame(clock.now());
+        planner.run_updates(&mut plan, |_| std::ops::ControlFlow::Continue(()));
+        clock.advance(ms(40));
+        let mut plan = planner.plan_frame(clock.now());
+        planner.run_updates(&mut plan, |_| std::ops::ControlFlow::Continue(()));
+        let r = FrameRecord::planned(&plan);
+        assert_eq!((r.start, r.elapsed, r.updates), (ms(40), ms(40), 2));
+        assert_eq!(r.game_before + r.game_advance(), plan.game_time);
+        assert_eq!(r.update_game_time(1), r.game_before + plan.step);
+        assert_eq!(r.view, ViewKind::Interpolate);
+        assert!(r.alpha > 0.0 && r.alpha < 1.0, "{}", r.alpha);
+        assert_eq!(r.game_shown, plan.game_now);
+        assert_eq!(r.presented, None);
+    }
+
+    #[test]
+    fn the_log_is_read_back_by_name_and_skips_its_start() {
+        let mut log = FrameLog::default();
+        for i in 0..5 {
+            log.frame(FrameRecord {
+                start: ms(500 * i),
+                updates: i as u32,
+                presented: Some(ms(500 * i + 3)),
+                render: RenderTimes {
+                    acquire: Duration::from_nanos(1_234_567),
+                    ..RenderTimes::default()
+                },
+                ..FrameRecord::default()
+            });
+        }
+        let text = serde_json::to_string(&log).unwrap();
+        assert!(text.contains("\"start\":1000000000"), "{text}");
+        assert!(text.contains("\"acquire\":1234567"), "{text}");
+        let back: FrameLog = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, log);
+        assert!(back.first_present_unix_ns.is_some());
+        let steady = back.steady(Duration::from_secs(1));
+        assert_eq!(steady.len(), 3, "frames at 1.0, 1.5 and 2.0 s");
+        assert_eq!(steady[0].start_to_present(), Some(ms(3)));
+        let with_updates = FrameRecord {
+            update_time: ms(1),
+            ..steady[0]
+        };
+        assert_eq!(with_updates.draw_time(), Some(ms(2)));
+        assert!(FrameLog::default().steady(ms(1)).is_empty());
+    }
+}
