@@ -132,7 +132,7 @@ fn fs_sprite(in: SpriteOut) -> @location(0) vec4<f32> {
     return textureSample(sprite_texture, sprite_sampler, in.uv);
 }
 
-// Everything else: sprites, rings (ghosts, markers) and solid rectangles.
+// Everything else: sprites, rings (ghosts, markers), solid rectangles and the ship.
 @fragment
 fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
     // Sampled and differentiated in uniform control flow; used only by some shapes.
@@ -148,6 +148,13 @@ fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
             let outer = 1.0 - smoothstep(0.95 - w, 0.95, r);
             let inner = smoothstep(0.6 - w, 0.6, r);
             return vec4<f32>(in.color.rgb, in.color.a * outer * inner);
+        }
+        case 3u: {
+            // A triangle pointing up (the ship): inside while |x| is under the height left.
+            let half = in.uv.y * 0.5;
+            let edge = abs(in.uv.x - 0.5) - half;
+            let fw = max(fwidth(edge), 1e-4);
+            return vec4<f32>(in.color.rgb, in.color.a * (1.0 - smoothstep(-fw, 0.0, edge)));
         }
         default: {
             return in.color;

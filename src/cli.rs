@@ -179,6 +179,9 @@ pub struct AppArgs {
     /// Start with the overlay hidden.
     #[arg(long)]
     pub hide_overlay: bool,
+    /// Start with the loop's timeline strip hidden.
+    #[arg(long)]
+    pub hide_timeline: bool,
     /// Quit by itself after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub exit_after: Option<Duration>,
@@ -238,6 +241,7 @@ impl AppArgs {
                 ghosts: self.ghosts,
                 help: false,
                 overlay: !self.hide_overlay,
+                timeline: !self.hide_timeline,
             },
             exit_after: self.exit_after,
             stats_path: self.stats.clone(),

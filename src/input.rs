@@ -4,9 +4,28 @@
 use looplab_timing::Strategy;
 use winit::keyboard::KeyCode;
 
+/// A way to steer the ship; its key steers while it is held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Left,
+    Right,
+    Up,
+    Down,
+}
+
+/// Every way to steer.
+pub const DIRECTIONS: [Direction; 4] = [
+    Direction::Left,
+    Direction::Right,
+    Direction::Up,
+    Direction::Down,
+];
+
 /// Something a person can ask of the running loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// Steer the ship while the key is held.
+    Steer(Direction),
     SelectStrategy(Strategy),
     NextStrategy,
     /// Raise (`true`) or lower the update rate.
@@ -25,6 +44,7 @@ pub enum Action {
     ToggleGhosts,
     ToggleHelp,
     ToggleOverlay,
+    ToggleTimeline,
     ResetKnobs,
     Quit,
 }
@@ -61,6 +81,16 @@ use Strategy as S;
 /// The key table, in the order the help shows it.
 pub const BINDINGS: &[Binding] = &[
     Binding {
+        label: "arrows",
+        does: "steer the ship (held; applied in each update)",
+        keys: &[
+            (key(K::ArrowLeft), Steer(Direction::Left)),
+            (key(K::ArrowRight), Steer(Direction::Right)),
+            (key(K::ArrowUp), Steer(Direction::Up)),
+            (key(K::ArrowDown), Steer(Direction::Down)),
+        ],
+    },
+    Binding {
         label: "1-6",
         does: "choose a strategy (1 uncapped ... 6 extrapolated)",
         keys: &[
@@ -84,11 +114,13 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(key(K::Tab), NextStrategy)],
     },
     Binding {
-        label: "Up / Down",
-        does: "update rate up / down",
+        label: "F / Shift+F, PgUp / PgDn",
+        does: "update rate up / down (1 ... 1000 Hz)",
         keys: &[
-            (key(K::ArrowUp), UpdateRate(true)),
-            (key(K::ArrowDown), UpdateRate(false)),
+            (key(K::KeyF), UpdateRate(true)),
+            (shift(K::KeyF), UpdateRate(false)),
+            (key(K::PageUp), UpdateRate(true)),
+            (key(K::PageDown), UpdateRate(false)),
         ],
     },
     Binding {
@@ -177,6 +209,11 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(key(K::KeyO), ToggleOverlay), (key(K::F2), ToggleOverlay)],
     },
     Binding {
+        label: "T",
+        does: "hide / show the loop's timeline",
+        keys: &[(key(K::KeyT), ToggleTimeline)],
+    },
+    Binding {
         label: "0",
         does: "reset every knob to its start value",
         keys: &[(key(K::Digit0), ResetKnobs), (key(K::Numpad0), ResetKnobs)],
@@ -200,6 +237,14 @@ pub fn action_for(code: KeyCode, shift_held: bool) -> Option<Action> {
     };
     let shifted = if shift_held { find(shift(code)) } else { None };
     shifted.or_else(|| find(key(code)))
+}
+
+/// The way `code` steers the ship, if it does (for key releases, which end a steer).
+pub fn steer_direction(code: KeyCode) -> Option<Direction> {
+    match action_for(code, false) {
+        Some(Steer(d)) => Some(d),
+        _ => None,
+    }
 }
 
 /// The key table as Markdown, as the README shows it (a test keeps the two the same).
@@ -297,13 +342,21 @@ mod tests {
             action_for(KeyCode::KeyU, true),
             Some(Action::UpdateCost(false))
         );
-        assert_eq!(action_for(KeyCode::KeyF, false), None);
+        assert_eq!(
+            action_for(KeyCode::KeyF, true),
+            Some(Action::UpdateRate(false))
+        );
+        assert_eq!(action_for(KeyCode::KeyJ, false), None);
+        assert_eq!(steer_direction(KeyCode::ArrowUp), Some(Direction::Up));
+        assert_eq!(steer_direction(KeyCode::KeyF), None);
     }
 
     /// A number per kind of action; a new kind of action fails to compile here until it
     /// is counted, and then fails the test below until it has a key.
     fn kind(a: Action) -> usize {
         match a {
+            Steer(_) => 18,
+            ToggleTimeline => 19,
             SelectStrategy(_) => 0,
             NextStrategy => 1,
             UpdateRate(_) => 2,
@@ -334,7 +387,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..18).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..20).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)

@@ -1,14 +1,17 @@
 //! The real sprite pipeline on a real adapter (lavapipe in CI), rendering offscreen: a known
-//! bullet is drawn and read back, and it must appear where the strategy's view puts it.
+//! bullet is drawn and read back, and it must appear where the strategy's view puts it; the
+//! whole scene keeps each demonstration in its region, clear of the overlay; a dart that
+//! tunnels is counted and seen; the ship is drawn where the view puts it.
 //! These tests fail, not skip, when no adapter is available.
 
 use std::time::Duration;
 
 use glam::Vec2;
 use looplab::render::gpu::Gpu;
-use looplab::render::offscreen::{OffscreenTarget, render_sprites};
+use looplab::render::offscreen::{OffscreenTarget, render};
+use looplab::render::painter::Painter;
 use looplab::render::scene::ViewTransform;
-use looplab::render::sprites::{SpriteFrame, SpriteRenderer};
+use looplab::render::sprites::SpriteFrame;
 use looplab::world::WORLD_SIZE;
 use looplab_timing::View;
 
@@ -30,8 +33,8 @@ fn drawn_centre(
     view: View,
     ghost_at: Option<Duration>,
 ) -> (Vec2, usize) {
-    let mut sprites =
-        SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
+    let mut painter =
+        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
     let target = OffscreenTarget::new(&gpu.device, WIDTH, HEIGHT);
     let transform = ViewTransform::new(WORLD_SIZE, WIDTH, HEIGHT);
     let (p, q, v) = ([prev], [pos], [vel]);
@@ -43,7 +46,7 @@ fn drawn_centre(
         // Ghosts only: hide the sprite pass by drawing it off-screen.
         frame.globals.blend = [0.0, -1e6];
     }
-    render_sprites(gpu, &mut sprites, &target, &frame);
+    render(gpu, &mut painter, &target, &frame, None).unwrap();
     let pixels = target.read_rgba(gpu).expect("read back");
     assert_eq!(gpu.error_count(), 0, "no GPU validation errors");
     let background = [
@@ -116,13 +119,13 @@ fn a_bullet_is_drawn_where_each_view_says_within_a_pixel() {
 #[test]
 fn the_letterbox_keeps_the_world_centred_in_a_square_window() {
     let gpu = gpu();
-    let mut sprites =
-        SpriteRenderer::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT).unwrap();
+    let mut painter =
+        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
     let target = OffscreenTarget::new(&gpu.device, 640, 640);
     let transform = ViewTransform::new(WORLD_SIZE, 640, 640);
     let at = [Vec2::new(640.0, 360.0)];
     let frame = SpriteFrame::bullets(&at, &at, &[Vec2::ZERO], transform, View::Latest, STEP);
-    render_sprites(&gpu, &mut sprites, &target, &frame);
+    render(&gpu, &mut painter, &target, &frame, None).unwrap();
     let pixels = target.read_rgba(&gpu).unwrap();
     // The world's centre lands on the window's centre; half-size sprite, 4x4 px.
     let centre = ((320 * 640 + 320) * 4) as usize;

@@ -5,11 +5,12 @@ use std::time::Duration;
 
 use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale};
 
-use crate::input::{self, Action};
+use crate::input::{self, Action, Direction};
 use crate::session::Session;
 use crate::settings_text::{Cap, MaxUpdates as MaxUpdatesText, format_duration};
 use crate::strategy_text;
 use crate::world::WorldConfig;
+use crate::world::ship::Steer;
 
 /// Update rates the arrow keys step through.
 pub const UPDATE_RATES: [f64; 15] = [
@@ -41,6 +42,8 @@ pub struct Knobs {
     pub ghosts: bool,
     pub help: bool,
     pub overlay: bool,
+    /// The loop's timeline strip.
+    pub timeline: bool,
 }
 
 impl Default for Knobs {
@@ -52,6 +55,7 @@ impl Default for Knobs {
             ghosts: false,
             help: false,
             overlay: true,
+            timeline: true,
         }
     }
 }
@@ -68,6 +72,8 @@ pub struct Effect {
     pub stall: Option<Duration>,
     /// The strategy changed (statistics start over).
     pub strategy_changed: bool,
+    /// The ship's steer changed.
+    pub steered: bool,
 }
 
 impl Effect {
@@ -84,6 +90,8 @@ impl Effect {
 pub struct Controls {
     session: Session,
     pub knobs: Knobs,
+    /// The steering keys held: left, right, up, down.
+    held: [bool; 4],
     initial: (Strategy, LoopSettings, Knobs, usize),
 }
 
@@ -98,6 +106,7 @@ impl Controls {
             session: Session::new(strategy, settings.clone(), world),
             initial: (strategy, settings, knobs.clone(), world.bullets),
             knobs,
+            held: [false; 4],
         }
     }
 
@@ -139,6 +148,26 @@ impl Controls {
             strategy_changed: true,
             ..Effect::default()
         }
+    }
+
+    /// Holds (`down`) or lets go of a steering key; the session's steer follows.
+    fn hold(&mut self, direction: Direction, down: bool) -> Effect {
+        let index = direction as usize;
+        if self.held[index] == down {
+            return Effect::default();
+        }
+        self.held[index] = down;
+        let [left, right, up, below] = self.held;
+        self.session.steer(Steer::from_held(left, right, up, below));
+        Effect {
+            steered: true,
+            ..Effect::default()
+        }
+    }
+
+    /// A steering key was let go.
+    pub fn release(&mut self, direction: Direction) -> Effect {
+        self.hold(direction, false)
     }
 
     /// Applies one action.
@@ -242,6 +271,11 @@ impl Controls {
                 self.knobs.overlay = !self.knobs.overlay;
                 Effect::log(format!("overlay: {}", on_off(self.knobs.overlay)))
             }
+            ToggleTimeline => {
+                self.knobs.timeline = !self.knobs.timeline;
+                Effect::log(format!("timeline: {}", on_off(self.knobs.timeline)))
+            }
+            Steer(direction) => self.hold(direction, true),
             ResetKnobs => {
                 let (strategy, settings, knobs, bullets) = self.initial.clone();
                 let vsync_changed = knobs.vsync != self.knobs.vsync;
@@ -450,10 +484,12 @@ mod tests {
         c.apply(Action::ToggleGhosts);
         c.apply(Action::ToggleHelp);
         c.apply(Action::ToggleOverlay);
+        c.apply(Action::ToggleTimeline);
         c.apply(Action::SelectStrategy(Strategy::Variable));
         c.apply(Action::UpdateRate(false));
         c.apply(Action::Bullets(true));
         assert!(c.knobs.vsync && c.knobs.ghosts && c.knobs.help && !c.knobs.overlay);
+        assert!(!c.knobs.timeline);
         let e = c.apply(Action::ResetKnobs);
         assert!(e.vsync_changed && e.strategy_changed);
         assert_eq!(c.knobs, Knobs::default());
@@ -461,6 +497,23 @@ mod tests {
         assert_eq!(c.settings(), &LoopSettings::default());
         assert_eq!(c.session.world().bullets.len(), 100);
         assert!(c.apply(Action::Quit).quit);
+    }
+
+    #[test]
+    fn held_arrows_steer_the_ship_until_let_go() {
+        let mut c = controls();
+        assert!(c.apply(Action::Steer(Direction::Right)).steered);
+        assert!(
+            !c.apply(Action::Steer(Direction::Right)).steered,
+            "already held"
+        );
+        c.apply(Action::Steer(Direction::Up));
+        assert_eq!(c.session.world().ship.steer, Steer { x: 1, y: -1 });
+        assert!(c.release(Direction::Right).steered);
+        assert_eq!(c.session.world().ship.steer, Steer { x: 0, y: -1 });
+        c.release(Direction::Up);
+        assert_eq!(c.session.world().ship.steer, Steer::NONE);
+        assert!(!c.release(Direction::Up).steered);
     }
 
     #[test]

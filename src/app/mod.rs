@@ -30,11 +30,13 @@ use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
-use crate::input::{self, Action};
+use crate::input::{self, Action, Direction};
 use crate::output;
 use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
 use crate::render::{FrameOutcome, Graphics};
 use crate::session::frame::{FrameRecord, RenderTimes};
+use crate::session::input_delay::InputDelay;
+use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
 use crate::settings_text::describe_settings;
 use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
@@ -105,6 +107,14 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
     app.finish()
 }
 
+/// A key or click, as `window_event` records it.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    Press(Action),
+    /// A steering key let go.
+    Release(Direction),
+}
+
 /// The window and what draws in it, once it exists.
 struct WindowParts {
     gfx: Graphics,
@@ -129,6 +139,8 @@ struct LoopState {
     stall: Option<Duration>,
     /// When the last frame finished: the next frame's wait is counted from here.
     idle_since: Duration,
+    /// Input events applied since the last frame started.
+    inputs: u32,
 }
 
 /// What the drawing keeps between frames.
@@ -136,12 +148,13 @@ struct LoopState {
 struct DrawState {
     /// Drawn-position error, smoothed for the overlay.
     accuracy: FrameAccuracy,
-    /// Game time the wall-clock marker shows: where the game would be had it kept to real
-    /// time (times the time scale) since the strategy was chosen.
-    reference: Duration,
     shapes: Vec<ShapeInstance>,
     /// The last presented frame, for the overlay.
     last: FrameRecord,
+    /// Recent frames, for the timeline strip (not added to while paused, so it freezes).
+    history: FrameHistory,
+    /// The ship's input-to-display delay.
+    steer_delay: InputDelay,
 }
 
 impl DrawState {
@@ -162,7 +175,7 @@ struct App {
     frame: LoopState,
     draw: DrawState,
     /// Input recorded by `window_event` with its arrival time, applied before the next frame.
-    actions: Vec<(Action, Duration)>,
+    actions: Vec<(Input, Duration)>,
     shift: bool,
     run: RunRecord,
     cpu: CpuMeter,
@@ -191,6 +204,7 @@ impl App {
                 wait: FrameWait::new(options.pacing),
                 stall: None,
                 idle_since: Duration::ZERO,
+                inputs: 0,
             },
             draw: DrawState::default(),
             actions: Vec::new(),
@@ -224,15 +238,26 @@ impl App {
 
     /// Applies the input recorded since the last frame.
     fn apply_actions(&mut self, event_loop: &ActiveEventLoop) {
-        for (action, arrival) in std::mem::take(&mut self.actions) {
-            self.run.key_applied(arrival);
+        for (input, arrival) in std::mem::take(&mut self.actions) {
+            self.frame.inputs += 1;
+            let effect = match input {
+                Input::Press(action) => {
+                    self.run.key_applied(arrival);
+                    self.controls.apply(action)
+                }
+                Input::Release(direction) => self.controls.release(direction),
+            };
             let Effect {
                 log,
                 quit,
                 vsync_changed,
                 stall,
                 strategy_changed,
-            } = self.controls.apply(action);
+                steered,
+            } = effect;
+            if steered {
+                self.draw.steer_delay.changed(arrival);
+            }
             if let Some(line) = log {
                 log::info!("{line}");
             }
@@ -241,7 +266,7 @@ impl App {
                 log::info!("present mode: {:?}", w.gfx.present_mode());
             }
             if strategy_changed {
-                self.draw.reference = self.controls.session().planner().game_now();
+                self.draw.history.clear();
                 if let Some(w) = &self.window {
                     w.gfx.window.set_title(&self.title());
                 }
@@ -262,6 +287,7 @@ impl App {
         let update_cost = self.controls.knobs.update_cost;
         let budget = UpdateBudget::new(now, UPDATE_BUDGET);
         let clock = self.clock;
+        self.draw.steer_delay.frame_starts();
         let plan = self.controls.session_mut().frame_within(now, |_, _| {
             pacing::busy_for(update_cost);
             budget.check(clock.now())
@@ -273,13 +299,9 @@ impl App {
         let record = FrameRecord {
             waited: now.saturating_sub(self.frame.idle_since),
             update_time: updated - now,
-            ..FrameRecord::planned(&plan)
+            inputs: std::mem::take(&mut self.frame.inputs),
+            ..self.controls.session().record(&plan)
         };
-        let s = self.controls.settings();
-        if !s.paused {
-            let advance = plan.elapsed.as_secs_f64() * s.time_scale.factor();
-            self.draw.reference += Duration::from_secs_f64(advance);
-        }
         match &self.window {
             Some(w) if w.gfx.size().0 > 0 => {
                 self.frame.pending = Some(Pending { plan, record });
@@ -309,42 +331,46 @@ impl App {
             None => {
                 let knobs = &self.controls.knobs;
                 let size = w.gfx.size();
+                let session = self.controls.session();
                 let showing = Showing {
                     view: plan.view,
                     step: plan.step,
                     game_now: plan.game_now,
-                    reference: self.draw.reference,
+                    reference: session.reference(),
                     ghosts: knobs.ghosts,
                 };
-                let world = self.controls.session().world();
+                let strip = knobs
+                    .timeline
+                    .then(|| self.draw.history.strip(TIMELINE_SPAN));
                 let transform = ViewTransform::new(WORLD_SIZE, size.0, size.1);
-                let sprites =
-                    scene::sprite_frame(world, &showing, transform, &mut self.draw.shapes);
+                let sprites = scene::sprite_frame(
+                    session.world(),
+                    &showing,
+                    strip.as_ref(),
+                    transform,
+                    &mut self.draw.shapes,
+                );
                 let adapter = Arc::clone(&w.gfx.adapter);
-                let overlay = knobs.overlay.then(|| {
-                    let model = OverlayModel {
-                        controls: &self.controls,
-                        plan: &plan,
-                        last: &self.draw.last,
-                        summary: self.controls.session().stats().summary(),
-                        accuracy: self.draw.accuracy,
-                        present_mode: w.gfx.present_mode(),
-                        cpu_percent: self.cpu.percent(),
-                        adapter: &adapter,
-                    };
-                    w.overlay.run(Some(&w.gfx.window), size, &model)
-                });
-                let overlay_time = overlay.as_ref().map_or(Duration::ZERO, |o| o.took);
-                let (outcome, render) = match overlay {
-                    Some(o) => {
-                        let now = self.clock.now();
-                        self.actions.extend(o.actions.into_iter().map(|a| (a, now)));
-                        w.gfx.render(&sprites, Some(o.paint))
-                    }
-                    None => w.gfx.render(&sprites, None),
+                let model = OverlayModel {
+                    controls: &self.controls,
+                    plan: &plan,
+                    last: &self.draw.last,
+                    summary: session.stats().summary(),
+                    accuracy: self.draw.accuracy,
+                    present_mode: w.gfx.present_mode(),
+                    cpu_percent: self.cpu.percent(),
+                    adapter: &adapter,
+                    steer_delay: &self.draw.steer_delay,
+                    strip: strip.as_ref(),
+                    transform,
                 };
+                let overlay = w.overlay.run(Some(&w.gfx.window), size, &model);
+                let now = self.clock.now();
+                let clicked = overlay.actions.into_iter();
+                self.actions.extend(clicked.map(|a| (Input::Press(a), now)));
+                let (outcome, render) = w.gfx.render(&sprites, Some(overlay.paint));
                 record.render = RenderTimes {
-                    overlay: overlay_time,
+                    overlay: overlay.took,
                     ..render
                 };
                 outcome
@@ -369,6 +395,12 @@ impl App {
         self.run
             .totals
             .frame(record, self.controls.strategy(), accuracy);
+        if let Some(delay) = self.draw.steer_delay.frame_done(record) {
+            self.run.steer_delays.push(delay);
+        }
+        if !self.controls.settings().paused {
+            self.draw.history.push(*record);
+        }
         self.cpu.sample();
         self.frame.wake = plan.wake;
         self.frame.idle_since = self.clock.now();
@@ -402,6 +434,7 @@ impl App {
                 "peak_rss_kib": crate::process::peak_rss_kib(),
                 "surface_size": gfx.map(|g| g.size()),
                 "speed_warning": self.speed.warning(),
+                "ship": self.ship_report(),
             });
             let text = output::to_json("stats", &report, true)?;
             output::write_file("--stats", path, text.as_bytes())?;
@@ -410,6 +443,25 @@ impl App {
             self.run.write_frame_log(path)?;
         }
         Ok(())
+    }
+}
+
+impl App {
+    /// The ship's part of `--stats`: where it is, how far it flew, and its measured
+    /// input-to-display delays.
+    fn ship_report(&self) -> serde_json::Value {
+        let ship = &self.controls.session().world().ship;
+        let delays = &self.run.steer_delays;
+        let mut sorted = delays.clone();
+        sorted.sort_unstable();
+        let ms = |d: &Duration| d.as_secs_f64() * 1e3;
+        serde_json::json!({
+            "position": [ship.pos.x, ship.pos.y],
+            "travelled_px": ship.travelled,
+            "input_delays": delays.len(),
+            "input_delay_median_ms": sorted.get(sorted.len() / 2).map(ms),
+            "input_delay_max_ms": sorted.last().map(ms),
+        })
     }
 }
 
@@ -479,12 +531,29 @@ impl ApplicationHandler for App {
             }
             WindowEvent::ModifiersChanged(m) => self.shift = m.state().shift_key(),
             WindowEvent::KeyboardInput { event, .. } => {
-                if event.state == ElementState::Pressed
-                    && !event.repeat
-                    && let PhysicalKey::Code(code) = event.physical_key
-                    && let Some(action) = input::action_for(code, self.shift)
-                {
-                    self.actions.push((action, self.clock.now()));
+                let PhysicalKey::Code(code) = event.physical_key else {
+                    return;
+                };
+                let now = self.clock.now();
+                match event.state {
+                    ElementState::Pressed if !event.repeat => {
+                        if let Some(action) = input::action_for(code, self.shift) {
+                            self.actions.push((Input::Press(action), now));
+                        }
+                    }
+                    ElementState::Released => {
+                        if let Some(direction) = input::steer_direction(code) {
+                            self.actions.push((Input::Release(direction), now));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            WindowEvent::Focused(false) => {
+                // Keys let go while the window is not focused never arrive: let go of all.
+                let now = self.clock.now();
+                for direction in input::DIRECTIONS {
+                    self.actions.push((Input::Release(direction), now));
                 }
             }
             WindowEvent::RedrawRequested => self.draw(),

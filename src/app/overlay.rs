@@ -1,23 +1,31 @@
-//! The on-screen overlay, laid out with egui: what the active strategy is doing, in numbers
-//! and a frame-time graph, plus the key help. Its text is built by plain functions (tested
-//! without a GPU); [`ui`] lays it out, and the renderer paints what it lays out.
+//! The on-screen words, laid out with egui: each demonstration's caption and live figure,
+//! the timeline's row names and legend, and the overlay panel (what the active strategy is
+//! doing, in numbers and a frame-time graph, plus the key help). Its text is built by plain
+//! functions (tested without a GPU); [`ui`] lays it out in world pixels (egui's zoom makes a
+//! point one world pixel), and the renderer paints what it lays out.
 
 use std::time::{Duration, Instant};
 
 use egui::{Align2, Color32, RichText};
+use glam::Vec2;
 use looplab_timing::{FramePlan, StatsSummary, Strategy, View};
 
 use super::controls::Controls;
 use crate::input::{Action, BINDINGS, strategy_key};
+use crate::render::scene::ViewTransform;
+use crate::render::timeline::{StripGeometry, mark_colour};
 use crate::session::frame::FrameRecord;
+use crate::session::input_delay::InputDelay;
+use crate::session::timeline::{MarkKind, Strip};
 use crate::settings_text::{Cap, MaxUpdates, format_duration};
 use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
+use crate::world::layout::{LAYOUT, Region};
 
 /// Frames shown in the frame-time graph.
-const GRAPH_FRAMES: usize = 240;
-/// Frame time at the top of the graph.
-const GRAPH_MAX: Duration = Duration::from_millis(50);
+const GRAPH_FRAMES: usize = 192;
+/// Frame times the graph's top may stand for: the smallest that holds every bar shown.
+const GRAPH_SCALES_MS: [f32; 7] = [25.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0];
 
 /// Everything the overlay shows about one frame.
 pub struct OverlayModel<'a> {
@@ -32,6 +40,12 @@ pub struct OverlayModel<'a> {
     /// Share of one core the process used over the last half second, in percent.
     pub cpu_percent: Option<f64>,
     pub adapter: &'a str,
+    /// The ship's input-to-display delay.
+    pub steer_delay: &'a InputDelay,
+    /// The timeline strip, when it is shown.
+    pub strip: Option<&'a Strip>,
+    /// From world pixels to the target's pixels.
+    pub transform: ViewTransform,
 }
 
 /// The speed warning as last logged: checked twice a second, logged when it changes.
@@ -113,43 +127,41 @@ pub fn speed_warning(summary: &StatsSummary, controls: &Controls) -> Option<Stri
     }
 }
 
-/// The overlay's rows: a label and a value each.
+/// The overlay's rows: a label and a value each, short enough for the overlay's column.
 pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     let c = m.controls;
     let s = c.settings();
     let st = &m.summary;
     let ft = &st.frame_time;
-    let alpha = match m.plan.view {
-        View::Latest => "- (draws the latest state)".to_string(),
-        view => format!("{:.3}", view.alpha()),
+    let this_frame = match m.plan.view {
+        View::Latest => format!("{} updates, latest state", m.plan.updates),
+        view => format!("{} updates, alpha {:.2}", m.plan.updates, view.alpha()),
     };
     let time_scale = if c.strategy() == Strategy::Uncapped {
-        format!("{} (not used: one step per frame)", s.time_scale)
+        format!("{} (unused)", s.time_scale)
     } else {
         s.time_scale.to_string()
     };
     vec![
-        ("FPS", format!("{:.1}", st.fps)),
         (
-            "UPS",
-            format!("{:.1}  (target {})", st.ups, trim(s.update_rate.as_hz())),
-        ),
-        (
-            "frame time",
+            "FPS / UPS",
             format!(
-                "avg {}  min {}  max {}  p99 {}",
-                ms(ft.avg),
-                ms(ft.min),
-                ms(ft.max),
-                ms(ft.p99)
+                "{:.1} / {:.1} (target {})",
+                st.fps,
+                st.ups,
+                trim(s.update_rate.as_hz())
             ),
         ),
-        ("updates this frame", m.plan.updates.to_string()),
         (
-            "last frame, ms",
+            "frame ms",
+            format!("{} avg, {} p99, {} max", ms(ft.avg), ms(ft.p99), ms(ft.max)),
+        ),
+        ("this frame", this_frame),
+        (
+            "last frame ms",
             match m.last.draw_time() {
                 Some(draw) => format!(
-                    "wait {}  update {}  draw {}",
+                    "wait {} upd {} draw {}",
                     ms(m.last.waited),
                     ms(m.last.update_time),
                     ms(draw)
@@ -157,16 +169,15 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
                 None => "-".to_string(),
             },
         ),
-        ("alpha", alpha),
         ("game / real", format!("{:.3}", st.ratio)),
         (
             "drawn error",
             format!(
-                "{:.2} px mean, {:.2} px max",
+                "{:.2} px mean, {:.1} max",
                 m.accuracy.mean_error, m.accuracy.max_error
             ),
         ),
-        ("bullets", c.session().world().bullets.len().to_string()),
+        ("ship delay", steer_delay_text(m.steer_delay)),
         (
             "present",
             format!(
@@ -176,10 +187,13 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
                 Cap(s.frame_cap)
             ),
         ),
-        ("max updates/frame", MaxUpdates(s.max_updates).to_string()),
+        (
+            "max updates",
+            format!("{} a frame", MaxUpdates(s.max_updates)),
+        ),
         ("time scale", time_scale),
         (
-            "simulated load",
+            "sim. load",
             format!(
                 "update {}, render {}",
                 format_duration(c.knobs.update_cost),
@@ -192,6 +206,77 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
                 .map_or("-".to_string(), |p| format!("{p:.0}% of a core")),
         ),
     ]
+}
+
+/// The ship's delay as the overlay says it.
+pub fn steer_delay_text(delay: &InputDelay) -> String {
+    match (delay.last(), delay.median()) {
+        (Some(last), Some(median)) => {
+            format!("{} ms last, {} median", ms_short(last), ms_short(median))
+        }
+        _ => "steer with the arrows".to_string(),
+    }
+}
+
+fn ms_short(d: Duration) -> String {
+    format!("{:.0}", d.as_secs_f64() * 1e3)
+}
+
+/// Each demonstration's caption with its live figure, and the region it heads.
+pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
+    let session = m.controls.session();
+    let world = session.world();
+    let darts = &world.darts;
+    // The wall-clock marker shows `reference`; the metronome shows `game_now`.
+    let gap = m.plan.game_now.as_secs_f64() - session.reference().as_secs_f64();
+    let gap = if gap.abs() < 0.0005 {
+        "in step with the wall clock".to_string()
+    } else {
+        format!(
+            "game {} ms {} the wall clock",
+            trim_ms(gap.abs() * 1e3),
+            if gap < 0.0 { "behind" } else { "ahead of" }
+        )
+    };
+    vec![
+        (
+            LAYOUT.stream,
+            format!(
+                "bullet stream: {} bullets   ship: arrow keys, delay {}",
+                world.bullets.len(),
+                m.steer_delay
+                    .last()
+                    .map_or("-".to_string(), |d| format!("{} ms", ms_short(d)))
+            ),
+        ),
+        (
+            LAYOUT.metronome,
+            format!("metronome (white: game clock, red ring: wall clock): {gap}"),
+        ),
+        (
+            LAYOUT.balls,
+            format!(
+                "bouncing balls: energy drift {:+.2}%",
+                world.balls.energy_drift() * 100.0
+            ),
+        ),
+        (
+            LAYOUT.wall,
+            format!(
+                "thin wall: {} of {} darts went through",
+                darts.tunnels,
+                darts.hits + darts.tunnels
+            ),
+        ),
+    ]
+}
+
+fn trim_ms(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
 }
 
 fn ms(d: Duration) -> String {
@@ -217,20 +302,44 @@ fn bar_colour(updates: u32, max: Option<u32>) -> Color32 {
     }
 }
 
-/// Lays out the overlay. Returns the actions clicked in it and the rectangles of its panels
-/// (in points), whose backgrounds the sprite pipeline draws.
+/// Lays out the captions, the timeline's words and, when shown, the overlay panel and the
+/// help. Returns the actions clicked and the rectangles of the panels (in points), whose
+/// backgrounds the sprite pipeline draws.
 pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect>) {
     let mut actions = Vec::new();
     let mut panels = Vec::new();
     let c = m.controls;
+    let place = Placement::new(&m.transform);
 
+    for (i, (region, text)) in captions(m).into_iter().enumerate() {
+        label_at(
+            ctx,
+            ("caption", i),
+            place.at(region.min + Vec2::new(6.0, 2.0)),
+            RichText::new(text)
+                .size(12.5)
+                .color(Color32::from_gray(220)),
+        );
+    }
+    if let Some(strip) = m.strip {
+        timeline_words(ctx, &place, strip, c.settings().paused);
+    }
+    if !c.knobs.overlay {
+        return (actions, panels);
+    }
+
+    let column = LAYOUT.panel;
+    let inner_width = column.size().x - 2.0 * PANEL_MARGIN;
     let main = egui::Window::new("Looplab")
-        .anchor(Align2::LEFT_TOP, [8.0, 8.0])
+        .fixed_pos(place.at(column.min))
+        .min_width(inner_width)
+        .max_width(inner_width)
         .resizable(false)
         .collapsible(false)
         .title_bar(false)
         .frame(panel_frame())
         .show(ctx, |ui| {
+            ui.spacing_mut().item_spacing.y = 3.0;
             let strategy = c.strategy();
             let text = strategy_text::text(strategy);
             ui.label(
@@ -241,15 +350,15 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                     text.name
                 ))
                 .strong()
-                .size(15.0),
+                .size(14.0),
             );
-            ui.label(RichText::new(text.trade_off).italics());
+            ui.label(RichText::new(text.trade_off).italics().size(12.0));
             ui.label(
                 RichText::new(format!("from: {}", text.source))
                     .small()
                     .weak(),
             );
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 for s in Strategy::ALL {
                     if ui
                         .selectable_label(s == strategy, strategy_key(s).to_string())
@@ -274,7 +383,7 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                 if ui.selectable_label(c.knobs.ghosts, "ghosts").clicked() {
                     actions.push(Action::ToggleGhosts);
                 }
-                if ui.selectable_label(c.knobs.help, "help").clicked() {
+                if ui.selectable_label(c.knobs.help, "keys").clicked() {
                     actions.push(Action::ToggleHelp);
                 }
             });
@@ -290,11 +399,11 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
             }
             egui::Grid::new("status")
                 .num_columns(2)
-                .spacing([12.0, 2.0])
+                .spacing([8.0, 1.0])
                 .show(ui, |ui| {
                     for (label, value) in status_rows(m) {
-                        ui.label(label);
-                        ui.monospace(value);
+                        ui.label(RichText::new(label).size(11.5));
+                        ui.label(RichText::new(value).monospace().size(11.0));
                         ui.end_row();
                     }
                 });
@@ -308,7 +417,7 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
     panels.extend(main.map(|r| r.response.rect));
     if c.knobs.help {
         let help = egui::Window::new("Keys")
-            .anchor(Align2::RIGHT_TOP, [-8.0, 8.0])
+            .fixed_pos(place.at(LAYOUT.stream.min + Vec2::new(8.0, 22.0)))
             .resizable(false)
             .collapsible(false)
             .title_bar(false)
@@ -317,11 +426,11 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                 ui.label(RichText::new("Keys").strong());
                 egui::Grid::new("keys")
                     .num_columns(2)
-                    .spacing([12.0, 2.0])
+                    .spacing([12.0, 1.0])
                     .show(ui, |ui| {
                         for b in BINDINGS {
-                            ui.monospace(b.label);
-                            ui.label(b.does);
+                            ui.label(RichText::new(b.label).monospace().size(11.0));
+                            ui.label(RichText::new(b.does).size(11.5));
                             ui.end_row();
                         }
                     });
@@ -331,24 +440,156 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
     (actions, panels)
 }
 
+/// Inner margin of the panels.
+const PANEL_MARGIN: f32 = 10.0;
+
+/// Where a world point is in egui's points: with the zoom the host sets, a point is a world
+/// pixel, shifted by the letterbox.
+struct Placement {
+    offset: egui::Vec2,
+}
+
+impl Placement {
+    fn new(t: &ViewTransform) -> Self {
+        Self {
+            offset: egui::vec2(t.origin.x, t.origin.y) / t.zoom,
+        }
+    }
+
+    fn at(&self, world: Vec2) -> egui::Pos2 {
+        egui::pos2(world.x, world.y) + self.offset
+    }
+}
+
+/// A line of text at a fixed place, not clickable.
+fn label_at(
+    ctx: &egui::Context,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    at: egui::Pos2,
+    text: RichText,
+) {
+    egui::Area::new(egui::Id::unique(id))
+        .fixed_pos(at)
+        .interactable(false)
+        .order(egui::Order::Background)
+        .show(ctx, |ui| {
+            ui.add(egui::Label::new(text).extend());
+        });
+}
+
+/// The timeline's caption and legend, its row names, and how far the game clock is from the
+/// wall clock.
+fn timeline_words(ctx: &egui::Context, place: &Placement, strip: &Strip, paused: bool) {
+    let region = LAYOUT.timeline;
+    let g = StripGeometry::new(region);
+    let colour = |k: MarkKind| {
+        let [r, g, b, _] = mark_colour(k);
+        Color32::from_rgb(r, g, b)
+    };
+    egui::Area::new(egui::Id::unique("timeline legend"))
+        .fixed_pos(place.at(region.min + Vec2::new(6.0, 2.0)))
+        .interactable(false)
+        .order(egui::Order::Background)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 7.0;
+                let title = if paused {
+                    "the loop, last second of real time (frozen while paused):"
+                } else {
+                    "the loop, last second of real time:"
+                };
+                ui.label(
+                    RichText::new(title)
+                        .size(12.5)
+                        .color(Color32::from_gray(220)),
+                );
+                for (kind, name) in [
+                    (MarkKind::Wait, "wait"),
+                    (MarkKind::Input, "input"),
+                    (MarkKind::Update { of: 1 }, "update"),
+                    (MarkKind::Render, "render"),
+                    (MarkKind::Present, "present"),
+                    (MarkKind::Deadline, "| deadline"),
+                    (MarkKind::Dropped, "dropped"),
+                    (MarkKind::Shown, "shown"),
+                ] {
+                    ui.label(RichText::new(name).size(12.0).color(colour(kind)));
+                }
+                let update_counts = [(2, "2"), (3, "3+"), (10, "10+ updates a frame")];
+                for (of, name) in update_counts {
+                    ui.label(
+                        RichText::new(name)
+                            .size(12.0)
+                            .color(colour(MarkKind::Update { of })),
+                    );
+                }
+            });
+        });
+    let row_name = |id: &str, row: Region, text: &str| {
+        label_at(
+            ctx,
+            ("timeline row", id),
+            place.at(Vec2::new(region.min.x + 6.0, row.centre().y - 8.0)),
+            RichText::new(text)
+                .size(12.0)
+                .color(Color32::from_gray(200)),
+        );
+    };
+    row_name("real", g.real, "real");
+    row_name("game", g.game, "game");
+    if strip.behind.abs() >= 0.05 {
+        let text = format!(
+            "game clock {:.2} s {} the wall clock",
+            strip.behind.abs(),
+            if strip.behind > 0.0 {
+                "behind"
+            } else {
+                "ahead of"
+            }
+        );
+        label_at(
+            ctx,
+            "timeline behind",
+            place.at(Vec2::new(region.max.x - 260.0, g.game.min.y - 17.0)),
+            RichText::new(text)
+                .size(12.0)
+                .color(Color32::from_rgb(255, 150, 110)),
+        );
+    }
+}
+
 /// A window frame with margins only: the background is drawn by the sprite pipeline (see
 /// `scene::panel_backgrounds`).
 fn panel_frame() -> egui::Frame {
-    egui::Frame::NONE.inner_margin(egui::Margin::same(10))
+    egui::Frame::NONE.inner_margin(egui::Margin::same(PANEL_MARGIN as i8))
 }
 
-/// Recent frame times as bars, coloured by the updates each frame ran.
+/// The graph's top: the smallest scale that holds the longest frame shown.
+pub fn graph_scale_ms(longest: Duration) -> f32 {
+    let longest = longest.as_secs_f32() * 1e3;
+    GRAPH_SCALES_MS
+        .into_iter()
+        .find(|&s| longest <= s)
+        .unwrap_or(GRAPH_SCALES_MS[GRAPH_SCALES_MS.len() - 1])
+}
+
+/// Recent frame times as bars, coloured by the updates each frame ran, on a scale that fits
+/// the longest, with the 16.7 ms line.
 fn frame_graph(ui: &mut egui::Ui, c: &Controls) {
-    let size = egui::vec2(GRAPH_FRAMES as f32 * 1.5, 60.0);
+    let size = egui::vec2(ui.available_width(), 56.0);
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, Color32::from_black_alpha(120));
     let samples = c.session().stats().samples();
     let skip = samples.len().saturating_sub(GRAPH_FRAMES);
+    let shown: Vec<_> = samples.skip(skip).collect();
+    let longest = shown.iter().map(|s| s.duration).max().unwrap_or_default();
+    let scale = graph_scale_ms(longest);
     let max = c.settings().max_updates;
     let bar = rect.width() / GRAPH_FRAMES as f32;
-    for (i, s) in samples.skip(skip).enumerate() {
-        let h = (s.duration.as_secs_f32() / GRAPH_MAX.as_secs_f32()).min(1.0) * rect.height();
+    let height = |ms: f32| (ms / scale).min(1.0) * rect.height();
+    for (i, s) in shown.iter().enumerate() {
+        let h = height(s.duration.as_secs_f32() * 1e3);
         let x = rect.left() + i as f32 * bar;
         let r = egui::Rect::from_min_max(
             egui::pos2(x, rect.bottom() - h),
@@ -356,19 +597,26 @@ fn frame_graph(ui: &mut egui::Ui, c: &Controls) {
         );
         painter.rect_filled(r, 0.0, bar_colour(s.updates, max));
     }
-    // A line at 16.7 ms (60 FPS) for scale.
-    let y = rect.bottom() - (16.667 / GRAPH_MAX.as_secs_f32() / 1000.0) * rect.height();
+    let y = rect.bottom() - height(16.667);
     painter.hline(
         rect.x_range(),
         y,
-        egui::Stroke::new(1.0, Color32::from_white_alpha(60)),
+        egui::Stroke::new(1.0, Color32::from_white_alpha(70)),
     );
+    let font = egui::FontId::monospace(9.0);
     painter.text(
         egui::pos2(rect.right() - 2.0, y - 1.0),
         Align2::RIGHT_BOTTOM,
         "16.7 ms",
-        egui::FontId::monospace(9.0),
-        Color32::from_white_alpha(120),
+        font.clone(),
+        Color32::from_white_alpha(140),
+    );
+    painter.text(
+        egui::pos2(rect.left() + 2.0, rect.top() + 1.0),
+        Align2::LEFT_TOP,
+        format!("frame time, top {scale:.0} ms"),
+        font,
+        Color32::from_white_alpha(160),
     );
 }
 
@@ -424,14 +672,16 @@ mod tests {
         assert!(w.starts_with("game running fast: 8.3x"), "{w}");
     }
 
-    #[test]
-    fn rows_show_the_plan_and_knobs() {
-        let mut c = controls(Strategy::Interpolated);
-        let plan = run(&mut c, Duration::from_millis(7), 30);
-        let model = OverlayModel {
-            controls: &c,
-            plan: &plan,
-            last: &FrameRecord::default(),
+    fn model<'a>(
+        c: &'a Controls,
+        plan: &'a FramePlan,
+        delay: &'a InputDelay,
+        last: &'a FrameRecord,
+    ) -> OverlayModel<'a> {
+        OverlayModel {
+            controls: c,
+            plan,
+            last,
             summary: c.session().stats().summary(),
             accuracy: FrameAccuracy {
                 mean_error: 3.25,
@@ -441,16 +691,52 @@ mod tests {
             present_mode: wgpu::PresentMode::Immediate,
             cpu_percent: Some(97.0),
             adapter: "test",
-        };
-        let rows = status_rows(&model);
+            steer_delay: delay,
+            strip: None,
+            transform: ViewTransform::new(crate::world::WORLD_SIZE, 1280, 720),
+        }
+    }
+
+    #[test]
+    fn rows_show_the_plan_and_knobs() {
+        let mut c = controls(Strategy::Interpolated);
+        let plan = run(&mut c, Duration::from_millis(7), 30);
+        let delay = InputDelay::default();
+        let rows = status_rows(&model(&c, &plan, &delay, &FrameRecord::default()));
         let get = |k: &str| rows.iter().find(|(l, _)| *l == k).unwrap().1.clone();
-        assert_eq!(get("alpha"), format!("{:.3}", plan.view.alpha()));
-        assert!(get("UPS").contains("target 60"));
-        assert_eq!(get("drawn error"), "3.25 px mean, 10.00 px max");
+        assert!(get("this frame").ends_with(&format!("alpha {:.2}", plan.view.alpha())));
+        assert!(get("FPS / UPS").contains("(target 60)"));
+        assert_eq!(get("drawn error"), "3.25 px mean, 10.0 max");
         assert!(get("present").starts_with("Immediate, vsync off, cap off"));
         assert_eq!(get("process CPU"), "97% of a core");
-        assert_eq!(get("max updates/frame"), "10");
-        assert_eq!(get("bullets"), "10");
+        assert_eq!(get("max updates"), "10 a frame");
+        assert_eq!(get("ship delay"), "steer with the arrows");
+    }
+
+    #[test]
+    fn captions_carry_each_demonstrations_figure() {
+        let mut c = controls(Strategy::Variable);
+        let plan = run(&mut c, Duration::from_millis(7), 30);
+        let delay = InputDelay::default();
+        let captions = captions(&model(&c, &plan, &delay, &FrameRecord::default()));
+        let text = |r: Region| captions.iter().find(|(x, _)| *x == r).unwrap().1.clone();
+        assert!(text(LAYOUT.stream).starts_with("bullet stream: 10 bullets"));
+        assert!(text(LAYOUT.balls).contains("energy drift"));
+        let darts = &c.session().world().darts;
+        assert!(text(LAYOUT.wall).contains(&format!(
+            "{} of {} darts went through",
+            darts.tunnels,
+            darts.hits + darts.tunnels
+        )));
+        assert!(text(LAYOUT.metronome).contains("wall clock"));
+    }
+
+    #[test]
+    fn the_graph_scales_to_its_longest_frame() {
+        assert_eq!(graph_scale_ms(Duration::from_millis(16)), 25.0);
+        assert_eq!(graph_scale_ms(Duration::from_millis(80)), 100.0);
+        assert_eq!(graph_scale_ms(Duration::from_millis(1200)), 2000.0);
+        assert_eq!(graph_scale_ms(Duration::from_secs(9)), 2000.0);
     }
 
     #[test]

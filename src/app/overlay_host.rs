@@ -61,7 +61,8 @@ impl OverlayHost {
             .is_some_and(|s| s.on_window_event(window, event).consumed)
     }
 
-    /// Lays out the overlay for a target of `size` pixels and tessellates it.
+    /// Lays out the overlay for a target of `size` pixels and tessellates it. Its panel
+    /// rectangles come back in the target's pixels.
     pub fn run(
         &mut self,
         window: Option<&Window>,
@@ -69,12 +70,18 @@ impl OverlayHost {
         model: &OverlayModel,
     ) -> OverlayFrame {
         let t = Instant::now();
+        // One point is one world pixel: the words scale with the window as the scene does.
+        let native = window.map_or(1.0, |w| w.scale_factor() as f32);
+        let zoom = model.transform.zoom / native;
+        if (self.ctx.zoom_factor() - zoom).abs() > 1e-4 {
+            self.ctx.set_zoom_factor(zoom);
+        }
         let input = match (&mut self.window_input, window) {
             (Some(state), Some(window)) => state.take_egui_input(window),
             _ => egui::RawInput {
                 screen_rect: Some(egui::Rect::from_min_size(
                     egui::Pos2::ZERO,
-                    egui::vec2(size.0 as f32, size.1 as f32),
+                    egui::vec2(size.0 as f32, size.1 as f32) / model.transform.zoom,
                 )),
                 ..Default::default()
             },

@@ -165,6 +165,8 @@ pub struct RunRecord {
     unshown_keys: Vec<Duration>,
     pub presented: u64,
     pub skipped: u64,
+    /// Every measured input-to-display delay of the ship.
+    pub steer_delays: Vec<Duration>,
 }
 
 impl RunRecord {

@@ -15,6 +15,8 @@ use crate::render::painter::Painter;
 use crate::render::scene::{self, Showing, ViewTransform};
 use crate::session::Session;
 use crate::session::frame::FrameRecord;
+use crate::session::input_delay::InputDelay;
+use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
 use crate::world::{WORLD_SIZE, World, WorldConfig};
 use looplab_timing::{Clock, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
 
@@ -149,9 +151,12 @@ pub fn world_update(bullets: usize, steps: usize) -> WorldResult {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SpriteVariant {
-    /// The sprite path, overlay hidden.
+    /// The sprite path: bullets and bodies, no words, no timeline, overlay hidden.
     Sprites,
-    /// The sprite path with the overlay.
+    /// The sprite path with the captions and the timeline strip, overlay hidden (offscreen
+    /// only: in the window the captions and the strip are always drawn).
+    Story,
+    /// Everything: captions, timeline strip and the overlay.
     SpritesOverlay,
     /// The bare instanced renderer.
     Bare,
@@ -161,6 +166,7 @@ impl SpriteVariant {
     pub fn label(self) -> &'static str {
         match self {
             SpriteVariant::Sprites => "sprites",
+            SpriteVariant::Story => "+captions+timeline",
             SpriteVariant::SpritesOverlay => "sprites+overlay",
             SpriteVariant::Bare => "bare",
         }
@@ -177,7 +183,8 @@ pub struct ThroughputResult {
     pub frames: usize,
     pub fps: f64,
     /// Medians per frame, milliseconds: acquiring the surface texture (window only), the
-    /// overlay's layout, uploads, encoding, and submit-to-done (offscreen: submit and wait
+    /// words (egui; offscreen also the strip and shapes), uploads, encoding, and
+    /// submit-to-done (offscreen: submit and wait
     /// for the GPU; window: submit and present).
     pub acquire_ms: f64,
     pub overlay_ms: f64,
@@ -205,17 +212,29 @@ pub fn sprites_offscreen(
     let mut controls = Controls::new(
         Strategy::Interpolated,
         LoopSettings::default(),
-        Knobs::default(),
+        Knobs {
+            overlay: variant == SpriteVariant::SpritesOverlay,
+            ..Knobs::default()
+        },
         &WorldConfig { seed: 1, bullets },
     );
+    // A second of 60 Hz frames, so the timeline strip has its usual content.
+    let mut history = FrameHistory::default();
     let mut plan = controls.session_mut().frame(Duration::ZERO, |_, _| {});
-    for i in 1..=30 {
-        plan = controls
-            .session_mut()
-            .frame(Duration::from_millis(7 * i), |_, _| {});
+    for i in 1..=60 {
+        let start = Duration::from_nanos(16_666_667 * i);
+        plan = controls.session_mut().frame(start, |_, _| {});
+        history.push(FrameRecord {
+            update_time: Duration::from_micros(200),
+            presented: Some(start + Duration::from_millis(4)),
+            ..controls.session().record(&plan)
+        });
     }
+    let story = matches!(
+        variant,
+        SpriteVariant::Story | SpriteVariant::SpritesOverlay
+    );
     let mut shapes = Vec::new();
-    let world = controls.session().world();
     let showing = Showing {
         view: plan.view,
         step: plan.step,
@@ -224,24 +243,33 @@ pub fn sprites_offscreen(
         ghosts: false,
     };
     let transform = ViewTransform::new(WORLD_SIZE, width, height);
-    let frame = scene::sprite_frame(world, &showing, transform, &mut shapes);
-    let model = OverlayModel {
-        controls: &controls,
-        plan: &plan,
-        last: &FrameRecord::default(),
-        summary: controls.session().stats().summary(),
-        accuracy: Default::default(),
-        present_mode: wgpu::PresentMode::Immediate,
-        cpu_percent: None,
-        adapter: "offscreen",
-    };
+    let steer_delay = InputDelay::default();
     let mut overlay = OverlayHost::headless();
     let mut samples: Vec<[f64; 4]> = Vec::new();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    // Each frame builds everything the window builds: the strip, the shapes, the words.
     let mut run_frame = |painter: &mut Painter| -> Result<[f64; 4], String> {
-        let laid_out = (variant == SpriteVariant::SpritesOverlay)
-            .then(|| overlay.run(None, (width, height), &model));
-        let overlay_ms = laid_out.as_ref().map_or(0.0, |o| ms(o.took));
+        let t = Instant::now();
+        let strip = story.then(|| history.strip(TIMELINE_SPAN));
+        let world = controls.session().world();
+        let frame = scene::sprite_frame(world, &showing, strip.as_ref(), transform, &mut shapes);
+        let laid_out = story.then(|| {
+            let model = OverlayModel {
+                controls: &controls,
+                plan: &plan,
+                last: &FrameRecord::default(),
+                summary: controls.session().stats().summary(),
+                accuracy: Default::default(),
+                present_mode: wgpu::PresentMode::Immediate,
+                cpu_percent: None,
+                adapter: "offscreen",
+                steer_delay: &steer_delay,
+                strip: strip.as_ref(),
+                transform,
+            };
+            overlay.run(None, (width, height), &model)
+        });
+        let overlay_ms = ms(t.elapsed());
         let painted = painter.paint(
             &gpu.device,
             &gpu.queue,

@@ -19,10 +19,18 @@ use machine::Machine;
 use measure::median;
 use windowed::{Display, LatencyResult};
 
-/// The renderers compared in the throughput runs.
+/// The renderers compared in the window's throughput runs.
 const RENDERERS: [SpriteVariant; 3] = [
     SpriteVariant::Bare,
     SpriteVariant::Sprites,
+    SpriteVariant::SpritesOverlay,
+];
+
+/// The renderers compared offscreen: also the sprites with the captions and timeline alone.
+const OFFSCREEN_RENDERERS: [SpriteVariant; 4] = [
+    SpriteVariant::Bare,
+    SpriteVariant::Sprites,
+    SpriteVariant::Story,
     SpriteVariant::SpritesOverlay,
 ];
 
@@ -113,10 +121,10 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     progress("sprite throughput, offscreen");
     let sprite_secs = if q { 0.3 } else { 2.0 };
     let mut sprites = Vec::new();
-    for bullets in [1_000, 10_000, 100_000] {
+    for bullets in [1_000, 2_000, 10_000, 100_000] {
         let rounds = if q { 1 } else { 3 };
         sprites.extend(median_runs(
-            &RENDERERS,
+            &OFFSCREEN_RENDERERS,
             rounds,
             |variant| headless::sprites_offscreen(&gpu, bullets, variant, sprite_secs),
             |r| r.fps,
@@ -217,7 +225,7 @@ fn windowed_parts(
                 ];
                 match variant {
                     SpriteVariant::Bare => args.extend(["--bare-renderer", "--hide-overlay"]),
-                    SpriteVariant::Sprites => args.push("--hide-overlay"),
+                    SpriteVariant::Sprites | SpriteVariant::Story => args.push("--hide-overlay"),
                     SpriteVariant::SpritesOverlay => {}
                 }
                 let log = display.run(&format!("sprites-{n}-{}", variant.label()), &args, secs)?;

@@ -105,6 +105,21 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             ));
         }
     }
+    if let (Some(plain), Some(story)) = (
+        find_sprites(&r.sprites, 2_000, SpriteVariant::Sprites),
+        find_sprites(&r.sprites, 2_000, SpriteVariant::Story),
+    ) {
+        let cost = 1e3 / story.fps.max(1e-9) - 1e3 / plain.fps.max(1e-9);
+        out.push(target(
+            "captions and timeline strip at 2k bullets",
+            "< 1 ms a frame".into(),
+            format!(
+                "{cost:.2} ms a frame ({:.1} vs {:.1} FPS, offscreen)",
+                story.fps, plain.fps
+            ),
+            Some(cost < 1.0),
+        ));
+    }
     if let Some(w) = r.world.iter().find(|w| w.bullets == 1_000_000) {
         out.push(target(
             "world update at 1M bullets",
@@ -190,15 +205,7 @@ fn sprites_table(out: &mut String, title: &str, rows: &[ThroughputResult]) {
     let _ = writeln!(
         out,
         "  {:>7}  {:<16} {:>7} {:>8} | {:>8} {:>8} {:>7} {:>7} {:>8}",
-        "bullets",
-        "renderer",
-        "FPS",
-        "vs bare",
-        "acquire",
-        "overlay",
-        "upload",
-        "encode",
-        "present"
+        "bullets", "renderer", "FPS", "vs bare", "acquire", "words", "upload", "encode", "present"
     );
     for s in rows {
         let bare = rows

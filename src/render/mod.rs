@@ -7,6 +7,7 @@ pub mod offscreen;
 pub mod painter;
 pub mod scene;
 pub mod sprites;
+pub mod timeline;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -105,30 +105,26 @@ impl OffscreenTarget {
     }
 }
 
-/// Draws one frame of sprites into `target` (cleared first) and submits it.
-pub fn render_sprites(
+/// Paints one frame (and the overlay, when given) into `target` with `painter`, the window's
+/// own drawing code, and waits for the GPU.
+pub fn render(
     gpu: &Gpu,
-    sprites: &mut super::sprites::SpriteRenderer,
+    painter: &mut super::painter::Painter,
     target: &OffscreenTarget,
     frame: &super::sprites::SpriteFrame,
-) {
-    sprites.prepare(&gpu.device, &gpu.queue, frame, &[]);
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("offscreen sprites"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(super::CLEAR),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        sprites.draw(&mut pass);
-    }
-    gpu.queue.submit([encoder.finish()]);
+    overlay: Option<super::OverlayPaint>,
+) -> Result<(), String> {
+    let painted = painter.paint(
+        &gpu.device,
+        &gpu.queue,
+        &target.view,
+        (target.width, target.height),
+        frame,
+        overlay,
+    );
+    gpu.queue.submit(painted.commands);
+    gpu.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map(|_| ())
+        .map_err(|e| format!("waiting for the GPU: {e}"))
 }

@@ -5,10 +5,11 @@
 use std::time::Instant;
 
 use super::bare::BareRenderer;
-use super::scene::{self, ShapeInstance};
+use super::scene::{self, ShapeInstance, ViewTransform};
 use super::sprites::{SpriteFrame, SpriteRenderer};
 use super::{CLEAR, OverlayPaint};
 use crate::session::frame::RenderTimes;
+use crate::world::layout::Region;
 
 /// The result of painting a frame.
 pub struct Painted {
@@ -140,6 +141,8 @@ impl Painter {
                     globals: frame.globals,
                     ghosts: None,
                     shapes: frame.shapes,
+                    behind: frame.behind,
+                    clip: None,
                 };
                 self.sprites
                     .prepare(device, queue, &no_bullets, &self.panels);
@@ -165,10 +168,19 @@ impl Painter {
                     ..Default::default()
                 })
                 .forget_lifetime();
-            if let Some(bare) = &self.bare {
-                bare.draw(&mut pass);
+            self.sprites.draw_behind(&mut pass);
+            let clip = frame.clip.and_then(|r| scissor(&frame.transform, r, size));
+            if let Some((x, y, w, h)) = clip {
+                pass.set_scissor_rect(x, y, w, h);
             }
-            self.sprites.draw(&mut pass);
+            match &self.bare {
+                Some(bare) => bare.draw(&mut pass),
+                None => self.sprites.draw_bullets(&mut pass),
+            }
+            if clip.is_some() {
+                pass.set_scissor_rect(0, 0, size.0, size.1);
+            }
+            self.sprites.draw_over(&mut pass);
             if let Some((jobs, screen)) = &egui_frame {
                 self.egui_renderer.render(&mut pass, jobs, screen);
             }
@@ -178,4 +190,25 @@ impl Painter {
         self.to_free.append(&mut self.free_after_paint);
         Painted { commands, timings }
     }
+}
+
+/// The pixel rectangle `(x, y, width, height)` of a world region on a target of `size`,
+/// clamped to the target; `None` when nothing of it is on the target.
+fn scissor(
+    transform: &ViewTransform,
+    region: Region,
+    size: (u32, u32),
+) -> Option<(u32, u32, u32, u32)> {
+    let min = transform.to_pixel(region.min).floor().max(glam::Vec2::ZERO);
+    let max = transform
+        .to_pixel(region.max)
+        .ceil()
+        .min(glam::Vec2::new(size.0 as f32, size.1 as f32));
+    let extent = max - min;
+    (extent.x >= 1.0 && extent.y >= 1.0).then_some((
+        min.x as u32,
+        min.y as u32,
+        extent.x as u32,
+        extent.y as u32,
+    ))
 }

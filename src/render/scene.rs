@@ -1,6 +1,7 @@
 //! What the GPU is given each frame, computed without a GPU: the view transform, the blend
-//! that applies the strategy's view in the shader, and the instances of the bodies other
-//! than the bullet stream (metronome and its wall-clock marker, balls, darts, wall, ghosts).
+//! that applies the strategy's view in the shader, and the instances of everything but the
+//! bullet stream: the demonstrations' regions, the ship, the metronome and its wall-clock
+//! marker, balls, darts, wall, ghosts and the timeline strip.
 
 use std::time::Duration;
 
@@ -8,7 +9,10 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 use super::sprites::SpriteFrame;
+use super::timeline::strip_shapes;
+use crate::session::timeline::Strip;
 use crate::world::World;
+use crate::world::layout::{CAPTION_HEIGHT, LAYOUT};
 use looplab_timing::{Blend, View};
 
 /// Side of a bullet quad in world pixels (an 8x8 sprite at 1280x720).
@@ -21,6 +25,8 @@ pub enum Shape {
     Sprite = 0,
     Ring = 1,
     Rect = 2,
+    /// A triangle pointing up.
+    Ship = 3,
 }
 
 /// Set in [`ShapeInstance::shape`]: draw at `pos` as given, ignoring the view's blend.
@@ -155,9 +161,16 @@ const METRONOME: [u8; 4] = [255, 255, 255, 255];
 const MARKER: [u8; 4] = [255, 90, 90, 230];
 const GHOST: [u8; 4] = [255, 255, 255, 140];
 const BALL: [u8; 4] = [120, 170, 255, 255];
-const DART: [u8; 4] = [255, 120, 60, 255];
+/// Darts are long gold bars, unlike the round bullets; one that went through the wall turns
+/// magenta and grows, so a tunnel is seen at once.
+const DART: [u8; 4] = [255, 205, 60, 255];
+const DART_THROUGH: [u8; 4] = [255, 60, 210, 255];
 const WALL: [u8; 4] = [200, 200, 210, 255];
 const FRAME_LINE: [u8; 4] = [90, 90, 110, 255];
+const SHIP: [u8; 4] = [110, 255, 170, 255];
+/// A demonstration's region: a fill a little lighter than the background, and its border.
+const REGION_FILL: [u8; 4] = [22, 25, 36, 255];
+const REGION_BORDER: [u8; 4] = [52, 56, 76, 255];
 
 fn body(prev: Vec2, pos: Vec2, vel: Vec2, size: f32, color: [u8; 4]) -> ShapeInstance {
     ShapeInstance {
@@ -170,7 +183,8 @@ fn body(prev: Vec2, pos: Vec2, vel: Vec2, size: f32, color: [u8; 4]) -> ShapeIns
     }
 }
 
-fn marker(at: Vec2, size: Vec2, color: [u8; 4], shape: Shape) -> ShapeInstance {
+/// A shape placed exactly at `at`, whatever the view.
+pub(crate) fn marker(at: Vec2, size: Vec2, color: [u8; 4], shape: Shape) -> ShapeInstance {
     ShapeInstance {
         prev: at.to_array(),
         pos: at.to_array(),
@@ -214,28 +228,26 @@ pub struct Showing {
     pub ghosts: bool,
 }
 
-/// The sprite frame of `world` as `showing` says, placed on the target by `transform`: the
-/// one place a world becomes sprites, for the window and the bench. `shapes` is scratch
-/// space kept between frames.
+/// The sprite frame of `world` as `showing` says, with the timeline `strip` when it is
+/// shown, placed on the target by `transform`: the one place a world becomes sprites, for
+/// the window, the bench and the tests. `shapes` is scratch space kept between frames.
 pub fn sprite_frame<'a>(
     world: &'a World,
     showing: &Showing,
+    strip: Option<&Strip>,
     transform: ViewTransform,
     shapes: &'a mut Vec<ShapeInstance>,
 ) -> SpriteFrame<'a> {
-    build_shapes(
-        world,
-        showing.game_now,
-        showing.reference,
-        showing.ghosts,
-        shapes,
-    );
+    let behind = build_shapes(world, showing, strip, shapes);
     let bullets = &world.bullets;
     SpriteFrame {
         ghosts: showing
             .ghosts
             .then(|| ghost_globals(&transform, world, showing.game_now)),
         shapes,
+        behind,
+        // Under the caption band the stream is not drawn, so its words stay readable.
+        clip: Some(LAYOUT.stream.inset(0.0, CAPTION_HEIGHT, 0.0, 0.0)),
         ..SpriteFrame::bullets(
             &bullets.prev,
             &bullets.pos,
@@ -247,16 +259,46 @@ pub fn sprite_frame<'a>(
     }
 }
 
-/// Fills `out` with every body but the stream bullets. `reference` is the game time the
-/// wall-clock marker shows: where the metronome would be if the game kept to real time.
+/// The regions' fills and borders, drawn under everything else.
+fn region_backdrops(out: &mut Vec<ShapeInstance>) {
+    let regions = [
+        LAYOUT.stream,
+        LAYOUT.metronome,
+        LAYOUT.balls,
+        LAYOUT.wall,
+        LAYOUT.timeline,
+    ];
+    for r in regions {
+        let grown = r.inset(-1.0, -1.0, -1.0, -1.0);
+        out.push(marker(
+            grown.centre(),
+            grown.size(),
+            REGION_BORDER,
+            Shape::Rect,
+        ));
+        out.push(marker(r.centre(), r.size(), REGION_FILL, Shape::Rect));
+    }
+}
+
+fn rect_body(prev: Vec2, pos: Vec2, vel: Vec2, size: Vec2, color: [u8; 4]) -> ShapeInstance {
+    ShapeInstance {
+        size: size.to_array(),
+        shape: Shape::Rect as u32,
+        ..body(prev, pos, vel, 0.0, color)
+    }
+}
+
+/// Fills `out` with everything but the stream bullets; returns how many of them (the
+/// regions' backdrops, first) go under the bullets.
 pub fn build_shapes(
     world: &World,
-    game_now: Duration,
-    reference: Duration,
-    ghosts: bool,
+    showing: &Showing,
+    strip: Option<&Strip>,
     out: &mut Vec<ShapeInstance>,
-) {
+) -> usize {
     out.clear();
+    region_backdrops(out);
+    let behind = out.len();
     let m = &world.metronome;
     let track = Vec2::new((m.left + m.right) * 0.5, m.pos.y);
     out.push(marker(
@@ -283,15 +325,15 @@ pub fn build_shapes(
     ));
 
     out.push(marker(
-        world.metronome_truth(reference),
+        world.metronome_truth(showing.reference),
         Vec2::splat(26.0),
         MARKER,
         Shape::Ring,
     ));
     out.push(body(m.prev, m.pos, m.vel, 16.0, METRONOME));
-    if ghosts {
+    if showing.ghosts {
         out.push(marker(
-            world.metronome_truth(game_now),
+            world.metronome_truth(showing.game_now),
             Vec2::splat(22.0),
             GHOST,
             Shape::Ring,
@@ -302,8 +344,29 @@ pub fn build_shapes(
     }
     let d = &world.darts;
     for i in 0..d.pos.len() {
-        out.push(body(d.prev[i], d.pos[i], d.vel[i], 9.0, DART));
+        let (size, colour) = if dart_through(world, i) {
+            (Vec2::new(24.0, 7.0), DART_THROUGH)
+        } else {
+            (Vec2::new(18.0, 4.0), DART)
+        };
+        out.push(rect_body(d.prev[i], d.pos[i], d.vel[i], size, colour));
     }
+    let ship = &world.ship;
+    out.push(ShapeInstance {
+        shape: Shape::Ship as u32,
+        size: [22.0, 26.0],
+        ..body(ship.prev, ship.pos, ship.vel, 0.0, SHIP)
+    });
+    if let Some(strip) = strip {
+        strip_shapes(strip, LAYOUT.timeline, out);
+    }
+    behind
+}
+
+/// Whether dart `i` has gone through the wall (it is past it, still flying away).
+pub fn dart_through(world: &World, i: usize) -> bool {
+    let d = &world.darts;
+    d.pos[i].x > d.wall.x + d.wall.thickness && d.vel[i].x > 0.0
 }
 
 #[cfg(test)]
@@ -425,32 +488,78 @@ mod tests {
             seed: 2,
             bullets: 10,
         });
+        let showing = |reference, ghosts| Showing {
+            view: View::Latest,
+            step: Duration::from_millis(16),
+            game_now: Duration::ZERO,
+            reference,
+            ghosts,
+        };
         let mut shapes = vec![];
-        build_shapes(
+        let behind = build_shapes(
             &world,
-            Duration::ZERO,
-            Duration::from_secs(1),
-            false,
+            &showing(Duration::from_secs(1), false),
+            None,
             &mut shapes,
         );
-        let bodies = 1 + world.balls.pos.len() + world.darts.pos.len();
+        assert!(
+            shapes[..behind].iter().all(|s| s.shape & EXACT != 0),
+            "backdrops"
+        );
+        let bodies = 2 + world.balls.pos.len() + world.darts.pos.len();
         let markers = shapes.iter().filter(|s| s.shape & EXACT != 0).count();
-        assert_eq!(shapes.len() - markers, bodies);
+        assert_eq!(
+            shapes.len() - markers,
+            bodies,
+            "ship, metronome, balls, darts"
+        );
         let marker = shapes.iter().find(|s| s.color == MARKER).unwrap();
         assert_eq!(
             marker.pos,
             world.metronome_truth(Duration::from_secs(1)).to_array()
         );
+        let ship = shapes
+            .iter()
+            .find(|s| s.shape == Shape::Ship as u32)
+            .unwrap();
+        assert_eq!(ship.pos, world.ship.pos.to_array());
         let mut with_ghosts = vec![];
         build_shapes(
             &world,
-            Duration::ZERO,
-            Duration::ZERO,
-            true,
+            &showing(Duration::ZERO, true),
+            None,
             &mut with_ghosts,
         );
         assert_eq!(with_ghosts.len(), shapes.len() + 1);
         assert_eq!(std::mem::size_of::<ShapeInstance>(), 40);
         assert_eq!(std::mem::size_of::<Globals>(), 32);
+    }
+
+    #[test]
+    fn a_dart_through_the_wall_is_drawn_apart() {
+        let mut world = World::new(&WorldConfig {
+            seed: 2,
+            bullets: 0,
+        });
+        let wall = world.darts.wall;
+        world.darts.pos[0].x = wall.x + wall.thickness + 20.0;
+        world.darts.prev[0] = world.darts.pos[0];
+        let showing = Showing {
+            view: View::Latest,
+            step: Duration::from_millis(16),
+            game_now: Duration::ZERO,
+            reference: Duration::ZERO,
+            ghosts: false,
+        };
+        let mut shapes = vec![];
+        build_shapes(&world, &showing, None, &mut shapes);
+        let through: Vec<_> = shapes.iter().filter(|s| s.color == DART_THROUGH).collect();
+        assert_eq!(through.len(), 1);
+        assert_eq!(through[0].pos, world.darts.pos[0].to_array());
+        assert!(
+            through[0].size[0] > through[0].size[1] * 2.0,
+            "a long bar, not a bullet"
+        );
+        assert!(dart_through(&world, 0) && !dart_through(&world, 1));
     }
 }

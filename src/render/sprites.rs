@@ -13,6 +13,7 @@ use glam::Vec2;
 use wgpu::util::DeviceExt;
 
 use super::scene::{Globals, ShapeInstance, ViewTransform, blend_positions, uniform_blend};
+use crate::world::layout::Region;
 
 const SHADER: &str = include_str!("../../shaders/sprites.wgsl");
 const SPRITE_PNG: &[u8] = include_bytes!("../../assets/bullet.png");
@@ -35,6 +36,10 @@ pub struct SpriteFrame<'a> {
     /// Uniforms of the ghost pass, when ghosts are shown.
     pub ghosts: Option<Globals>,
     pub shapes: &'a [ShapeInstance],
+    /// How many of `shapes`, from the first, are drawn under the bullets (backdrops).
+    pub behind: usize,
+    /// The bullets (and ghosts) are drawn only inside this world region, when given.
+    pub clip: Option<Region>,
 }
 
 impl<'a> SpriteFrame<'a> {
@@ -55,6 +60,8 @@ impl<'a> SpriteFrame<'a> {
             transform,
             ghosts: None,
             shapes: &[],
+            behind: 0,
+            clip: None,
         }
     }
 }
@@ -76,6 +83,8 @@ pub struct SpriteRenderer {
     shape_capacity: u64,
     bullet_count: u32,
     shape_count: u32,
+    /// Shapes drawn under the bullets.
+    shapes_behind: u32,
     ghosts: bool,
 }
 
@@ -135,6 +144,7 @@ impl SpriteRenderer {
             shape_capacity: 64,
             bullet_count: 0,
             shape_count: 0,
+            shapes_behind: 0,
             ghosts: false,
         })
     }
@@ -197,11 +207,17 @@ impl SpriteRenderer {
         }
         self.bullet_count = n as u32;
         self.shape_count = shapes as u32;
+        self.shapes_behind = frame.behind.min(frame.shapes.len()) as u32;
         self.ghosts = frame.ghosts.is_some();
     }
 
-    /// Records the draws of the last prepared frame: bullets, ghosts, then the bodies.
-    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+    /// Records the draws of the last prepared frame under the bullets (the backdrops).
+    pub fn draw_behind(&self, pass: &mut wgpu::RenderPass<'_>) {
+        self.draw_shapes(pass, 0..self.shapes_behind);
+    }
+
+    /// Records the bullets' and ghosts' draws of the last prepared frame.
+    pub fn draw_bullets(&self, pass: &mut wgpu::RenderPass<'_>) {
         let n = self.bullet_count as u64;
         if n > 0 {
             let region = self.capacity * VEC2;
@@ -216,13 +232,22 @@ impl SpriteRenderer {
                 pass.draw(0..4, 0..self.bullet_count);
             }
         }
-        if self.shape_count > 0 {
-            let bytes = self.shape_count as u64 * std::mem::size_of::<ShapeInstance>() as u64;
-            pass.set_pipeline(&self.shape_pipeline);
-            pass.set_bind_group(0, &self.bind_groups[0], &[]);
-            pass.set_vertex_buffer(0, self.shapes.slice(0..bytes));
-            pass.draw(0..4, 0..self.shape_count);
+    }
+
+    /// Records the draws over the bullets: the bodies, markers and panels.
+    pub fn draw_over(&self, pass: &mut wgpu::RenderPass<'_>) {
+        self.draw_shapes(pass, self.shapes_behind..self.shape_count);
+    }
+
+    fn draw_shapes(&self, pass: &mut wgpu::RenderPass<'_>, range: std::ops::Range<u32>) {
+        if range.is_empty() {
+            return;
         }
+        let bytes = self.shape_count as u64 * std::mem::size_of::<ShapeInstance>() as u64;
+        pass.set_pipeline(&self.shape_pipeline);
+        pass.set_bind_group(0, &self.bind_groups[0], &[]);
+        pass.set_vertex_buffer(0, self.shapes.slice(0..bytes));
+        pass.draw(0..4, range);
     }
 }
 

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use looplab_timing::{FramePlan, View};
+use looplab_timing::{FramePlan, View, Wake};
 use serde::{Deserialize, Serialize};
 
 /// What a frame drew: the latest state, or a blend of the last two states.
@@ -55,6 +55,8 @@ pub struct FrameRecord {
     /// Real time the loop waited (slept or spun) for this frame's wake time.
     #[serde(with = "nanos")]
     pub waited: Duration,
+    /// Input events (keys, clicks) handled at the frame's start.
+    pub inputs: u32,
     /// Updates run this frame.
     pub updates: u32,
     /// Game time each update simulated.
@@ -77,9 +79,18 @@ pub struct FrameRecord {
     pub view: ViewKind,
     /// How far the drawing blended (0 for the latest state).
     pub alpha: f32,
-    /// The game-clock instant the frame shows.
+    /// The game clock at the frame: the simulated time plus the lag not yet simulated
+    /// (where things truly are "now"). What the frame draws is [`FrameRecord::drawn_time`].
     #[serde(with = "nanos")]
     pub game_shown: Duration,
+    /// Where the game clock would be had it kept to real time (times the time scale) since
+    /// the strategy was chosen: what the metronome's wall-clock marker shows.
+    #[serde(with = "nanos")]
+    pub reference: Duration,
+    /// When the next frame may start (a frame-cap deadline), on the loop's clock; `None`
+    /// when it starts at once.
+    #[serde(with = "opt_nanos")]
+    pub deadline: Option<Duration>,
     /// Where the render time went (zero for a frame that was not presented).
     pub render: RenderTimes,
     /// When the present ended, on the loop's clock; `None` for a frame that was not shown.
@@ -91,7 +102,8 @@ pub struct FrameRecord {
 }
 
 impl FrameRecord {
-    /// The record of a frame as planned and its updates run: timings still to be filled in.
+    /// The record of a frame as planned and its updates run: timings and the wall-clock
+    /// reference still to be filled in.
     pub fn planned(plan: &FramePlan) -> Self {
         let (view, alpha) = match plan.view {
             View::Interpolate { alpha } => (ViewKind::Interpolate, alpha),
@@ -109,6 +121,10 @@ impl FrameRecord {
             view,
             alpha,
             game_shown: plan.game_now,
+            deadline: match plan.wake {
+                Wake::At(t) => Some(t),
+                _ => None,
+            },
             ..Self::default()
         }
     }
@@ -121,6 +137,18 @@ impl FrameRecord {
     /// The game time update `i` (from 0) of this frame starts at.
     pub fn update_game_time(&self, i: u32) -> Duration {
         self.game_before + self.step.saturating_mul(i)
+    }
+
+    /// The game time of the state the frame draws: the latest state, a blend back towards
+    /// the previous one (interpolation) or ahead of it (extrapolation).
+    pub fn drawn_time(&self) -> Duration {
+        let latest = self.game_before + self.game_advance();
+        let part = self.step.mul_f64(f64::from(self.alpha.clamp(0.0, 1.0)));
+        match self.view {
+            ViewKind::Latest => latest,
+            ViewKind::Interpolate => latest.saturating_sub(self.step) + part,
+            ViewKind::Extrapolate => latest + part,
+        }
     }
 
     /// Real time from the end of the updates to the end of the present: drawing, the

@@ -4,12 +4,16 @@
 //! window does: only the clock (real or virtual) and the cost of a frame differ.
 
 pub mod frame;
+pub mod input_delay;
+pub mod timeline;
 
 use std::ops::ControlFlow;
 use std::time::Duration;
 
 use crate::world::accuracy::{AccuracyTracker, FrameAccuracy};
+use crate::world::ship::Steer;
 use crate::world::{World, WorldConfig};
+use frame::FrameRecord;
 use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, Strategy};
 
 /// A planner, its world and their statistics. The world only ever advances by the
@@ -20,6 +24,9 @@ pub struct Session {
     world: World,
     stats: FrameStats,
     accuracy: AccuracyTracker,
+    /// Game time had the game kept to real time (times the time scale) since the strategy
+    /// was chosen.
+    reference: Duration,
 }
 
 impl Session {
@@ -30,6 +37,7 @@ impl Session {
             world: World::new(world),
             stats: FrameStats::default(),
             accuracy: AccuracyTracker::default(),
+            reference: Duration::ZERO,
         }
     }
 
@@ -64,7 +72,32 @@ impl Session {
             flow
         });
         self.stats.record(now, plan.updates, plan.game_advance());
+        let s = self.planner.settings();
+        if !s.paused {
+            let advance = plan.elapsed.as_secs_f64() * s.time_scale.factor();
+            self.reference += Duration::from_secs_f64(advance);
+        }
         plan
+    }
+
+    /// The record of the frame `plan` (just returned by [`Session::frame`]), its timings
+    /// still to be filled in.
+    pub fn record(&self, plan: &FramePlan) -> FrameRecord {
+        FrameRecord {
+            reference: self.reference,
+            ..FrameRecord::planned(plan)
+        }
+    }
+
+    /// Where the game clock would be had it kept to real time (times the time scale) since
+    /// the strategy was chosen.
+    pub fn reference(&self) -> Duration {
+        self.reference
+    }
+
+    /// Sets the ship's input for the coming updates (held until changed).
+    pub fn steer(&mut self, steer: Steer) {
+        self.world.steer(steer);
     }
 
     /// The planner: its strategy, settings and clocks.
@@ -102,6 +135,7 @@ impl Session {
     pub fn set_strategy(&mut self, strategy: Strategy) {
         self.planner.set_strategy(strategy);
         self.stats.clear();
+        self.reference = self.planner.game_now();
     }
 
     /// While paused: lets the next frame run exactly one update.

@@ -6,6 +6,8 @@
 use glam::Vec2;
 use oorandom::Rand32;
 
+use super::layout::Region;
+
 /// A spawn pattern.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Pattern {
@@ -76,32 +78,33 @@ impl Emitter {
     }
 }
 
-/// The default set of emitters for a `width` x `height` world: a spiral in the upper middle,
-/// fans from both sides and rain from the top.
-pub fn default_emitters(width: f32, height: f32) -> Vec<Emitter> {
+/// The default set of emitters for the stream's `region`: a spiral in its middle, fans from
+/// both sides and rain from the top.
+pub fn default_emitters(region: Region) -> Vec<Emitter> {
     use std::f32::consts::PI;
+    let (min, max) = (region.min, region.max);
     vec![
         Emitter::new(Pattern::Spiral {
-            center: Vec2::new(width * 0.5, height * 0.42),
+            center: region.at(0.5, 0.45),
             arms: 5,
             turn_per_shot: 0.21,
             speed: 170.0,
         }),
         Emitter::new(Pattern::Fan {
-            origin: Vec2::new(0.0, height * 0.3),
+            origin: Vec2::new(min.x, region.at(0.0, 0.3).y),
             heading: 0.0,
             spread: PI / 3.0,
             speed: (180.0, 320.0),
         }),
         Emitter::new(Pattern::Fan {
-            origin: Vec2::new(width, height * 0.5),
+            origin: Vec2::new(max.x, region.at(0.0, 0.5).y),
             heading: PI,
             spread: PI / 4.0,
             speed: (140.0, 260.0),
         }),
         Emitter::new(Pattern::Rain {
-            y: 0.0,
-            x_range: (width * 0.05, width * 0.95),
+            y: min.y,
+            x_range: (region.at(0.05, 0.0).x, region.at(0.95, 0.0).x),
             speed: (110.0, 210.0),
         }),
     ]
