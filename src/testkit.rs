@@ -122,6 +122,88 @@ pub fn press_keys(display: &str, title: &str, keys: &[&str], delay_ms: u32) -> R
     succeeded("xdotool", out)
 }
 
+/// Focuses the window titled `title` and holds `key` (an xdotool key name) down for
+/// `seconds`, then lets it go: a steering key as a person holds it.
+pub fn hold_key(display: &str, title: &str, key: &str, seconds: f64) -> Result<(), String> {
+    let hold = format!("{seconds:.3}");
+    let args = [
+        "search",
+        "--sync",
+        "--name",
+        title,
+        "windowfocus",
+        "--sync",
+        "keydown",
+        key,
+        "sleep",
+        &hold,
+        "keyup",
+        key,
+    ];
+    let out = run_on(display, "xdotool", &args)?;
+    succeeded("xdotool", out)
+}
+
+/// An RGB image read back from a PNG file (a screenshot).
+pub struct Image {
+    pub width: u32,
+    pub height: u32,
+    /// Three bytes a pixel, rows top to bottom.
+    pub rgb: Vec<u8>,
+}
+
+impl Image {
+    /// Reads an 8-bit RGB or RGBA PNG.
+    pub fn read_png(path: &Path) -> Result<Image, String> {
+        let fail = |e: &dyn std::fmt::Display| format!("cannot read {}: {e}", path.display());
+        let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+            .read_info()
+            .map_err(|e| fail(&e))?;
+        let mut buf = vec![
+            0;
+            reader
+                .output_buffer_size()
+                .ok_or_else(|| fail(&"too large"))?
+        ];
+        let info = reader.next_frame(&mut buf).map_err(|e| fail(&e))?;
+        let channels = match (info.color_type, info.bit_depth) {
+            (png::ColorType::Rgb, png::BitDepth::Eight) => 3,
+            (png::ColorType::Rgba, png::BitDepth::Eight) => 4,
+            other => return Err(fail(&format!("unexpected pixel format {other:?}"))),
+        };
+        let rgb = buf[..info.buffer_size()]
+            .chunks_exact(channels)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        Ok(Image {
+            width: info.width,
+            height: info.height,
+            rgb,
+        })
+    }
+
+    /// How many pixels in the rectangle from `(x0, y0)` to `(x1, y1)` (exclusive) are within
+    /// `tolerance` of `colour` in every channel.
+    pub fn count(
+        &self,
+        (x0, y0, x1, y1): (u32, u32, u32, u32),
+        colour: [u8; 3],
+        tolerance: u8,
+    ) -> usize {
+        let mut n = 0;
+        for y in y0..y1.min(self.height) {
+            for x in x0..x1.min(self.width) {
+                let i = ((y * self.width + x) * 3) as usize;
+                if (0..3).all(|c| self.rgb[i + c].abs_diff(colour[c]) <= tolerance) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+}
+
 /// A screenshot of the whole of `display`, as PNG at `path`.
 pub fn screenshot(display: &str, path: &Path) -> Result<(), String> {
     let target = path.to_str().ok_or("the screenshot path is not UTF-8")?;

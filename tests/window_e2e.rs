@@ -208,6 +208,81 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
 }
 
 #[test]
+fn the_ship_is_steered_and_the_timeline_drawn() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("ship");
+    let stats_path = scratch.path("stats.json");
+    let (with_strip, without_strip) = (scratch.path("strip.png"), scratch.path("no-strip.png"));
+    // 10 updates a second under a 30 Hz cap: the ship moves in steps and answers late.
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--strategy",
+            "catch-up",
+            "--ups",
+            "10",
+            "--vsync",
+            "off",
+            "--cap",
+            "30",
+            "--bullets",
+            "500",
+            "--exit-after",
+            "14",
+            "--stats",
+            stats_path.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    app.at(Duration::from_secs(3));
+    xvfb.hold("Right", 1.5);
+    xvfb.hold("Up", 0.6);
+    xvfb.hold("Left", 0.4);
+    app.at(Duration::from_secs(8));
+    xvfb.screenshot(&with_strip);
+    xvfb.keys(&["t"]);
+    app.at(Duration::from_secs(10));
+    xvfb.screenshot(&without_strip);
+    let (status, log) = app.wait(Duration::from_secs(40));
+    assert!(status.success(), "looplab failed: {log}");
+    assert!(log.contains("timeline: off"), "{log}");
+
+    let stats = stats(&stats_path);
+    let ship = &stats["ship"];
+    // Held 1.5 s right, 0.6 s up, 0.4 s left at 420 px/s: about 1050 px flown, ending right
+    // of and above where it started (the middle left of the stream).
+    let travelled = num(ship, "travelled_px");
+    assert!(travelled > 700.0 && travelled < 1300.0, "{ship}");
+    let position = &ship["position"];
+    let (x, y) = (position[0].as_f64().unwrap(), position[1].as_f64().unwrap());
+    assert!(x > 700.0 && y < 260.0, "moved right and up: {ship}");
+    // Six presses and releases; a release and the next press arrive before the same frame
+    // and are measured as one change, so four changes reach the screen. At 10 UPS and
+    // 30 FPS each waits up to a step (100 ms) for its update, then a frame.
+    assert!(num(ship, "input_delays") >= 3.0, "{ship}");
+    let median = num(ship, "input_delay_median_ms");
+    assert!(median > 5.0 && median < 200.0, "{ship}");
+
+    // The strip along the bottom is drawn in its colours, then hidden with T.
+    let strip = (56, 626, 1264, 710);
+    let marks = |path: &std::path::Path| {
+        let shot = looplab::testkit::Image::read_png(path).unwrap();
+        let update = shot.count(strip, [90, 200, 110], 12);
+        let render = shot.count(strip, [80, 140, 255], 12) + shot.count(strip, [175, 115, 255], 12);
+        let wait = shot.count(strip, [95, 95, 110], 6);
+        (update, render, wait)
+    };
+    let (update, render, wait) = marks(&with_strip);
+    assert!(update > 100, "update and game ticks: {update} pixels");
+    assert!(render > 300, "render and present spans: {render} pixels");
+    assert!(wait > 300, "waits for the 30 Hz cap: {wait} pixels");
+    let (update, render, wait) = marks(&without_strip);
+    assert_eq!((update, render, wait), (0, 0, 0), "hidden with T");
+}
+
+#[test]
 fn without_a_display_it_says_how_to_get_one() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
         .env_remove("DISPLAY")

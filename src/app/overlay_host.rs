@@ -9,7 +9,7 @@ use winit::window::Window;
 
 use super::overlay::{self, OverlayModel};
 use crate::input::Action;
-use crate::render::OverlayPaint;
+use crate::render::{OverlayPaint, TextureChanges};
 
 /// The overlay's egui context and, in a window, its input state.
 pub struct OverlayHost {
@@ -108,7 +108,7 @@ impl OverlayHost {
         OverlayFrame {
             paint: OverlayPaint {
                 primitives,
-                textures: std::mem::take(&mut output.textures_delta),
+                textures: TextureChanges::take(&mut output.textures_delta),
                 pixels_per_point: ppp,
                 panels,
             },

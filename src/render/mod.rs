@@ -38,10 +38,34 @@ pub const CLEAR: wgpu::Color = wgpu::Color {
 #[derive(Default)]
 pub struct OverlayPaint {
     pub primitives: Vec<egui::ClippedPrimitive>,
-    pub textures: egui::TexturesDelta,
+    pub textures: TextureChanges,
     pub pixels_per_point: f32,
     /// Panel rectangles, (min, max) in surface pixels.
     pub panels: Vec<(Vec2, Vec2)>,
+}
+
+/// egui's texture changes for one frame: images to upload (in order, per texture) before
+/// painting, and textures to free after it. Unlike egui's own `TexturesDelta`, dropping it
+/// unapplied is allowed (a test that only lays out), so it is emptied where it is made.
+#[derive(Default)]
+pub struct TextureChanges {
+    pub set: Vec<(egui::TextureId, egui::epaint::ImageDelta)>,
+    pub free: Vec<egui::TextureId>,
+}
+
+impl TextureChanges {
+    /// Takes every change out of egui's delta, leaving it empty.
+    pub fn take(delta: &mut egui::TexturesDelta) -> Self {
+        #[allow(clippy::iter_over_hash_type)] // each texture's images keep their order
+        let set = delta
+            .set
+            .drain()
+            .flat_map(|(id, images)| images.into_iter().map(move |image| (id, image)))
+            .collect();
+        #[allow(clippy::iter_over_hash_type)]
+        let free = delta.free.drain().collect();
+        Self { set, free }
+    }
 }
 
 /// A surface that cannot be drawn on, and so must be rebuilt.

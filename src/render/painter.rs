@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::bare::BareRenderer;
 use super::scene::{self, ShapeInstance, ViewTransform};
 use super::sprites::{SpriteFrame, SpriteRenderer};
-use super::{CLEAR, OverlayPaint};
+use super::{CLEAR, OverlayPaint, TextureChanges};
 use crate::session::frame::RenderTimes;
 use crate::world::layout::Region;
 
@@ -75,16 +75,13 @@ impl Painter {
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        textures: &mut egui::TexturesDelta,
+        textures: &mut TextureChanges,
     ) {
-        #[allow(clippy::iter_over_hash_type)] // each texture's deltas keep their order
-        for (id, deltas) in textures.set.drain() {
-            for delta in &deltas {
-                self.egui_renderer.update_texture(device, queue, id, delta);
-            }
+        for (id, image) in textures.set.drain(..) {
+            self.egui_renderer.update_texture(device, queue, id, &image);
         }
         // The coming frame may still use the textures egui frees: they go after it.
-        self.free_after_paint.extend(textures.free.drain());
+        self.free_after_paint.append(&mut textures.free);
     }
 
     /// Paints `frame` into `view` (of `size` pixels), with the overlay when it is given

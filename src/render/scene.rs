@@ -164,10 +164,10 @@ const BALL: [u8; 4] = [120, 170, 255, 255];
 /// Darts are long gold bars, unlike the round bullets; one that went through the wall turns
 /// magenta and grows, so a tunnel is seen at once.
 const DART: [u8; 4] = [255, 205, 60, 255];
-const DART_THROUGH: [u8; 4] = [255, 60, 210, 255];
+pub const DART_THROUGH: [u8; 4] = [255, 60, 210, 255];
 const WALL: [u8; 4] = [200, 200, 210, 255];
 const FRAME_LINE: [u8; 4] = [90, 90, 110, 255];
-const SHIP: [u8; 4] = [110, 255, 170, 255];
+pub const SHIP: [u8; 4] = [110, 255, 170, 255];
 /// A demonstration's region: a fill a little lighter than the background, and its border.
 const REGION_FILL: [u8; 4] = [22, 25, 36, 255];
 const REGION_BORDER: [u8; 4] = [52, 56, 76, 255];

@@ -35,6 +35,11 @@ impl Xvfb {
         testkit::press_keys(&self.display, "Looplab", keys, 30).unwrap_or_else(|e| panic!("{e}"));
     }
 
+    /// Focuses the Looplab window and holds `key` down for `seconds`.
+    pub fn hold(&self, key: &str, seconds: f64) {
+        testkit::hold_key(&self.display, "Looplab", key, seconds).unwrap_or_else(|e| panic!("{e}"));
+    }
+
     /// Waits until a Looplab window exists.
     pub fn wait_for_window(&self) {
         testkit::wait_for_window(&self.display, "Looplab").unwrap_or_else(|e| panic!("{e}"));

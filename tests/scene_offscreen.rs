@@ -1,0 +1,223 @@
+//! The whole scene on a real adapter (lavapipe in CI), rendered offscreen by the window's own
+//! painter: each demonstration keeps to its region and the overlay to its column, at the
+//! window's size and at smaller ones; a dart that tunnels is counted and seen; the ship is
+//! drawn where the strategy's view puts it. These tests fail, not skip, without an adapter.
+
+use std::time::Duration;
+
+use glam::Vec2;
+use looplab::app::controls::{Controls, Knobs};
+use looplab::app::overlay::OverlayModel;
+use looplab::app::overlay_host::OverlayHost;
+use looplab::render::gpu::Gpu;
+use looplab::render::offscreen::{OffscreenTarget, render};
+use looplab::render::painter::Painter;
+use looplab::render::scene::{self, DART_THROUGH, SHIP, Showing, ViewTransform};
+use looplab::session::frame::FrameRecord;
+use looplab::session::input_delay::InputDelay;
+use looplab::world::layout::{LAYOUT, Region};
+use looplab::world::{WORLD_SIZE, World, WorldConfig};
+use looplab_timing::{FramePlan, LoopSettings, Strategy, View};
+
+const STEP: Duration = Duration::from_nanos(16_666_667);
+
+fn gpu() -> Gpu {
+    Gpu::headless().unwrap_or_else(|e| panic!("a GPU adapter is required for this test: {e}"))
+}
+
+fn controls(bullets: usize) -> (Controls, FramePlan) {
+    let mut c = Controls::new(
+        Strategy::Interpolated,
+        LoopSettings::default(),
+        Knobs::default(),
+        &WorldConfig { seed: 1, bullets },
+    );
+    let mut plan = c.session_mut().frame(Duration::ZERO, |_, _| {});
+    for i in 1..=20 {
+        plan = c.session_mut().frame(STEP * i, |_, _| {});
+    }
+    (c, plan)
+}
+
+fn showing(view: View) -> Showing {
+    Showing {
+        view,
+        step: STEP,
+        game_now: Duration::ZERO,
+        reference: Duration::ZERO,
+        ghosts: false,
+    }
+}
+
+/// Renders `world` as the window would (no overlay) at `width` x `height` and reads it back.
+fn render_world(gpu: &Gpu, world: &World, view: View, width: u32, height: u32) -> Vec<u8> {
+    let mut painter =
+        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let mut shapes = Vec::new();
+    let frame = scene::sprite_frame(world, &showing(view), None, transform, &mut shapes);
+    render(gpu, &mut painter, &target, &frame, None).unwrap();
+    assert_eq!(gpu.error_count(), 0, "no GPU validation errors");
+    target.read_rgba(gpu).unwrap()
+}
+
+/// A world region in the pixels of a `width` x `height` target.
+fn pixels_of(region: Region, width: u32, height: u32) -> Region {
+    let t = ViewTransform::new(WORLD_SIZE, width, height);
+    let (min, max) = (t.to_pixel(region.min), t.to_pixel(region.max));
+    Region::new(min.x, min.y, max.x, max.y)
+}
+
+/// The pixels whose colour is within a few levels of `colour`, as (x, y) centres.
+fn pixels_coloured(pixels: &[u8], width: u32, colour: [u8; 4]) -> Vec<Vec2> {
+    pixels
+        .chunks_exact(4)
+        .enumerate()
+        .filter(|(_, p)| (0..3).all(|c| (p[c] as i32 - colour[c] as i32).abs() <= 8))
+        .map(|(i, _)| {
+            let i = i as u32;
+            Vec2::new((i % width) as f32 + 0.5, (i / width) as f32 + 0.5)
+        })
+        .collect()
+}
+
+fn centroid(points: &[Vec2]) -> Vec2 {
+    points.iter().copied().sum::<Vec2>() / points.len().max(1) as f32
+}
+
+#[test]
+fn the_overlay_keeps_to_its_column_at_every_window_size() {
+    for (width, height) in [(1280, 720), (960, 540), (800, 600)] {
+        let (c, plan) = controls(200);
+        let delay = InputDelay::default();
+        let last = FrameRecord::default();
+        let transform = ViewTransform::new(WORLD_SIZE, width, height);
+        let model = OverlayModel {
+            controls: &c,
+            plan: &plan,
+            last: &last,
+            summary: c.session().stats().summary(),
+            accuracy: Default::default(),
+            present_mode: wgpu::PresentMode::Fifo,
+            cpu_percent: Some(50.0),
+            adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)",
+            steer_delay: &delay,
+            strip: None,
+            transform,
+        };
+        let mut host = OverlayHost::headless();
+        // egui sizes a new window over its first passes: lay it out until it settles.
+        let mut panels = Vec::new();
+        for _ in 0..4 {
+            panels = host.run(None, (width, height), &model).paint.panels;
+        }
+        assert_eq!(panels.len(), 1, "the status panel ({width}x{height})");
+        let (min, max) = panels[0];
+        let panel = Region::new(min.x, min.y, max.x, max.y);
+        let column = pixels_of(LAYOUT.panel, width, height).inset(-1.0, -1.0, -1.0, -1.0);
+        assert!(
+            column.contains(&panel),
+            "{width}x{height}: panel {panel:?} leaves its column {column:?}"
+        );
+        for (name, region) in LAYOUT.regions().into_iter().skip(1) {
+            let region = pixels_of(region, width, height);
+            assert!(
+                !panel.overlaps(&region),
+                "{width}x{height}: the overlay covers the {name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_stream_draws_nothing_outside_its_region() {
+    let gpu = gpu();
+    for (width, height) in [(1280, 720), (800, 600)] {
+        let empty = World::new(&WorldConfig {
+            seed: 1,
+            bullets: 0,
+        });
+        let full = World::new(&WorldConfig {
+            seed: 1,
+            bullets: 4000,
+        });
+        let a = render_world(&gpu, &empty, View::Latest, width, height);
+        let b = render_world(&gpu, &full, View::Latest, width, height);
+        let stream = pixels_of(LAYOUT.stream, width, height).inset(-1.0, -1.0, -1.0, -1.0);
+        let mut inside = 0;
+        for (i, (p, q)) in a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate() {
+            if p == q {
+                continue;
+            }
+            let (x, y) = ((i as u32 % width) as f32, (i as u32 / width) as f32);
+            let at = Region::new(x, y, x + 1.0, y + 1.0);
+            assert!(
+                stream.contains(&at),
+                "{width}x{height}: a bullet drawn at ({x}, {y}), outside the stream"
+            );
+            inside += 1;
+        }
+        assert!(inside > 10_000, "the bullets are drawn: {inside} pixels");
+    }
+}
+
+#[test]
+fn a_dart_that_tunnels_is_counted_and_seen() {
+    let gpu = gpu();
+    let mut world = World::new(&WorldConfig {
+        seed: 1,
+        bullets: 0,
+    });
+    let wall = world.darts.wall;
+    // Dart 0 sits just before the wall; a 50 ms step (a variable step on a slow frame) moves
+    // it 30 px, clean over the 12 px wall.
+    world.darts.pos[0] = Vec2::new(wall.x - 4.0, (wall.top + wall.bottom) * 0.5);
+    let before = world.darts.tunnels;
+    world.step(Duration::from_millis(50));
+    assert_eq!(world.darts.tunnels, before + 1, "counted");
+    assert!(scene::dart_through(&world, 0));
+    let pixels = render_world(&gpu, &world, View::Latest, 1280, 720);
+    let magenta = pixels_coloured(&pixels, 1280, DART_THROUGH);
+    assert!(
+        magenta.len() > 100,
+        "seen: {} magenta pixels",
+        magenta.len()
+    );
+    let at = centroid(&magenta);
+    assert!(at.x > wall.x + wall.thickness, "past the wall: {at}");
+    assert!((at - world.darts.pos[0]).length() < 2.0, "{at}");
+}
+
+#[test]
+fn the_ship_is_drawn_where_the_view_puts_it() {
+    let gpu = gpu();
+    let mut world = World::new(&WorldConfig {
+        seed: 1,
+        bullets: 0,
+    });
+    let (prev, pos) = (Vec2::new(600.0, 200.0), Vec2::new(640.0, 200.0));
+    world.ship.prev = prev;
+    world.ship.pos = pos;
+    world.ship.vel = (pos - prev) / STEP.as_secs_f32();
+    for view in [
+        View::Latest,
+        View::Interpolate { alpha: 0.5 },
+        View::Extrapolate { alpha: 0.5 },
+    ] {
+        let pixels = render_world(&gpu, &world, view, 1280, 720);
+        let ship = pixels_coloured(&pixels, 1280, SHIP);
+        assert!(ship.len() > 100, "{view:?}: {} ship pixels", ship.len());
+        let expected = view.apply(prev, pos, world.ship.vel, STEP);
+        let drawn = centroid(&ship);
+        // A triangle pointing up: centred across, its centroid a little below its centre.
+        assert!(
+            (drawn.x - expected.x).abs() < 1.0,
+            "{view:?}: {drawn} vs {expected}"
+        );
+        assert!(
+            (drawn.y - expected.y).abs() < 6.0,
+            "{view:?}: {drawn} vs {expected}"
+        );
+    }
+}
