@@ -44,6 +44,35 @@ pub enum Command {
     /// Measure the real loop: pacing precision, sprite throughput, world and planner cost,
     /// input latency, start-up and memory, against the performance targets.
     Bench(BenchArgs),
+    /// Render a few seconds of the scene offscreen under several strategies, one PNG per
+    /// frame, with the same steering for each (scripts/motion.sh makes the README's
+    /// animation from them).
+    Motion(MotionArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MotionArgs {
+    /// A new (or empty) directory to write the frames into.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The strategies to render, comma-separated ids or keys.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_strategy, default_value = "catch-up,interpolated")]
+    pub strategies: Vec<Strategy>,
+    /// Fixed updates per second.
+    #[arg(long, value_name = "HZ", default_value = "10")]
+    pub ups: Rate,
+    /// Frames per second of the pictures.
+    #[arg(long, value_name = "N", default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..=120))]
+    pub fps: u32,
+    /// Seconds to render.
+    #[arg(long, value_name = "SECONDS", default_value = "3", value_parser = parse_seconds)]
+    pub seconds: Duration,
+    /// Width of each picture, in pixels (the height keeps 16:9).
+    #[arg(long, value_name = "PX", default_value_t = 640, value_parser = clap::value_parser!(u32).range(160..=3840))]
+    pub width: u32,
+    /// Bullets in the stream.
+    #[arg(long, value_name = "N", default_value_t = 600, value_parser = parse_bullets)]
+    pub bullets: usize,
 }
 
 #[derive(Args, Debug)]
@@ -428,6 +457,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Some(Command::Motion(m)) => run_motion(m),
         None => {
             if let Some(path) = &cli.app.stats {
                 crate::output::check_target("--stats", path)?;
@@ -499,5 +529,44 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
         crate::output::write_file("--plot", &path, svg.as_bytes())?;
         eprintln!("plot written to {}", path.display());
     }
+    Ok(())
+}
+
+/// `looplab motion`: refuses a directory that already holds files, so nothing is
+/// overwritten.
+fn run_motion(args: MotionArgs) -> Result<(), Failure> {
+    let dir = &args.out;
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                return Err(Failure::usage(format!(
+                    "--out {}: the directory is not empty; give a new or empty one",
+                    dir.display()
+                )));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(dir)
+            .map_err(|e| {
+                Failure::runtime(format!("--out {}: cannot create it: {e}", dir.display()))
+            })?,
+        Err(e) => {
+            return Err(Failure::usage(format!("--out {}: {e}", dir.display())));
+        }
+    }
+    let options = crate::motion::MotionOptions {
+        strategies: args.strategies,
+        update_rate: args.ups,
+        fps: args.fps,
+        seconds: args.seconds.as_secs_f64(),
+        width: args.width,
+        height: args.width * 9 / 16,
+        bullets: args.bullets,
+    };
+    let frames = crate::motion::render_motion(&options, dir).map_err(Failure::runtime)?;
+    eprintln!(
+        "{frames} frames for each of {} strategies written to {}",
+        options.strategies.len(),
+        dir.display()
+    );
     Ok(())
 }

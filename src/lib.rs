@@ -20,6 +20,7 @@ pub mod cli;
 pub mod failure;
 pub mod input;
 pub mod lab;
+pub mod motion;
 pub mod output;
 pub mod process;
 pub mod render;

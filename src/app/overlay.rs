@@ -13,7 +13,7 @@ use looplab_timing::{FramePlan, StatsSummary, Strategy, View};
 use super::controls::Controls;
 use crate::input::{Action, BINDINGS, strategy_key};
 use crate::render::scene::ViewTransform;
-use crate::render::timeline::{StripGeometry, mark_colour};
+use crate::render::timeline;
 use crate::session::frame::FrameRecord;
 use crate::session::input_delay::InputDelay;
 use crate::session::timeline::{MarkKind, Strip};
@@ -227,8 +227,9 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
     let session = m.controls.session();
     let world = session.world();
     let darts = &world.darts;
-    // The wall-clock marker shows `reference`; the metronome shows `game_now`.
-    let gap = m.plan.game_now.as_secs_f64() - session.reference().as_secs_f64();
+    // The wall-clock marker shows `reference`; the metronome is drawn at the frame's view.
+    let drawn = FrameRecord::planned(m.plan).drawn_time();
+    let gap = drawn.as_secs_f64() - session.reference().as_secs_f64();
     let gap = if gap.abs() < 0.0005 {
         "in step with the wall clock".to_string()
     } else {
@@ -242,7 +243,8 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
         (
             LAYOUT.stream,
             format!(
-                "bullet stream: {} bullets   ship: arrow keys, delay {}",
+                "{}bullet stream: {} bullets   ship: arrow keys, delay {}",
+                strategy_prefix(m),
                 world.bullets.len(),
                 m.steer_delay
                     .last()
@@ -269,6 +271,21 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
             ),
         ),
     ]
+}
+
+/// With the overlay hidden, the stream's caption says which strategy runs and at what rate.
+fn strategy_prefix(m: &OverlayModel) -> String {
+    let c = m.controls;
+    if c.knobs.overlay {
+        return String::new();
+    }
+    let s = c.strategy();
+    format!(
+        "{} {} at {} UPS   ",
+        strategy_key(s),
+        s.id(),
+        trim(c.settings().update_rate.as_hz())
+    )
 }
 
 fn trim_ms(x: f64) -> String {
@@ -481,9 +498,9 @@ fn label_at(
 /// wall clock.
 fn timeline_words(ctx: &egui::Context, place: &Placement, strip: &Strip, paused: bool) {
     let region = LAYOUT.timeline;
-    let g = StripGeometry::new(region);
+    let g = timeline::geometry(region);
     let colour = |k: MarkKind| {
-        let [r, g, b, _] = mark_colour(k);
+        let [r, g, b, _] = k.colour();
         Color32::from_rgb(r, g, b)
     };
     egui::Area::new(egui::Id::unique("timeline legend"))

@@ -1,9 +1,13 @@
 //! The lab's picture: for each profile, game time against real time and drawn-position error
-//! over time, one line per strategy, as an SVG.
+//! over time, one line per strategy; then, for each profile, the loop's timeline over one
+//! second of every strategy's run, drawn as the window draws it; as an SVG.
 
 use plotters::prelude::*;
 
 use super::report::LabReport;
+use super::run::STRIP_END;
+use crate::session::timeline::{StripGeometry, StripRect, TIMELINE_SPAN, strip_rects};
+use crate::world::layout::Region;
 
 /// One colour per strategy, in key order; chosen to stay apart for colour-blind readers.
 const COLOURS: [RGBColor; 6] = [
@@ -17,16 +21,25 @@ const COLOURS: [RGBColor; 6] = [
 
 const PANEL_WIDTH: u32 = 640;
 const PANEL_HEIGHT: u32 = 300;
+/// Height of one strategy's timeline strip, and the width of its name on the left.
+const STRIP_HEIGHT: u32 = 46;
+const STRIP_LABEL: u32 = 110;
+/// The title band above each profile's strips.
+const STRIP_TITLE: u32 = 26;
 
 /// The plot of `report`, as SVG text (the command line writes it to the file).
 pub fn svg(report: &LabReport) -> Result<String, String> {
     let profiles = &report.profiles;
     let rows = profiles.len().max(1) as u32;
+    let strips = strip_panel_height(report) * profiles.len() as u32;
     let mut text = String::new();
     {
-        let root = SVGBackend::with_string(&mut text, (PANEL_WIDTH * 2, PANEL_HEIGHT * rows))
-            .into_drawing_area();
-        draw(report, &root).map_err(|e| format!("cannot draw the plot: {e}"))?;
+        let root =
+            SVGBackend::with_string(&mut text, (PANEL_WIDTH * 2, PANEL_HEIGHT * rows + strips))
+                .into_drawing_area();
+        let (charts, timelines) = root.split_vertically(PANEL_HEIGHT * rows);
+        draw(report, &charts).map_err(|e| format!("cannot draw the plot: {e}"))?;
+        draw_strips(report, &timelines).map_err(|e| format!("cannot draw the plot: {e}"))?;
         root.present()
             .map_err(|e| format!("cannot draw the plot: {e}"))?;
     }
@@ -126,6 +139,98 @@ fn draw<DB: DrawingBackend>(
             .border_style(BLACK.mix(0.3))
             .label_font(("sans-serif", 12))
             .draw()?;
+    }
+    Ok(())
+}
+
+/// The strips' background: the window's region fill.
+const STRIP_BACKGROUND: RGBColor = RGBColor(22, 25, 36);
+
+/// A colour with alpha, blended over the strips' background (an SVG viewer need not blend
+/// the way the window does).
+fn over_background([r, g, b, a]: [u8; 4]) -> RGBColor {
+    let t = f64::from(a) / 255.0;
+    let mix =
+        |c: u8, under: u8| (f64::from(under) + (f64::from(c) - f64::from(under)) * t).round() as u8;
+    let RGBColor(br, bg, bb) = STRIP_BACKGROUND;
+    RGBColor(mix(r, br), mix(g, bg), mix(b, bb))
+}
+
+/// Height of one profile's panel of timeline strips.
+fn strip_panel_height(report: &LabReport) -> u32 {
+    let per_profile = report
+        .profiles
+        .iter()
+        .map(|p| {
+            report
+                .runs
+                .iter()
+                .filter(|r| r.result.profile == p.name)
+                .count()
+        })
+        .max()
+        .unwrap_or(0) as u32;
+    STRIP_TITLE + STRIP_HEIGHT * per_profile + 8
+}
+
+/// For each profile, every strategy's loop over the second before [`STRIP_END`]: waits,
+/// updates, renders and presents on real time; game ticks below.
+fn draw_strips<DB: DrawingBackend>(
+    report: &LabReport,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if report.profiles.is_empty() {
+        return Ok(());
+    }
+    // A dark background, as in the window, so the strips' colours read the same.
+    root.fill(&STRIP_BACKGROUND)?;
+    let panels = root.split_evenly((report.profiles.len(), 1));
+    let light = |size| {
+        ("sans-serif", size)
+            .into_font()
+            .color(&RGBColor(220, 220, 225))
+    };
+    let (width, _) = root.dim_in_pixel();
+    for (profile, panel) in report.profiles.iter().zip(&panels) {
+        let from = STRIP_END.saturating_sub(TIMELINE_SPAN).as_secs_f64();
+        panel.draw_text(
+            &format!(
+                "{}: the loop from {from:.0} s to {:.0} s of real time (wait grey, update green/yellow/red by updates a frame, render blue, present violet; game ticks below, white squares: the state each frame drew)",
+                profile.name,
+                STRIP_END.as_secs_f64()
+            ),
+            &light(13),
+            (8, 6),
+        )?;
+        let runs = report
+            .runs
+            .iter()
+            .filter(|r| r.result.profile == profile.name);
+        for (k, run) in runs.enumerate() {
+            let top = (STRIP_TITLE + STRIP_HEIGHT * k as u32) as f32;
+            panel.draw_text(&run.result.strategy, &light(12), (8, top as i32 + 14))?;
+            let plot = Region::new(
+                STRIP_LABEL as f32,
+                top + 6.0,
+                width as f32 - 10.0,
+                top + STRIP_HEIGHT as f32 - 4.0,
+            );
+            let mut rects: Vec<StripRect> = Vec::new();
+            strip_rects(
+                &run.result.strip(),
+                &StripGeometry::within(plot),
+                &mut rects,
+            );
+            for r in rects {
+                let colour = over_background(r.colour);
+                let corner = |v: glam::Vec2| (v.x.round() as i32, v.y.round() as i32);
+                let (a, mut b) = (corner(r.area.min), corner(r.area.max));
+                // At least a pixel wide and tall, as the GPU draws a thin quad.
+                b.0 = b.0.max(a.0 + 1);
+                b.1 = b.1.max(a.1 + 1);
+                panel.draw(&Rectangle::new([a, b], colour.filled()))?;
+            }
+        }
     }
     Ok(())
 }

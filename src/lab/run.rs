@@ -12,6 +12,8 @@ use serde::Serialize;
 
 use super::profile::Profile;
 use crate::session::Session;
+use crate::session::frame::FrameRecord;
+use crate::session::timeline::{self, Strip, TIMELINE_SPAN};
 use crate::world::accuracy::AccuracySummary;
 use crate::world::{World, WorldConfig};
 use looplab_timing::{LoopSettings, ManualClock, Strategy, Wake};
@@ -94,6 +96,20 @@ pub struct RunResult {
     pub game_seconds: f64,
     #[serde(skip)]
     pub trace: Vec<TracePoint>,
+    /// The frames around [`STRIP_END`], for the timeline strip.
+    #[serde(skip)]
+    pub frames: Vec<FrameRecord>,
+}
+
+/// The lab's timeline strips show the second of real time that ends here: after the start,
+/// before the stall of the stall profile.
+pub const STRIP_END: Duration = Duration::from_secs(3);
+
+impl RunResult {
+    /// The loop's timeline over the second before [`STRIP_END`], as the window draws it.
+    pub fn strip(&self) -> Strip {
+        timeline::strip(&self.frames, STRIP_END, TIMELINE_SPAN)
+    }
 }
 
 /// Hashes the world at one game time, the same way whether an update lands on it exactly or
@@ -147,13 +163,22 @@ pub fn run(config: &RunConfig) -> RunResult {
     // per-frame oscillation.
     let (mut error_sum, mut error_frames) = (0.0f64, 0u32);
 
+    let mut strip_frames = Vec::new();
+    let strip_from = STRIP_END.saturating_sub(TIMELINE_SPAN * 3 / 2);
+    let mut idle_since = Duration::ZERO;
     while clock.now() < config.duration {
         let update_cost = profile.update;
-        let plan = session.frame(clock.now(), |world, step| {
+        let start = clock.now();
+        let plan = session.frame(start, |world, step| {
             checkpoint.before_update(world, step);
             clock.advance(update_cost);
             busy += update_cost;
         });
+        let mut record = FrameRecord {
+            waited: start - idle_since,
+            update_time: clock.now() - start,
+            ..session.record(&plan)
+        };
         frames += 1;
         updates += plan.updates as u64;
         repeats += u64::from(plan.updates == 0);
@@ -168,6 +193,7 @@ pub fn run(config: &RunConfig) -> RunResult {
             clock.advance(s.length);
             stall = None;
         }
+        let drawn = clock.now();
         if let Some(refresh) = profile.refresh {
             let period = refresh.period().as_nanos().max(1);
             let now = clock.now().as_nanos();
@@ -175,6 +201,13 @@ pub fn run(config: &RunConfig) -> RunResult {
             clock.advance_to(Duration::from_nanos(
                 u64::try_from(vblank).unwrap_or(u64::MAX),
             ));
+        }
+        // The modelled present is the wait for the display's refresh.
+        record.render.present = clock.now() - drawn;
+        record.presented = Some(clock.now());
+        idle_since = clock.now();
+        if start >= strip_from && start <= STRIP_END {
+            strip_frames.push(record);
         }
 
         let accuracy = session.measure_accuracy(&plan);
@@ -222,6 +255,7 @@ pub fn run(config: &RunConfig) -> RunResult {
         energy_drift: session.world().balls.energy_drift(),
         game_seconds: game.as_secs_f64(),
         trace,
+        frames: strip_frames,
     }
 }
 

@@ -1,0 +1,180 @@
+//! `looplab motion`: the same few seconds of the scene, with the same steering, rendered
+//! offscreen under each of several strategies, one PNG per frame. `scripts/motion.sh` stacks
+//! them into the README's animation: catch-up and interpolated at 10 updates a second, seen
+//! side by side, with no window and no person at the keys.
+//!
+//! The loop runs on a manual clock at a steady frame rate, so the pictures are the same on
+//! every machine; the renderer is the window's own painter, with the captions and the
+//! timeline strip, the overlay panel hidden.
+
+use std::path::Path;
+use std::time::Duration;
+
+use looplab_timing::{LoopSettings, ManualClock, Rate, Strategy};
+
+use crate::app::controls::{Controls, Knobs};
+use crate::app::overlay::OverlayModel;
+use crate::app::overlay_host::OverlayHost;
+use crate::output;
+use crate::render::gpu::Gpu;
+use crate::render::offscreen::{OffscreenTarget, render};
+use crate::render::painter::Painter;
+use crate::render::scene::{self, Showing, ViewTransform};
+use crate::session::frame::FrameRecord;
+use crate::session::input_delay::InputDelay;
+use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
+use crate::world::WORLD_SIZE;
+use crate::world::WorldConfig;
+use crate::world::ship::Steer;
+
+/// What to render.
+#[derive(Clone, Debug)]
+pub struct MotionOptions {
+    pub strategies: Vec<Strategy>,
+    pub update_rate: Rate,
+    /// Frames per second of the pictures (and of the modelled display).
+    pub fps: u32,
+    pub seconds: f64,
+    /// Size of each picture.
+    pub width: u32,
+    pub height: u32,
+    pub bullets: usize,
+}
+
+/// The steering the ship gets, the same for every strategy: from this many seconds, this
+/// way, until the next entry.
+const STEERING: [(f64, Steer); 6] = [
+    (0.0, Steer { x: 0, y: 0 }),
+    (0.3, Steer { x: 1, y: 0 }),
+    (1.3, Steer { x: 0, y: -1 }),
+    (1.8, Steer { x: -1, y: 0 }),
+    (2.5, Steer { x: 0, y: 1 }),
+    (2.9, Steer { x: 0, y: 0 }),
+];
+
+fn steer_at(t: f64) -> Steer {
+    STEERING
+        .iter()
+        .rev()
+        .find(|(from, _)| t >= *from)
+        .map_or(Steer::NONE, |&(_, s)| s)
+}
+
+/// Renders every strategy's frames into `dir` as `STRATEGY-NNN.png`; returns how many
+/// frames each has.
+pub fn render_motion(options: &MotionOptions, dir: &Path) -> Result<usize, String> {
+    let gpu = Gpu::headless()?;
+    let frames = (options.seconds * f64::from(options.fps)).round().max(1.0) as usize;
+    for &strategy in &options.strategies {
+        render_strategy(&gpu, options, strategy, frames, dir)?;
+    }
+    Ok(frames)
+}
+
+fn render_strategy(
+    gpu: &Gpu,
+    options: &MotionOptions,
+    strategy: Strategy,
+    frames: usize,
+    dir: &Path,
+) -> Result<(), String> {
+    let (width, height) = (options.width, options.height);
+    let mut controls = Controls::new(
+        strategy,
+        LoopSettings::default().with_update_rate(options.update_rate),
+        Knobs {
+            overlay: false,
+            ..Knobs::default()
+        },
+        &WorldConfig {
+            seed: 1,
+            bullets: options.bullets,
+        },
+    );
+    let mut painter = Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false)?;
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let mut host = OverlayHost::headless();
+    let mut history = FrameHistory::default();
+    let mut shapes = Vec::new();
+    let mut clock = ManualClock::default();
+    let interval = Duration::from_secs(1) / options.fps.max(1);
+    let steer_delay = InputDelay::default();
+    for i in 0..frames {
+        let now = clock.now();
+        controls.session_mut().steer(steer_at(now.as_secs_f64()));
+        let plan = controls.session_mut().frame(now, |_, _| {});
+        let session = controls.session();
+        let record = FrameRecord {
+            presented: Some(now + interval / 4),
+            ..session.record(&plan)
+        };
+        history.push(record);
+        let strip = history.strip(TIMELINE_SPAN);
+        let showing = Showing {
+            view: plan.view,
+            step: plan.step,
+            game_now: plan.game_now,
+            reference: session.reference(),
+            ghosts: false,
+        };
+        let sprites = scene::sprite_frame(
+            session.world(),
+            &showing,
+            Some(&strip),
+            transform,
+            &mut shapes,
+        );
+        let model = OverlayModel {
+            controls: &controls,
+            plan: &plan,
+            last: &record,
+            summary: session.stats().summary(),
+            accuracy: Default::default(),
+            present_mode: wgpu::PresentMode::Fifo,
+            cpu_percent: None,
+            adapter: "offscreen",
+            steer_delay: &steer_delay,
+            strip: Some(&strip),
+            transform,
+        };
+        let words = host.run(None, (width, height), &model);
+        render(gpu, &mut painter, &target, &sprites, Some(words.paint))?;
+        let pixels = target.read_rgba(gpu)?;
+        let path = dir.join(format!("{}-{i:03}.png", strategy.id()));
+        output::write_file("motion", &path, &encode_png(width, height, &pixels)?)
+            .map_err(|f| f.to_string())?;
+        clock.advance(interval);
+    }
+    Ok(())
+}
+
+/// RGBA pixels as PNG bytes.
+fn encode_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, width, height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| format!("cannot encode PNG: {e}"))?;
+        writer
+            .write_image_data(rgba)
+            .map_err(|e| format!("cannot encode PNG: {e}"))?;
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steering_follows_its_script() {
+        assert_eq!(steer_at(0.1), Steer::NONE);
+        assert_eq!(steer_at(0.3), Steer { x: 1, y: 0 });
+        assert_eq!(steer_at(2.0), Steer { x: -1, y: 0 });
+        assert_eq!(steer_at(9.0), Steer::NONE);
+    }
+}
