@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Takes the README's screenshot: the release build in a 1280x720 Xvfb screen, interpolated
-# with ghosts on, captured with ImageMagick. Needs xvfb, xdotool and imagemagick.
+# Takes the README's screenshot: the release build in a 1280x720 Xvfb screen, interpolated,
+# the ship flown up and to the right, captured with ImageMagick. Needs xvfb, xdotool and
+# imagemagick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/screenshot.png}
@@ -11,10 +12,13 @@ xvfb=$!
 trap 'kill $xvfb 2>/dev/null || true; rm -rf "$runtime"' EXIT
 sleep 1
 DISPLAY=:77 XDG_RUNTIME_DIR=$runtime ./target/release/looplab --strategy interpolated --vsync off --cap 60 \
-  --ghosts --exit-after 9 >/dev/null 2>&1 &
+  --exit-after 9 >/dev/null 2>&1 &
 app=$!
 DISPLAY=:77 xdotool search --sync --name Looplab >/dev/null
-sleep 6
+sleep 3
+DISPLAY=:77 xdotool search --sync --name Looplab windowfocus --sync \
+  keydown Right keydown Up sleep 0.7 keyup Up sleep 0.6 keyup Right
+sleep 1.5
 DISPLAY=:77 import -window root "$out"
 wait $app
 echo "wrote $out"

@@ -328,18 +328,17 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
     let c = m.controls;
     let place = Placement::new(&m.transform);
 
-    for (i, (region, text)) in captions(m).into_iter().enumerate() {
-        label_at(
-            ctx,
-            ("caption", i),
-            place.at(region.min + Vec2::new(6.0, 2.0)),
-            RichText::new(text)
-                .size(12.5)
-                .color(Color32::from_gray(220)),
-        );
+    // Every caption on one background layer: one mesh and one draw for all the words, which
+    // a software rasteriser needs (an egui area each would be a draw each).
+    let words = Words {
+        painter: ctx.layer_painter(egui::LayerId::background()),
+        place: &place,
+    };
+    for (region, text) in captions(m) {
+        words.text(region.min + Vec2::new(6.0, 2.0), &text, 12.5, CAPTION_GREY);
     }
     if let Some(strip) = m.strip {
-        timeline_words(ctx, &place, strip, c.settings().paused);
+        timeline_words(&words, strip, c.settings().paused);
     }
     if !c.knobs.overlay {
         return (actions, panels);
@@ -478,82 +477,64 @@ impl Placement {
     }
 }
 
-/// A line of text at a fixed place, not clickable.
-fn label_at(
-    ctx: &egui::Context,
-    id: impl std::hash::Hash + std::fmt::Debug,
-    at: egui::Pos2,
-    text: RichText,
-) {
-    egui::Area::new(egui::Id::unique(id))
-        .fixed_pos(at)
-        .interactable(false)
-        .order(egui::Order::Background)
-        .show(ctx, |ui| {
-            ui.add(egui::Label::new(text).extend());
-        });
+/// Captions' colour.
+const CAPTION_GREY: Color32 = Color32::from_gray(220);
+
+/// Text painted straight onto a layer at world positions.
+struct Words<'a> {
+    painter: egui::Painter,
+    place: &'a Placement,
+}
+
+impl Words<'_> {
+    /// Paints `text` with its top left at the world point `at`; returns its width in points.
+    fn text(&self, at: Vec2, text: &str, size: f32, colour: Color32) -> f32 {
+        let galley =
+            self.painter
+                .layout_no_wrap(text.to_string(), egui::FontId::proportional(size), colour);
+        let width = galley.size().x;
+        self.painter.galley(self.place.at(at), galley, colour);
+        width
+    }
 }
 
 /// The timeline's caption and legend, its row names, and how far the game clock is from the
 /// wall clock.
-fn timeline_words(ctx: &egui::Context, place: &Placement, strip: &Strip, paused: bool) {
+fn timeline_words(words: &Words, strip: &Strip, paused: bool) {
     let region = LAYOUT.timeline;
     let g = timeline::geometry(region);
     let colour = |k: MarkKind| {
         let [r, g, b, _] = k.colour();
         Color32::from_rgb(r, g, b)
     };
-    egui::Area::new(egui::Id::unique("timeline legend"))
-        .fixed_pos(place.at(region.min + Vec2::new(6.0, 2.0)))
-        .interactable(false)
-        .order(egui::Order::Background)
-        .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                ui.spacing_mut().item_spacing.x = 7.0;
-                let title = if paused {
-                    "the loop, last second of real time (frozen while paused):"
-                } else {
-                    "the loop, last second of real time:"
-                };
-                ui.label(
-                    RichText::new(title)
-                        .size(12.5)
-                        .color(Color32::from_gray(220)),
-                );
-                for (kind, name) in [
-                    (MarkKind::Wait, "wait"),
-                    (MarkKind::Input, "input"),
-                    (MarkKind::Update { of: 1 }, "update"),
-                    (MarkKind::Render, "render"),
-                    (MarkKind::Present, "present"),
-                    (MarkKind::Deadline, "| deadline"),
-                    (MarkKind::Dropped, "dropped"),
-                    (MarkKind::Shown, "shown"),
-                ] {
-                    ui.label(RichText::new(name).size(12.0).color(colour(kind)));
-                }
-                let update_counts = [(2, "2"), (3, "3+"), (10, "10+ updates a frame")];
-                for (of, name) in update_counts {
-                    ui.label(
-                        RichText::new(name)
-                            .size(12.0)
-                            .color(colour(MarkKind::Update { of })),
-                    );
-                }
-            });
-        });
-    let row_name = |id: &str, row: Region, text: &str| {
-        label_at(
-            ctx,
-            ("timeline row", id),
-            place.at(Vec2::new(region.min.x + 6.0, row.centre().y - 8.0)),
-            RichText::new(text)
-                .size(12.0)
-                .color(Color32::from_gray(200)),
-        );
+    let title = if paused {
+        "the loop, last second of real time (frozen while paused):"
+    } else {
+        "the loop, last second of real time:"
     };
-    row_name("real", g.real, "real");
-    row_name("game", g.game, "game");
+    let mut at = region.min + Vec2::new(6.0, 2.0);
+    at.x += words.text(at, title, 12.5, CAPTION_GREY) + 8.0;
+    let legend = [
+        (MarkKind::Wait, "wait"),
+        (MarkKind::Input, "input"),
+        (MarkKind::Update { of: 1 }, "update"),
+        (MarkKind::Render, "render"),
+        (MarkKind::Present, "present"),
+        (MarkKind::Deadline, "| deadline"),
+        (MarkKind::Dropped, "dropped"),
+        (MarkKind::Shown, "shown"),
+        (MarkKind::Update { of: 2 }, "2"),
+        (MarkKind::Update { of: 3 }, "3+"),
+        (MarkKind::Update { of: 10 }, "10+ updates a frame"),
+    ];
+    for (kind, name) in legend {
+        at.x += words.text(at, name, 12.0, colour(kind)) + 7.0;
+    }
+    let row_grey = Color32::from_gray(200);
+    for (row, name) in [(g.real, "real"), (g.game, "game")] {
+        let at = Vec2::new(region.min.x + 6.0, row.centre().y - 8.0);
+        words.text(at, name, 12.0, row_grey);
+    }
     if strip.behind.abs() >= 0.05 {
         let text = format!(
             "game clock {:.2} s {} the wall clock",
@@ -564,14 +545,8 @@ fn timeline_words(ctx: &egui::Context, place: &Placement, strip: &Strip, paused:
                 "ahead of"
             }
         );
-        label_at(
-            ctx,
-            "timeline behind",
-            place.at(Vec2::new(region.max.x - 260.0, g.game.min.y - 17.0)),
-            RichText::new(text)
-                .size(12.0)
-                .color(Color32::from_rgb(255, 150, 110)),
-        );
+        let at = Vec2::new(region.max.x - 260.0, g.game.min.y - 17.0);
+        words.text(at, &text, 12.0, Color32::from_rgb(255, 150, 110));
     }
 }
 

@@ -20,14 +20,14 @@ use gpu::{Gpu, choose_present_mode};
 use painter::Painter;
 use sprites::SpriteFrame;
 
-/// The background colour: a dark blue-grey that keeps sprites and text readable. Colours
-/// are display (gamma-encoded) values: the surface is a plain `Unorm` format, so what the
-/// shaders write is what the screen shows, and blending happens in display space as egui
-/// expects.
+/// The background colour: a dark blue-grey that keeps sprites and text readable (22, 25, 36
+/// of 255). Colours are display (gamma-encoded) values: the surface is a plain `Unorm`
+/// format, so what the shaders write is what the screen shows, and blending happens in
+/// display space as egui expects.
 pub const CLEAR: wgpu::Color = wgpu::Color {
-    r: 0.055,
-    g: 0.06,
-    b: 0.09,
+    r: 22.0 / 255.0,
+    g: 25.0 / 255.0,
+    b: 36.0 / 255.0,
     a: 1.0,
 };
 

@@ -168,8 +168,7 @@ pub const DART_THROUGH: [u8; 4] = [255, 60, 210, 255];
 const WALL: [u8; 4] = [200, 200, 210, 255];
 const FRAME_LINE: [u8; 4] = [90, 90, 110, 255];
 pub const SHIP: [u8; 4] = [110, 255, 170, 255];
-/// A demonstration's region: a fill a little lighter than the background, and its border.
-const REGION_FILL: [u8; 4] = [22, 25, 36, 255];
+/// A demonstration's region's border.
 const REGION_BORDER: [u8; 4] = [52, 56, 76, 255];
 
 fn body(prev: Vec2, pos: Vec2, vel: Vec2, size: f32, color: [u8; 4]) -> ShapeInstance {
@@ -259,8 +258,10 @@ pub fn sprite_frame<'a>(
     }
 }
 
-/// The regions' fills and borders, drawn under everything else.
-fn region_backdrops(out: &mut Vec<ShapeInstance>) {
+/// The regions' borders, drawn under everything else. The fill is the clear colour: a
+/// software rasteriser pays for every pixel a quad covers, and quads filling the regions
+/// cost more than all the bullets at 2000.
+fn region_borders(out: &mut Vec<ShapeInstance>) {
     let regions = [
         LAYOUT.stream,
         LAYOUT.metronome,
@@ -269,14 +270,16 @@ fn region_backdrops(out: &mut Vec<ShapeInstance>) {
         LAYOUT.timeline,
     ];
     for r in regions {
-        let grown = r.inset(-1.0, -1.0, -1.0, -1.0);
-        out.push(marker(
-            grown.centre(),
-            grown.size(),
-            REGION_BORDER,
-            Shape::Rect,
-        ));
-        out.push(marker(r.centre(), r.size(), REGION_FILL, Shape::Rect));
+        let (min, max, size) = (r.min, r.max, r.size());
+        let lines = [
+            (Vec2::new(r.centre().x, min.y), Vec2::new(size.x + 1.0, 1.0)),
+            (Vec2::new(r.centre().x, max.y), Vec2::new(size.x + 1.0, 1.0)),
+            (Vec2::new(min.x, r.centre().y), Vec2::new(1.0, size.y + 1.0)),
+            (Vec2::new(max.x, r.centre().y), Vec2::new(1.0, size.y + 1.0)),
+        ];
+        for (at, size) in lines {
+            out.push(marker(at, size, REGION_BORDER, Shape::Rect));
+        }
     }
 }
 
@@ -289,7 +292,7 @@ fn rect_body(prev: Vec2, pos: Vec2, vel: Vec2, size: Vec2, color: [u8; 4]) -> Sh
 }
 
 /// Fills `out` with everything but the stream bullets; returns how many of them (the
-/// regions' backdrops, first) go under the bullets.
+/// regions' borders, first) go under the bullets.
 pub fn build_shapes(
     world: &World,
     showing: &Showing,
@@ -297,7 +300,7 @@ pub fn build_shapes(
     out: &mut Vec<ShapeInstance>,
 ) -> usize {
     out.clear();
-    region_backdrops(out);
+    region_borders(out);
     let behind = out.len();
     let m = &world.metronome;
     let track = Vec2::new((m.left + m.right) * 0.5, m.pos.y);

@@ -167,13 +167,15 @@ pub struct StripRect {
 /// Dots drawn along each link.
 const LINK_DOTS: u32 = 5;
 
-/// The strip's picture as rectangles inside `g`: row backgrounds, the spans, then the ticks
+/// The strip's picture as rectangles inside `g`: row baselines, the spans, then the ticks
 /// over them. The window draws them with its sprite pipeline, the lab into its SVG.
 pub fn strip_rects(strip: &Strip, g: &StripGeometry, out: &mut Vec<StripRect>) {
+    // Each row's baseline, a line rather than a fill: a software rasteriser pays for every
+    // pixel a rectangle covers.
     for row in [g.real, g.game] {
         out.push(StripRect {
-            area: row,
-            colour: [255, 255, 255, 14],
+            area: Region::new(row.min.x, row.max.y, row.max.x, row.max.y + 1.0),
+            colour: [255, 255, 255, 40],
         });
     }
     let is_span = |m: &&Mark| {
