@@ -180,6 +180,7 @@ fn windowed_parts(
         "--bullets",
         "200",
         "--hide-overlay",
+        "--hide-timeline",
     ];
 
     progress("frame-cap precision in the window (WaitUntil vs precise wait)");
