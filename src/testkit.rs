@@ -91,57 +91,38 @@ pub fn wait_for_window(display: &str, title: &str) -> Result<(), String> {
     succeeded("xdotool search", out)
 }
 
-/// Waits for the window titled `title` and gives it the keyboard focus (Xvfb has no window
-/// manager to do it).
-pub fn focus_window(display: &str, title: &str) -> Result<(), String> {
-    let out = run_on(
-        display,
-        "xdotool",
-        &["search", "--sync", "--name", title, "windowfocus", "--sync"],
-    )?;
-    succeeded("xdotool windowfocus", out)
-}
-
-/// Focuses the window titled `title` (Xvfb has no window manager to do it) and presses
-/// `keys` (xdotool key names), `delay_ms` apart.
-pub fn press_keys(display: &str, title: &str, keys: &[&str], delay_ms: u32) -> Result<(), String> {
-    let delay = delay_ms.to_string();
-    let mut args = vec![
-        "search",
-        "--sync",
-        "--name",
-        title,
-        "windowfocus",
-        "--sync",
-        "key",
-        "--delay",
-        &delay,
-    ];
-    args.extend_from_slice(keys);
+/// Waits for the window titled `title`, gives it the keyboard focus (Xvfb has no window
+/// manager to do it), then runs the xdotool commands `then` on it.
+fn on_focused(display: &str, title: &str, then: &[&str]) -> Result<(), String> {
+    let mut args = vec!["search", "--sync", "--name", title, "windowfocus", "--sync"];
+    args.extend_from_slice(then);
     let out = run_on(display, "xdotool", &args)?;
     succeeded("xdotool", out)
+}
+
+/// Waits for the window titled `title` and gives it the keyboard focus.
+pub fn focus_window(display: &str, title: &str) -> Result<(), String> {
+    on_focused(display, title, &[])
+}
+
+/// Focuses the window titled `title` and presses `keys` (xdotool key names), `delay_ms`
+/// apart.
+pub fn press_keys(display: &str, title: &str, keys: &[&str], delay_ms: u32) -> Result<(), String> {
+    let delay = delay_ms.to_string();
+    let mut then = vec!["key", "--delay", &delay];
+    then.extend_from_slice(keys);
+    on_focused(display, title, &then)
 }
 
 /// Focuses the window titled `title` and holds `key` (an xdotool key name) down for
 /// `seconds`, then lets it go: a steering key as a person holds it.
 pub fn hold_key(display: &str, title: &str, key: &str, seconds: f64) -> Result<(), String> {
     let hold = format!("{seconds:.3}");
-    let args = [
-        "search",
-        "--sync",
-        "--name",
+    on_focused(
+        display,
         title,
-        "windowfocus",
-        "--sync",
-        "keydown",
-        key,
-        "sleep",
-        &hold,
-        "keyup",
-        key,
-    ];
-    let out = run_on(display, "xdotool", &args)?;
-    succeeded("xdotool", out)
+        &["keydown", key, "sleep", &hold, "keyup", key],
+    )
 }
 
 /// An RGB image read back from a PNG file (a screenshot).
