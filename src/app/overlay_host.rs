@@ -15,6 +15,8 @@ use crate::render::{OverlayPaint, TextureChanges};
 pub struct OverlayHost {
     ctx: egui::Context,
     window_input: Option<egui_winit::State>,
+    /// egui's clock starts here.
+    started: Instant,
 }
 
 /// One laid-out overlay frame.
@@ -42,6 +44,7 @@ impl OverlayHost {
         Self {
             ctx,
             window_input: Some(state),
+            started: Instant::now(),
         }
     }
 
@@ -50,6 +53,7 @@ impl OverlayHost {
         Self {
             ctx: egui::Context::default(),
             window_input: None,
+            started: Instant::now(),
         }
     }
 
@@ -76,13 +80,28 @@ impl OverlayHost {
         if (self.ctx.zoom_factor() - zoom).abs() > 1e-4 {
             self.ctx.set_zoom_factor(zoom);
         }
-        let input = match (&mut self.window_input, window) {
-            (Some(state), Some(window)) => state.take_egui_input(window),
-            _ => egui::RawInput {
-                screen_rect: Some(egui::Rect::from_min_size(
-                    egui::Pos2::ZERO,
-                    egui::vec2(size.0 as f32, size.1 as f32) / model.transform.zoom,
-                )),
+        let screen = egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(size.0 as f32, size.1 as f32) / model.transform.zoom,
+        );
+        let input = match &mut self.window_input {
+            // Not `take_egui_input`: it asks the window for its size, a round trip to the
+            // X server that waits behind the last present (0.9 ms a frame under Xvfb); the
+            // caller knows the size.
+            Some(state) => {
+                let input = state.egui_input_mut();
+                input.time = Some(self.started.elapsed().as_secs_f64());
+                input.screen_rect = Some(screen);
+                input.viewport_id = egui::ViewportId::ROOT;
+                input
+                    .viewports
+                    .entry(egui::ViewportId::ROOT)
+                    .or_default()
+                    .native_pixels_per_point = Some(native);
+                input.take()
+            }
+            None => egui::RawInput {
+                screen_rect: Some(screen),
                 ..Default::default()
             },
         };
