@@ -35,7 +35,7 @@ use crate::output;
 use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
 use crate::render::{FrameOutcome, Graphics};
 use crate::session::frame::{FrameRecord, RenderTimes};
-use crate::session::input_delay::InputDelay;
+use crate::session::input_delay::{self, InputDelay};
 use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
 use crate::settings_text::describe_settings;
 use crate::strategy_text;
@@ -239,7 +239,6 @@ impl App {
     /// Applies the input recorded since the last frame.
     fn apply_actions(&mut self, event_loop: &ActiveEventLoop) {
         for (input, arrival) in std::mem::take(&mut self.actions) {
-            self.frame.inputs += 1;
             let effect = match input {
                 Input::Press(action) => {
                     self.run.key_applied(arrival);
@@ -255,6 +254,11 @@ impl App {
                 strategy_changed,
                 steered,
             } = effect;
+            // Every press counts as input; a release only when it let go of a held key (a
+            // lost focus lets go of all four, held or not).
+            if matches!(input, Input::Press(_)) || steered {
+                self.frame.inputs += 1;
+            }
             if steered {
                 self.draw.steer_delay.changed(arrival);
             }
@@ -452,15 +456,13 @@ impl App {
     fn ship_report(&self) -> serde_json::Value {
         let ship = &self.controls.session().world().ship;
         let delays = &self.run.steer_delays;
-        let mut sorted = delays.clone();
-        sorted.sort_unstable();
-        let ms = |d: &Duration| d.as_secs_f64() * 1e3;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
         serde_json::json!({
             "position": [ship.pos.x, ship.pos.y],
             "travelled_px": ship.travelled,
             "input_delays": delays.len(),
-            "input_delay_median_ms": sorted.get(sorted.len() / 2).map(ms),
-            "input_delay_max_ms": sorted.last().map(ms),
+            "input_delay_median_ms": input_delay::median(delays).map(ms),
+            "input_delay_max_ms": delays.iter().max().copied().map(ms),
         })
     }
 }

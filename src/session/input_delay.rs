@@ -73,15 +73,20 @@ impl InputDelay {
 
     /// The median of the recent delays.
     pub fn median(&self) -> Option<Duration> {
-        let mut sorted = self.recent.clone();
-        sorted.sort_unstable();
-        sorted.get(sorted.len() / 2).copied()
+        median(&self.recent)
     }
 
     /// Delays measured so far.
     pub fn count(&self) -> u64 {
         self.count
     }
+}
+
+/// The median of `delays` (the upper one of an even count); `None` when there are none.
+pub fn median(delays: &[Duration]) -> Option<Duration> {
+    let mut sorted = delays.to_vec();
+    sorted.sort_unstable();
+    sorted.get(sorted.len() / 2).copied()
 }
 
 #[cfg(test)]
