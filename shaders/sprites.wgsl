@@ -29,6 +29,7 @@ struct Globals {
 const SHAPE_SPRITE: u32 = 0u;
 const SHAPE_RING: u32 = 1u;
 const SHAPE_RECT: u32 = 2u;
+const SHAPE_SEGMENT: u32 = 4u;
 
 const ATLAS_CELLS: f32 = 5.0;
 const WHITE_CELL: u32 = 4u;
@@ -111,17 +112,25 @@ fn vs_shape(
     @location(5) shape_and_view: u32,
 ) -> VertexOut {
     let c = corner(vertex);
+    let shape = shape_and_view & 255u;
     // Bit 8 set: draw at `pos` exactly (a marker placed by the CPU), not by the view.
     var centre = pos;
     if (shape_and_view & 256u) == 0u {
         centre = drawn(prev, pos, vel);
     }
+    var at = centre + c * size;
+    if shape == SHAPE_SEGMENT {
+        // From `prev` to `pos`, `size.x` wide: the quad's x runs along the line.
+        let along = pos - prev;
+        let across = vec2<f32>(-along.y, along.x) / max(length(along), 1e-4);
+        at = mix(prev, pos, c.x + 0.5) + across * (c.y * size.x);
+    }
     var out: VertexOut;
-    out.clip = to_clip(centre + c * size);
+    out.clip = to_clip(at);
     out.uv = c + 0.5;
     out.atlas = atlas_uv(c, WHITE_CELL);
     out.color = color;
-    out.shape = shape_and_view & 255u;
+    out.shape = shape;
     return out;
 }
 
@@ -132,7 +141,7 @@ fn fs_sprite(in: SpriteOut) -> @location(0) vec4<f32> {
     return textureSample(sprite_texture, sprite_sampler, in.uv);
 }
 
-// Everything else: sprites, rings (ghosts, markers), solid rectangles and the ship.
+// Everything else: sprites, rings (ghosts, markers), solid rectangles and lines, the ship.
 @fragment
 fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
     // Sampled and differentiated in uniform control flow; used only by some shapes.
@@ -160,4 +169,11 @@ fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
             return in.color;
         }
     }
+}
+
+// Plain rectangles and lines (backdrops, the timeline strip, panels): their colour only. A
+// CPU rasteriser runs every case of `fs_shape` for every pixel, so these skip it.
+@fragment
+fn fs_plain(in: VertexOut) -> @location(0) vec4<f32> {
+    return in.color;
 }

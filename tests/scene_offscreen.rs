@@ -12,7 +12,10 @@ use looplab::app::overlay_host::OverlayHost;
 use looplab::render::gpu::Gpu;
 use looplab::render::offscreen::{OffscreenTarget, render};
 use looplab::render::painter::Painter;
-use looplab::render::scene::{self, DART_THROUGH, SHIP, Showing, ViewTransform};
+use looplab::render::scene::{
+    self, DART_THROUGH, EXACT, SHIP, Shape, ShapeInstance, Showing, ViewTransform,
+};
+use looplab::render::sprites::SpriteFrame;
 use looplab::session::frame::FrameRecord;
 use looplab::session::input_delay::InputDelay;
 use looplab::world::layout::{LAYOUT, Region};
@@ -219,5 +222,106 @@ fn the_ship_is_drawn_where_the_view_puts_it() {
             (drawn.y - expected.y).abs() < 6.0,
             "{view:?}: {drawn} vs {expected}"
         );
+    }
+}
+
+#[test]
+fn captions_and_overlay_words_are_painted() {
+    let gpu = gpu();
+    let (width, height) = (1280, 720);
+    let (c, plan) = controls(0);
+    let delay = InputDelay::default();
+    let last = FrameRecord::default();
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let model = OverlayModel {
+        controls: &c,
+        plan: &plan,
+        last: &last,
+        summary: c.session().stats().summary(),
+        accuracy: Default::default(),
+        present_mode: wgpu::PresentMode::Fifo,
+        cpu_percent: Some(50.0),
+        adapter: "offscreen",
+        steer_delay: &delay,
+        strip: None,
+        transform,
+    };
+    let mut painter =
+        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    let mut host = OverlayHost::headless();
+    let mut shapes = Vec::new();
+    let world = c.session().world();
+    let frame = scene::sprite_frame(world, &showing(View::Latest), None, transform, &mut shapes);
+    // Every pass is painted: the font atlas arrives with the first one only. egui sizes a new
+    // window over its first passes.
+    for _ in 0..6 {
+        let overlay = host.run(None, (width, height), &model).paint;
+        render(&gpu, &mut painter, &target, &frame, Some(overlay)).unwrap();
+    }
+    assert_eq!(gpu.error_count(), 0, "no GPU validation errors");
+    let pixels = target.read_rgba(&gpu).unwrap();
+    // egui's labels are light grey (about 140), the captions near white.
+    let lit_in = |r: Region, level: u8| {
+        let r = pixels_of(r, width, height);
+        let (xs, ys) = (
+            r.min.x as usize..r.max.x as usize,
+            r.min.y as usize..r.max.y as usize,
+        );
+        ys.flat_map(|y| xs.clone().map(move |x| (y * width as usize + x) * 4))
+            .filter(|&i| pixels[i..i + 3].iter().all(|&v| v > level))
+            .count()
+    };
+    let band = |r: Region| Region::new(r.min.x, r.min.y, r.max.x, r.min.y + 18.0);
+    for (name, region) in [
+        ("metronome", LAYOUT.metronome),
+        ("balls", LAYOUT.balls),
+        ("wall", LAYOUT.wall),
+    ] {
+        let lit = lit_in(band(region), 180);
+        assert!(
+            lit > 100,
+            "the {name} caption is written: {lit} bright pixels"
+        );
+    }
+    let panel = lit_in(LAYOUT.panel, 100);
+    assert!(
+        panel > 2000,
+        "the overlay's words are written: {panel} bright pixels"
+    );
+}
+
+#[test]
+fn a_segment_is_drawn_along_its_line() {
+    let gpu = gpu();
+    let (width, height) = (1280, 720);
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let line = ShapeInstance {
+        prev: [400.0, 100.0],
+        pos: [600.0, 300.0],
+        vel: [0.0, 0.0],
+        size: [3.0, 0.0],
+        color: [255, 0, 255, 255],
+        shape: Shape::Segment as u32 | EXACT,
+    };
+    let shapes = [line];
+    let frame = SpriteFrame {
+        shapes: &shapes,
+        behind: 0,
+        plain_from: 0,
+        ..SpriteFrame::bullets(&[], &[], &[], transform, View::Latest, STEP)
+    };
+    let mut painter =
+        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    render(&gpu, &mut painter, &target, &frame, None).unwrap();
+    let lit = pixels_coloured(&target.read_rgba(&gpu).unwrap(), width, [255, 0, 255, 255]);
+    // 283 px long and 3 wide: 200 rows of four or five pixels, each within 2 px of the line.
+    assert!((800..=1050).contains(&lit.len()), "{} pixels", lit.len());
+    let (a, b) = (Vec2::new(400.0, 100.0), Vec2::new(600.0, 300.0));
+    for p in &lit {
+        let t = ((*p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+        let off = (*p - a.lerp(b, t)).length();
+        assert!(off < 2.5, "{p} is {off} px off the line");
     }
 }

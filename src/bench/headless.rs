@@ -14,7 +14,7 @@ use crate::render::offscreen::OffscreenTarget;
 use crate::render::painter::Painter;
 use crate::render::scene::{self, Showing, ViewTransform};
 use crate::session::Session;
-use crate::session::frame::FrameRecord;
+use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::session::input_delay::InputDelay;
 use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
 use crate::world::{WORLD_SIZE, World, WorldConfig};
@@ -211,22 +211,29 @@ pub fn sprites_offscreen(
     let target = OffscreenTarget::new(&gpu.device, width, height);
     let mut controls = Controls::new(
         Strategy::Interpolated,
-        LoopSettings::default(),
+        LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ)),
         Knobs {
             overlay: variant == SpriteVariant::SpritesOverlay,
             ..Knobs::default()
         },
         &WorldConfig { seed: 1, bullets },
     );
-    // A second of 60 Hz frames, so the timeline strip has its usual content.
+    // A second of frames as a window capped at 60 Hz makes them (a wait, an update, the
+    // drawing, the present, the deadline), so the timeline strip has its usual content.
     let mut history = FrameHistory::default();
     let mut plan = controls.session_mut().frame(Duration::ZERO, |_, _| {});
     for i in 1..=60 {
         let start = Duration::from_nanos(16_666_667 * i);
         plan = controls.session_mut().frame(start, |_, _| {});
         history.push(FrameRecord {
+            waited: Duration::from_millis(11),
             update_time: Duration::from_micros(200),
-            presented: Some(start + Duration::from_millis(4)),
+            inputs: u32::from(i % 20 == 0),
+            render: RenderTimes {
+                present: Duration::from_millis(1),
+                ..RenderTimes::default()
+            },
+            presented: Some(start + Duration::from_millis(5)),
             ..controls.session().record(&plan)
         });
     }

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::report::LabReport;
 use super::run::STRIP_END;
-use crate::session::timeline::{StripGeometry, StripRect, TIMELINE_SPAN, strip_rects};
+use crate::session::timeline::{StripGeometry, StripPiece, TIMELINE_SPAN, strip_pieces};
 use crate::world::layout::Region;
 
 /// One colour per strategy, in key order; chosen to stay apart for colour-blind readers.
@@ -215,20 +215,30 @@ fn draw_strips<DB: DrawingBackend>(
                 width as f32 - 10.0,
                 top + STRIP_HEIGHT as f32 - 4.0,
             );
-            let mut rects: Vec<StripRect> = Vec::new();
-            strip_rects(
+            let mut pieces: Vec<StripPiece> = Vec::new();
+            strip_pieces(
                 &run.result.strip(),
                 &StripGeometry::within(plot),
-                &mut rects,
+                &mut pieces,
             );
-            for r in rects {
-                let colour = over_background(r.colour);
-                let corner = |v: glam::Vec2| (v.x.round() as i32, v.y.round() as i32);
-                let (a, mut b) = (corner(r.area.min), corner(r.area.max));
-                // At least a pixel wide and tall, as the GPU draws a thin quad.
-                b.0 = b.0.max(a.0 + 1);
-                b.1 = b.1.max(a.1 + 1);
-                panel.draw(&Rectangle::new([a, b], colour.filled()))?;
+            let corner = |v: glam::Vec2| (v.x.round() as i32, v.y.round() as i32);
+            for piece in pieces {
+                let colour = over_background(piece.colour());
+                match piece {
+                    StripPiece::Rect { area, .. } => {
+                        let (a, mut b) = (corner(area.min), corner(area.max));
+                        // At least a pixel wide and tall, as the GPU draws a thin quad.
+                        b.0 = b.0.max(a.0 + 1);
+                        b.1 = b.1.max(a.1 + 1);
+                        panel.draw(&Rectangle::new([a, b], colour.filled()))?;
+                    }
+                    StripPiece::Line {
+                        from, to, width, ..
+                    } => {
+                        let style = colour.stroke_width(width.round().max(1.0) as u32);
+                        panel.draw(&PathElement::new(vec![corner(from), corner(to)], style))?;
+                    }
+                }
             }
         }
     }

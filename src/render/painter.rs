@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use super::bare::BareRenderer;
+use super::egui_meshes::EguiMeshes;
 use super::scene::{self, ShapeInstance, ViewTransform};
 use super::sprites::{SpriteFrame, SpriteRenderer};
 use super::{CLEAR, OverlayPaint, TextureChanges};
@@ -25,7 +26,7 @@ pub struct Painter {
     /// When set, bullets are drawn by the bare renderer instead (the benchmark's yardstick);
     /// the other bodies and the overlay are drawn as usual.
     bare: Option<BareRenderer>,
-    egui_renderer: egui_wgpu::Renderer,
+    egui: EguiMeshes,
     /// Backgrounds of the overlay's panels, this frame.
     panels: Vec<ShapeInstance>,
     /// egui textures to free once the frame that last used them has been submitted.
@@ -43,16 +44,6 @@ impl Painter {
         format: wgpu::TextureFormat,
         bare: bool,
     ) -> Result<Self, String> {
-        // No dithering: on a software rasteriser its per-pixel noise is a large share of the
-        // overlay's cost, and the overlay has no gradients for it to smooth.
-        let egui_renderer = egui_wgpu::Renderer::new(
-            device,
-            format,
-            egui_wgpu::RendererOptions {
-                dithering: false,
-                ..Default::default()
-            },
-        );
         let bare = if bare {
             Some(BareRenderer::new(device, queue, format)?)
         } else {
@@ -61,7 +52,7 @@ impl Painter {
         Ok(Self {
             sprites: SpriteRenderer::new(device, queue, format)?,
             bare,
-            egui_renderer,
+            egui: EguiMeshes::new(device, format),
             panels: Vec::new(),
             to_free: Vec::new(),
             free_after_paint: Vec::new(),
@@ -78,7 +69,7 @@ impl Painter {
         textures: &mut TextureChanges,
     ) {
         for (id, image) in textures.set.drain(..) {
-            self.egui_renderer.update_texture(device, queue, id, &image);
+            self.egui.set_texture(device, queue, id, &image);
         }
         // The coming frame may still use the textures egui frees: they go after it.
         self.free_after_paint.append(&mut textures.free);
@@ -97,33 +88,31 @@ impl Painter {
         overlay: Option<OverlayPaint>,
     ) -> Painted {
         for id in self.to_free.drain(..) {
-            self.egui_renderer.free_texture(&id);
+            self.egui.free_texture(id);
         }
         let mut timings = RenderTimes::default();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
         });
-        let mut commands = Vec::new();
+        let mut commands = Vec::with_capacity(1);
 
         let t = Instant::now();
-        let egui_frame = overlay.map(|mut overlay| {
-            scene::panel_backgrounds(&frame.transform, &overlay.panels, &mut self.panels);
-            let screen = egui_wgpu::ScreenDescriptor {
-                size_in_pixels: [size.0, size.1],
-                pixels_per_point: overlay.pixels_per_point,
-            };
-            self.apply_textures(device, queue, &mut overlay.textures);
-            commands.extend(self.egui_renderer.update_buffers(
-                device,
-                queue,
-                &mut encoder,
-                &overlay.primitives,
-                &screen,
-            ));
-            (overlay.primitives, screen)
-        });
-        if egui_frame.is_none() {
-            self.panels.clear();
+        match overlay {
+            Some(mut overlay) => {
+                scene::panel_backgrounds(&frame.transform, &overlay.panels, &mut self.panels);
+                self.apply_textures(device, queue, &mut overlay.textures);
+                self.egui.prepare(
+                    device,
+                    queue,
+                    &overlay.primitives,
+                    overlay.pixels_per_point,
+                    size,
+                );
+            }
+            None => {
+                self.panels.clear();
+                self.egui.prepare(device, queue, &[], 1.0, size);
+            }
         }
         match &mut self.bare {
             Some(bare) => {
@@ -139,6 +128,7 @@ impl Painter {
                     ghosts: None,
                     shapes: frame.shapes,
                     behind: frame.behind,
+                    plain_from: frame.plain_from,
                     clip: None,
                 };
                 self.sprites
@@ -178,9 +168,7 @@ impl Painter {
                 pass.set_scissor_rect(0, 0, size.0, size.1);
             }
             self.sprites.draw_over(&mut pass);
-            if let Some((jobs, screen)) = &egui_frame {
-                self.egui_renderer.render(&mut pass, jobs, screen);
-            }
+            self.egui.draw(&mut pass, size);
         }
         commands.push(encoder.finish());
         timings.encode = t.elapsed();

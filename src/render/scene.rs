@@ -27,6 +27,8 @@ pub enum Shape {
     Rect = 2,
     /// A triangle pointing up.
     Ship = 3,
+    /// A straight line from `prev` to `pos`, `size[0]` wide.
+    Segment = 4,
 }
 
 /// Set in [`ShapeInstance::shape`]: draw at `pos` as given, ignoring the view's blend.
@@ -194,6 +196,18 @@ pub(crate) fn marker(at: Vec2, size: Vec2, color: [u8; 4], shape: Shape) -> Shap
     }
 }
 
+/// A line from `from` to `to`, `width` wide, as one instance.
+pub(crate) fn segment(from: Vec2, to: Vec2, width: f32, color: [u8; 4]) -> ShapeInstance {
+    ShapeInstance {
+        prev: from.to_array(),
+        pos: to.to_array(),
+        vel: [0.0, 0.0],
+        size: [width, 0.0],
+        color,
+        shape: Shape::Segment as u32 | EXACT,
+    }
+}
+
 /// Colour of the overlay's panels.
 const PANEL: [u8; 4] = [22, 24, 32, 248];
 
@@ -237,7 +251,12 @@ pub fn sprite_frame<'a>(
     transform: ViewTransform,
     shapes: &'a mut Vec<ShapeInstance>,
 ) -> SpriteFrame<'a> {
-    let behind = build_shapes(world, showing, strip, shapes);
+    let behind = build_shapes(world, showing, shapes);
+    // The strip comes last: plain rectangles and lines, drawn with the cheaper pipeline.
+    let plain_from = shapes.len();
+    if let Some(strip) = strip {
+        strip_shapes(strip, LAYOUT.timeline, shapes);
+    }
     let bullets = &world.bullets;
     SpriteFrame {
         ghosts: showing
@@ -245,6 +264,7 @@ pub fn sprite_frame<'a>(
             .then(|| ghost_globals(&transform, world, showing.game_now)),
         shapes,
         behind,
+        plain_from,
         // Under the caption band the stream is not drawn, so its words stay readable.
         clip: Some(LAYOUT.stream.inset(0.0, CAPTION_HEIGHT, 0.0, 0.0)),
         ..SpriteFrame::bullets(
@@ -291,14 +311,9 @@ fn rect_body(prev: Vec2, pos: Vec2, vel: Vec2, size: Vec2, color: [u8; 4]) -> Sh
     }
 }
 
-/// Fills `out` with everything but the stream bullets; returns how many of them (the
-/// regions' borders, first) go under the bullets.
-pub fn build_shapes(
-    world: &World,
-    showing: &Showing,
-    strip: Option<&Strip>,
-    out: &mut Vec<ShapeInstance>,
-) -> usize {
+/// Fills `out` with everything but the stream bullets and the timeline strip; returns how
+/// many of them (the regions' borders, first: plain rectangles) go under the bullets.
+pub fn build_shapes(world: &World, showing: &Showing, out: &mut Vec<ShapeInstance>) -> usize {
     out.clear();
     region_borders(out);
     let behind = out.len();
@@ -360,9 +375,6 @@ pub fn build_shapes(
         size: [22.0, 26.0],
         ..body(ship.prev, ship.pos, ship.vel, 0.0, SHIP)
     });
-    if let Some(strip) = strip {
-        strip_shapes(strip, LAYOUT.timeline, out);
-    }
     behind
 }
 
@@ -499,12 +511,7 @@ mod tests {
             ghosts,
         };
         let mut shapes = vec![];
-        let behind = build_shapes(
-            &world,
-            &showing(Duration::from_secs(1), false),
-            None,
-            &mut shapes,
-        );
+        let behind = build_shapes(&world, &showing(Duration::from_secs(1), false), &mut shapes);
         assert!(
             shapes[..behind].iter().all(|s| s.shape & EXACT != 0),
             "backdrops"
@@ -527,12 +534,7 @@ mod tests {
             .unwrap();
         assert_eq!(ship.pos, world.ship.pos.to_array());
         let mut with_ghosts = vec![];
-        build_shapes(
-            &world,
-            &showing(Duration::ZERO, true),
-            None,
-            &mut with_ghosts,
-        );
+        build_shapes(&world, &showing(Duration::ZERO, true), &mut with_ghosts);
         assert_eq!(with_ghosts.len(), shapes.len() + 1);
         assert_eq!(std::mem::size_of::<ShapeInstance>(), 40);
         assert_eq!(std::mem::size_of::<Globals>(), 32);
@@ -555,7 +557,7 @@ mod tests {
             ghosts: false,
         };
         let mut shapes = vec![];
-        build_shapes(&world, &showing, None, &mut shapes);
+        build_shapes(&world, &showing, &mut shapes);
         let through: Vec<_> = shapes.iter().filter(|s| s.color == DART_THROUGH).collect();
         assert_eq!(through.len(), 1);
         assert_eq!(through[0].pos, world.darts.pos[0].to_array());

@@ -36,8 +36,12 @@ pub struct SpriteFrame<'a> {
     /// Uniforms of the ghost pass, when ghosts are shown.
     pub ghosts: Option<Globals>,
     pub shapes: &'a [ShapeInstance],
-    /// How many of `shapes`, from the first, are drawn under the bullets (backdrops).
+    /// How many of `shapes`, from the first, are drawn under the bullets (backdrops: plain
+    /// rectangles).
     pub behind: usize,
+    /// `shapes[plain_from..]` (the timeline strip) are plain rectangles and lines, as are the
+    /// backdrops and the panels: a pipeline that only fills them draws them more cheaply.
+    pub plain_from: usize,
     /// The bullets (and ghosts) are drawn only inside this world region, when given.
     pub clip: Option<Region>,
 }
@@ -61,6 +65,7 @@ impl<'a> SpriteFrame<'a> {
             ghosts: None,
             shapes: &[],
             behind: 0,
+            plain_from: 0,
             clip: None,
         }
     }
@@ -71,6 +76,9 @@ pub struct SpriteRenderer {
     bullet_pipeline: wgpu::RenderPipeline,
     ghost_pipeline: wgpu::RenderPipeline,
     shape_pipeline: wgpu::RenderPipeline,
+    /// Plain rectangles and lines only: a fill with no texture sample and no branches,
+    /// which a CPU rasteriser would otherwise run for every pixel.
+    plain_pipeline: wgpu::RenderPipeline,
     /// Uniform buffers and bind groups: [0] the bullets and bodies, [1] the ghost pass.
     uniforms: [wgpu::Buffer; 2],
     bind_groups: [wgpu::BindGroup; 2],
@@ -85,6 +93,8 @@ pub struct SpriteRenderer {
     shape_count: u32,
     /// Shapes drawn under the bullets.
     shapes_behind: u32,
+    /// Where the plain shapes of the last prepared frame start (after them, the panels).
+    plain_from: u32,
     ghosts: bool,
 }
 
@@ -120,6 +130,7 @@ impl SpriteRenderer {
         let bullet_pipeline = pipeline("bullets", "vs_bullet", "fs_sprite", &bullet_streams);
         let ghost_pipeline = pipeline("ghosts", "vs_ghost", "fs_shape", &bullet_streams);
         let shape_pipeline = pipeline("shapes", "vs_shape", "fs_shape", &shape_stream);
+        let plain_pipeline = pipeline("plain shapes", "vs_shape", "fs_plain", &shape_stream);
 
         let uniform = |label| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -135,6 +146,7 @@ impl SpriteRenderer {
             bullet_pipeline,
             ghost_pipeline,
             shape_pipeline,
+            plain_pipeline,
             uniforms,
             bind_groups,
             instances: instance_buffer(device, MIN_CAPACITY),
@@ -145,6 +157,7 @@ impl SpriteRenderer {
             bullet_count: 0,
             shape_count: 0,
             shapes_behind: 0,
+            plain_from: 0,
             ghosts: false,
         })
     }
@@ -208,12 +221,13 @@ impl SpriteRenderer {
         self.bullet_count = n as u32;
         self.shape_count = shapes as u32;
         self.shapes_behind = frame.behind.min(frame.shapes.len()) as u32;
+        self.plain_from = frame.plain_from.clamp(frame.behind, frame.shapes.len()) as u32;
         self.ghosts = frame.ghosts.is_some();
     }
 
     /// Records the draws of the last prepared frame under the bullets (the backdrops).
     pub fn draw_behind(&self, pass: &mut wgpu::RenderPass<'_>) {
-        self.draw_shapes(pass, 0..self.shapes_behind);
+        self.draw_shapes(pass, &self.plain_pipeline, 0..self.shapes_behind);
     }
 
     /// Records the bullets' and ghosts' draws of the last prepared frame.
@@ -234,17 +248,25 @@ impl SpriteRenderer {
         }
     }
 
-    /// Records the draws over the bullets: the bodies, markers and panels.
+    /// Records the draws over the bullets: the bodies and markers, then the strip and the
+    /// panels.
     pub fn draw_over(&self, pass: &mut wgpu::RenderPass<'_>) {
-        self.draw_shapes(pass, self.shapes_behind..self.shape_count);
+        let (behind, plain) = (self.shapes_behind, self.plain_from);
+        self.draw_shapes(pass, &self.shape_pipeline, behind..plain);
+        self.draw_shapes(pass, &self.plain_pipeline, plain..self.shape_count);
     }
 
-    fn draw_shapes(&self, pass: &mut wgpu::RenderPass<'_>, range: std::ops::Range<u32>) {
+    fn draw_shapes(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        pipeline: &wgpu::RenderPipeline,
+        range: std::ops::Range<u32>,
+    ) {
         if range.is_empty() {
             return;
         }
         let bytes = self.shape_count as u64 * std::mem::size_of::<ShapeInstance>() as u64;
-        pass.set_pipeline(&self.shape_pipeline);
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &self.bind_groups[0], &[]);
         pass.set_vertex_buffer(0, self.shapes.slice(0..bytes));
         pass.draw(0..4, range);

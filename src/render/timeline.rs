@@ -1,9 +1,9 @@
-//! The timeline strip as sprite-pipeline rectangles: the pure model's
-//! [`strip_rects`] placed in the strip's region of the screen. The words (row names, the
+//! The timeline strip as sprite-pipeline shapes: the pure model's [`strip_pieces`] placed
+//! in the strip's region of the screen. The words (row names, the
 //! legend, how far behind the game is) are the overlay's.
 
-use super::scene::{Shape, ShapeInstance, marker};
-use crate::session::timeline::{Strip, StripGeometry, StripRect, strip_rects};
+use super::scene::{Shape, ShapeInstance, marker, segment};
+use crate::session::timeline::{Strip, StripGeometry, StripPiece, strip_pieces};
 use crate::world::layout::{CAPTION_HEIGHT, Region};
 
 /// Width of the row names on the strip's left.
@@ -17,13 +17,19 @@ pub fn geometry(region: Region) -> StripGeometry {
 
 /// Appends the strip's shapes for `region` to `out`.
 pub fn strip_shapes(strip: &Strip, region: Region, out: &mut Vec<ShapeInstance>) {
-    let mut rects: Vec<StripRect> = Vec::with_capacity(strip.marks.len() + 2);
-    strip_rects(strip, &geometry(region), &mut rects);
-    out.extend(
-        rects
-            .iter()
-            .map(|r| marker(r.area.centre(), r.area.size(), r.colour, Shape::Rect)),
-    );
+    let mut pieces: Vec<StripPiece> = Vec::with_capacity(strip.marks.len() + 2);
+    strip_pieces(strip, &geometry(region), &mut pieces);
+    out.extend(pieces.iter().map(|p| match *p {
+        StripPiece::Rect { area, colour } => {
+            marker(area.centre(), area.size(), colour, Shape::Rect)
+        }
+        StripPiece::Line {
+            from,
+            to,
+            width,
+            colour,
+        } => segment(from, to, width, colour),
+    }));
 }
 
 #[cfg(test)]

@@ -157,23 +157,37 @@ impl StripGeometry {
     }
 }
 
-/// A filled rectangle of a strip's picture.
+/// A piece of a strip's picture: a filled rectangle, or a straight line (the links between
+/// the rows, which a rectangle per dot would make many times as costly to draw).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StripRect {
-    pub area: Region,
-    pub colour: [u8; 4],
+pub enum StripPiece {
+    Rect {
+        area: Region,
+        colour: [u8; 4],
+    },
+    Line {
+        from: Vec2,
+        to: Vec2,
+        width: f32,
+        colour: [u8; 4],
+    },
 }
 
-/// Dots drawn along each link.
-const LINK_DOTS: u32 = 5;
+impl StripPiece {
+    pub fn colour(&self) -> [u8; 4] {
+        match *self {
+            StripPiece::Rect { colour, .. } | StripPiece::Line { colour, .. } => colour,
+        }
+    }
+}
 
-/// The strip's picture as rectangles inside `g`: row baselines, the spans, then the ticks
-/// over them. The window draws them with its sprite pipeline, the lab into its SVG.
-pub fn strip_rects(strip: &Strip, g: &StripGeometry, out: &mut Vec<StripRect>) {
+/// The strip's picture inside `g`: row baselines, the spans, then the ticks and links over
+/// them. The window draws it with its sprite pipeline, the lab into its SVG.
+pub fn strip_pieces(strip: &Strip, g: &StripGeometry, out: &mut Vec<StripPiece>) {
     // Each row's baseline, a line rather than a fill: a software rasteriser pays for every
     // pixel a rectangle covers.
     for row in [g.real, g.game] {
-        out.push(StripRect {
+        out.push(StripPiece::Rect {
             area: Region::new(row.min.x, row.max.y, row.max.x, row.max.y + 1.0),
             colour: [255, 255, 255, 40],
         });
@@ -187,31 +201,31 @@ pub fn strip_rects(strip: &Strip, g: &StripGeometry, out: &mut Vec<StripRect>) {
     let spans = strip.marks.iter().filter(is_span);
     let ticks = strip.marks.iter().filter(|m| !is_span(m));
     for m in spans.chain(ticks) {
-        mark_rects(m, g, out);
+        out.push(mark_piece(m, g));
     }
 }
 
-fn mark_rects(m: &Mark, g: &StripGeometry, out: &mut Vec<StripRect>) {
+fn mark_piece(m: &Mark, g: &StripGeometry) -> StripPiece {
     let colour = m.kind.colour();
-    let mut rect = |centre: Vec2, size: Vec2| {
+    let rect = |centre: Vec2, size: Vec2| {
         let half = size * 0.5;
-        out.push(StripRect {
+        StripPiece::Rect {
             area: Region {
                 min: centre - half,
                 max: centre + half,
             },
             colour,
-        });
+        }
     };
     let real = g.real;
     let (top, h) = (real.min.y, real.size().y);
     let (x0, x1) = (g.x(m.from), g.x(m.to));
-    let mut span = |y0: f32, y1: f32| {
+    let span = |y0: f32, y1: f32| {
         let w = (x1 - x0).max(1.0);
         rect(
             Vec2::new(x0 + w * 0.5, (y0 + y1) * 0.5),
             Vec2::new(w, y1 - y0),
-        );
+        )
     };
     match m.kind {
         MarkKind::Wait => span(top + h * 0.45, top + h * 0.55),
@@ -225,14 +239,12 @@ fn mark_rects(m: &Mark, g: &StripGeometry, out: &mut Vec<StripRect>) {
             Vec2::new(2.0, g.game.size().y),
         ),
         MarkKind::Shown => rect(Vec2::new(x0, g.game.max.y - 3.0), Vec2::splat(5.0)),
-        MarkKind::Link => {
-            let a = Vec2::new(x0, real.max.y + 2.0);
-            let b = Vec2::new(x1, g.game.min.y - 2.0);
-            for i in 0..LINK_DOTS {
-                let t = (i as f32 + 0.5) / LINK_DOTS as f32;
-                rect(a.lerp(b, t), Vec2::splat(1.5));
-            }
-        }
+        MarkKind::Link => StripPiece::Line {
+            from: Vec2::new(x0, real.max.y + 2.0),
+            to: Vec2::new(x1, g.game.min.y - 2.0),
+            width: 1.0,
+            colour,
+        },
     }
 }
 
@@ -336,8 +348,9 @@ pub fn strip(frames: &[FrameRecord], end: Duration, span: Duration) -> Strip {
 /// the window's strip) are drawn once, and spans of one kind that meet are drawn as one:
 /// an uncapped loop's thousand frames a second stay a readable and cheap picture.
 const MIN_GAP: f32 = 1.0 / 1500.0;
-/// Links closer than this are drawn once: at most about 120 on the strip.
-const MIN_LINK_GAP: f32 = 1.0 / 120.0;
+/// Links closer than this are drawn once: at most about 40 on the strip, every other frame
+/// at 60 Hz, enough to show the game row keeping pace, falling behind or racing ahead.
+const MIN_LINK_GAP: f32 = 1.0 / 40.0;
 
 /// The marks being collected, thinned as they come.
 #[derive(Default)]
@@ -625,6 +638,64 @@ mod tests {
         assert!(
             (1..=3).contains(&inputs),
             "an input every 30 frames: {inputs}"
+        );
+    }
+
+    #[test]
+    fn uncapped_never_waits_and_races_the_wall_clock() {
+        // A 60 Hz cap is set and ignored: running flat out is the point.
+        let settings = LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ));
+        let strip = run(Strategy::Uncapped, settings, &FAST, 2).strip(TIMELINE_SPAN);
+        let per_render = updates_per_render(&strip);
+        // 2.8 ms frames: about 350 a second, thinned on the strip but still far above 60.
+        assert!(per_render.len() > 150, "{}", per_render.len());
+        assert!(per_render.iter().all(|&n| n == 1), "{per_render:?}");
+        assert_eq!(strip.count(MarkKind::Deadline), 0, "no deadlines");
+        let waits: f32 = strip.of(MarkKind::Wait).map(|m| m.to - m.from).sum();
+        assert!(waits < 0.001, "no waits: {waits}");
+        // A 16.7 ms step per 2.8 ms frame: the game clock is seconds ahead after 2 s.
+        assert!(
+            strip.behind < -5.0,
+            "ahead of the wall clock: {}",
+            strip.behind
+        );
+    }
+
+    #[test]
+    fn extrapolation_draws_past_the_latest_update() {
+        let strip = run(Strategy::Extrapolated, ten_ups(), &FAST, 3).strip(TIMELINE_SPAN);
+        let ticks: Vec<f32> = strip.of(MarkKind::GameUpdate).map(|m| m.from).collect();
+        let shown: Vec<f32> = strip.of(MarkKind::Shown).map(|m| m.from).collect();
+        assert!((9..=11).contains(&ticks.len()), "{ticks:?}");
+        assert!(
+            shown.len() > 30,
+            "a new state drawn every frame: {}",
+            shown.len()
+        );
+        // Each shown state lies after the update before it and less than a step (0.1 of the
+        // one-second strip) past it: drawn ahead of the game state, never behind it.
+        let latest_before = |s: f32| {
+            ticks
+                .iter()
+                .copied()
+                .filter(|&t| t <= s + 1e-4)
+                .fold(None, |a: Option<f32>, t| Some(a.map_or(t, |a| a.max(t))))
+        };
+        let mut ahead = 0;
+        for &s in &shown {
+            let Some(t) = latest_before(s) else { continue };
+            assert!(s - t < 0.1 + 1e-3, "at most a step ahead: {s} after {t}");
+            ahead += usize::from(s - t > 1e-3);
+        }
+        assert!(ahead > shown.len() * 3 / 4, "{ahead} of {}", shown.len());
+        assert!(
+            strip.count(MarkKind::Deadline) > 50,
+            "the 60 Hz cap's deadlines"
+        );
+        let mut waits = strip.of(MarkKind::Wait);
+        assert!(
+            waits.any(|m| m.to - m.from > 0.005),
+            "it sleeps to each deadline"
         );
     }
 
