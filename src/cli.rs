@@ -15,7 +15,9 @@ use crate::app::controls::Knobs;
 use crate::failure::{EXIT_USAGE, Failure};
 use crate::input;
 use crate::lab::profile::{Profile, parse_profiles};
+use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
+use crate::session::recording::Recording;
 use crate::settings_text::{Cap, MaxUpdates, StallClamp, parse_duration};
 use crate::world::WorldConfig;
 
@@ -229,6 +231,14 @@ pub struct AppArgs {
     /// the yardstick of `looplab bench`.
     #[arg(long, hide = true)]
     pub bare_renderer: bool,
+    /// On exit, write the ship's steering and the state it led to into this file, a
+    /// recording anyone can play back (`--replay`, `looplab lab --replay`).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Play a recording back: its world, strategy and settings, the ship steered as recorded
+    /// (the arrow keys are ignored), and at its end a check that the state is the same.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "bullets", "seed"])]
+    pub replay: Option<PathBuf>,
     /// Make every N-th frame find its surface outdated or lost, alternately: a test of
     /// recovery.
     #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
@@ -278,6 +288,8 @@ impl AppArgs {
             frame_log: self.frame_log.clone(),
             bare_renderer: self.bare_renderer,
             surface_faults: self.surface_faults,
+            record: self.record.clone(),
+            replay: None,
         }
     }
 }
@@ -314,6 +326,10 @@ pub struct LabArgs {
     /// Also draw game time and drawn-position error over time to this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Play a recording (made with `looplab --record`) on every profile under every
+    /// strategy and report whether each reaches the recorded state.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["plot", "seconds", "checkpoint"])]
+    pub replay: Option<PathBuf>,
     #[command(flatten)]
     pub loop_args: LoopArgs,
 }
@@ -465,7 +481,24 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &cli.app.frame_log {
                 crate::output::check_target("--frame-log", path)?;
             }
-            crate::app::run(cli.app.options())
+            if let Some(path) = &cli.app.record {
+                crate::output::check_target("--record", path)?;
+            }
+            let mut options = cli.app.options();
+            if let Some(path) = &cli.app.replay {
+                if cli.app.record.as_ref().is_some_and(|r| same_file(r, path)) {
+                    return Err(Failure::usage(format!(
+                        "--record {} would write over the recording being replayed",
+                        path.display()
+                    )));
+                }
+                let recording = load_recording(path)?;
+                options.strategy = recording.strategy;
+                options.settings = recording.settings();
+                options.world = recording.world.clone();
+                options.replay = Some(recording);
+            }
+            crate::app::run(options)
         }
     }
 }
@@ -495,6 +528,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     if let Some(path) = &args.plot {
         crate::output::check_target("--plot", path)?;
     }
+    let recording = args.replay.as_deref().map(load_recording).transpose()?;
     let mut options = LabOptions {
         settings: args.loop_args.settings(),
         world: args.loop_args.world(LabOptions::DEFAULT_BULLETS),
@@ -518,6 +552,14 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
             w[0]
         )));
     }
+    if let Some(recording) = recording {
+        let report = replay_all(&recording, &options.profiles, &options.strategies);
+        match args.format {
+            Format::Json => println!("{}", crate::output::to_json("report", &report, true)?),
+            Format::Table | Format::Csv => print!("{}", report.table()),
+        }
+        return Ok(());
+    }
     let report = run_lab(&options);
     match args.format {
         Format::Table => print!("{}", report.table()),
@@ -530,6 +572,27 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
         eprintln!("plot written to {}", path.display());
     }
     Ok(())
+}
+
+/// Whether two paths name the same file (the second exists; the first may not yet).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let canonical = |p: &std::path::Path| {
+        p.canonicalize().ok().or_else(|| {
+            let parent = p.parent().filter(|d| !d.as_os_str().is_empty())?;
+            Some(parent.canonicalize().ok()?.join(p.file_name()?))
+        })
+    };
+    match (canonical(a), canonical(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Reads a recording, or says in one line what is wrong with the file (exit status 2).
+pub fn load_recording(path: &std::path::Path) -> Result<Recording, Failure> {
+    let bad = |problem: String| Failure::usage(format!("recording {}: {problem}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    Recording::parse(&text).map_err(bad)
 }
 
 /// `looplab motion`: refuses a directory that already holds files, so nothing is

@@ -365,3 +365,83 @@ fn bad_input_is_one_line_and_exit_status_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn bad_recordings_are_refused_in_one_line_with_status_2() {
+    let dir = std::env::temp_dir().join(format!("looplab-bad-recordings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let header = r#"{"looplab_recording":1,"seed":1,"bullets":10,"strategy":"catch-up","update_hz":60.0,"max_updates":10,"frame_cap_hz":null}"#;
+    let cases = [
+        ("missing.jsonl", None, "cannot be read"),
+        ("empty.jsonl", Some(String::new()), "is empty"),
+        (
+            "notes.txt",
+            Some("my notes\n".to_string()),
+            "not a Looplab recording",
+        ),
+        (
+            "future.jsonl",
+            Some(header.replace(":1,", ":7,") + "\n"),
+            "version 7",
+        ),
+        ("cut.jsonl", Some(format!("{header}\n")), "cut short"),
+        (
+            "corrupt.jsonl",
+            Some(format!("{header}\n{{\"step\":3,\"game_ti\n")),
+            "line 2 is not",
+        ),
+        (
+            "edited.jsonl",
+            Some(format!(
+                "{header}\n{{\"end\":{{\"steps\":1,\"game_time_ns\":16666667,\"hash\":\"0000000000000000\",\"ship\":[1.0,2.0]}},\"checksum\":\"0000000000000000\"}}\n"
+            )),
+            "checksum",
+        ),
+    ];
+    for (name, contents, reason) in cases {
+        let path = dir.join(name);
+        if let Some(text) = &contents {
+            std::fs::write(&path, text).unwrap();
+        }
+        for args in [
+            vec!["lab", "--replay", path.to_str().unwrap()],
+            vec!["--replay", path.to_str().unwrap()],
+        ] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
+                .args(&args)
+                .env_remove("DISPLAY")
+                .env_remove("WAYLAND_DISPLAY")
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+            assert!(
+                err.contains(name) && err.contains(reason),
+                "{args:?}: {err}"
+            );
+            assert!(!err.contains("panicked"));
+        }
+        if let Some(text) = contents {
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                text,
+                "left as it was"
+            );
+        }
+    }
+    // A replay never writes over its own recording.
+    let path = dir.join("edited.jsonl");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args([
+            "--replay",
+            path.to_str().unwrap(),
+            "--record",
+            path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("write over"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

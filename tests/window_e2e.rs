@@ -301,3 +301,91 @@ fn without_a_display_it_says_how_to_get_one() {
     );
     assert!(!err.contains("panicked"));
 }
+
+#[test]
+fn a_recorded_run_replays_to_the_same_state() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("record");
+    let recording = scratch.path("flight.jsonl");
+    let stats_path = scratch.path("replay.json");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--strategy",
+            "catch-up",
+            "--vsync",
+            "off",
+            "--cap",
+            "30",
+            "--bullets",
+            "300",
+            "--exit-after",
+            "6",
+            "--record",
+            recording.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    app.at(Duration::from_secs(2));
+    xvfb.hold("Right", 1.0);
+    xvfb.hold("Down", 0.5);
+    let (status, log) = app.wait(Duration::from_secs(30));
+    assert!(status.success(), "looplab failed: {log}");
+    let text = std::fs::read_to_string(&recording).expect("the recording is written");
+    let steering = text.lines().filter(|l| l.contains("\"steer\"")).count();
+    assert!(steering >= 3, "press right, press down, let go: {text}");
+
+    // Played back in the window: its strategy, world and steering, the same state at the end.
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--replay",
+            recording.to_str().unwrap(),
+            "--vsync",
+            "off",
+            "--exit-after",
+            "8",
+            "--stats",
+            stats_path.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    // Keys do nothing to a replay.
+    app.at(Duration::from_secs(2));
+    xvfb.hold("Left", 0.5);
+    let (status, log) = app.wait(Duration::from_secs(30));
+    assert!(status.success(), "looplab failed: {log}");
+    let replay = &stats(&stats_path)["replay"];
+    assert_eq!(replay["reached"], Value::Bool(true), "{replay}");
+    assert_eq!(replay["same_state"], Value::Bool(true), "{replay}");
+    assert_eq!(num(replay, "ship_offset_px"), 0.0);
+    assert!(log.contains("the state is the recorded one"), "{log}");
+
+    // And headless on every machine under the fixed-step strategies.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args([
+            "lab",
+            "--replay",
+            recording.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .args(["--strategy", "catch-up,interpolated,fixed-sleep"])
+        .output()
+        .expect("looplab lab runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 18, "six profiles, three strategies");
+    assert!(
+        rows.iter().all(|r| r["matches"] == Value::Bool(true)),
+        "{report}"
+    );
+}

@@ -15,6 +15,7 @@ pub mod overlay;
 pub mod overlay_host;
 pub mod pacing;
 pub mod record;
+pub mod replay;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -36,6 +37,8 @@ use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
 use crate::render::{FrameOutcome, Graphics};
 use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::session::input_delay::{self, InputDelay};
+use crate::session::recording::Recording;
+use crate::session::steering::SteerScript;
 use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
 use crate::settings_text::describe_settings;
 use crate::strategy_text;
@@ -47,6 +50,7 @@ use overlay::{OverlayModel, SpeedWatch};
 use overlay_host::OverlayHost;
 use pacing::CpuMeter;
 use record::RunRecord;
+use replay::ReplayCheck;
 
 /// What a person sees when there is no display to open a window on.
 pub const NO_DISPLAY_HELP: &str = "no display: neither DISPLAY nor WAYLAND_DISPLAY is set. \
@@ -84,6 +88,10 @@ pub struct AppOptions {
     pub bare_renderer: bool,
     /// Report every n-th surface as outdated or lost (to test recovery).
     pub surface_faults: Option<u32>,
+    /// Write the run's steering and end state here on exit (`--record`).
+    pub record: Option<PathBuf>,
+    /// Steer the ship by this recording and check the state at its end (`--replay`).
+    pub replay: Option<Recording>,
 }
 
 /// Opens the window and runs until it is closed.
@@ -181,18 +189,25 @@ struct App {
     cpu: CpuMeter,
     speed: SpeedWatch,
     faults: Option<SurfaceFaults>,
+    /// The recording being played back, and the state reached at its end.
+    replay: Option<ReplayCheck>,
     failure: Option<Failure>,
     exiting: bool,
 }
 
 impl App {
     fn new(options: AppOptions, instance: wgpu::Instance) -> Self {
-        let controls = Controls::new(
+        let mut controls = Controls::new(
             options.strategy,
             options.settings.clone(),
             options.knobs.clone(),
             &options.world,
         );
+        let replay = options.replay.as_ref().map(|recording| {
+            let script = SteerScript::new(recording.changes.clone());
+            controls.session_mut().play(script);
+            ReplayCheck::new(recording)
+        });
         Self {
             instance: Some(instance),
             clock: SystemClock::start(),
@@ -213,6 +228,7 @@ impl App {
             cpu: CpuMeter::default(),
             speed: SpeedWatch::default(),
             faults: options.surface_faults.map(SurfaceFaults::every),
+            replay,
             failure: None,
             exiting: false,
             options,
@@ -292,10 +308,35 @@ impl App {
         let budget = UpdateBudget::new(now, UPDATE_BUDGET);
         let clock = self.clock;
         self.draw.steer_delay.frame_starts();
-        let plan = self.controls.session_mut().frame_within(now, |_, _| {
-            pacing::busy_for(update_cost);
-            budget.check(clock.now())
-        });
+        let mut replay = self.replay.as_mut();
+        let reached_before = replay.as_ref().is_some_and(|r| r.outcome().is_some());
+        let plan = self
+            .controls
+            .session_mut()
+            .frame_within(now, |world, step| {
+                if let Some(r) = replay.as_mut() {
+                    r.checkpoint.before_update(world, step);
+                }
+                pacing::busy_for(update_cost);
+                budget.check(clock.now())
+            });
+        if let Some(r) = self.replay.as_mut() {
+            r.checkpoint.finish(self.controls.session().world());
+            if let (false, Some(o)) = (reached_before, r.outcome()) {
+                if o.same_state {
+                    log::info!(
+                        "replay: at {:.2} s of game time the state is the recorded one",
+                        r.end_seconds()
+                    );
+                } else {
+                    log::warn!(
+                        "replay: at {:.2} s of game time the state differs from the recording; the ship is {:.1} px from where it was",
+                        r.end_seconds(),
+                        o.ship_offset_px
+                    );
+                }
+            }
+        }
         let updated = self.clock.now();
         if plan.skipped > Duration::ZERO && budget.spent(updated) {
             log::debug!("update budget spent: {} updates run", plan.updates);
@@ -439,12 +480,24 @@ impl App {
                 "surface_size": gfx.map(|g| g.size()),
                 "speed_warning": self.speed.warning(),
                 "ship": self.ship_report(),
+                "replay": self.replay.as_ref().map(|r| serde_json::json!({
+                    "end_game_seconds": r.end_seconds(),
+                    "reached": r.outcome().is_some(),
+                    "same_state": r.outcome().map(|o| o.same_state),
+                    "ship_offset_px": r.outcome().map(|o| o.ship_offset_px),
+                })),
             });
             let text = output::to_json("stats", &report, true)?;
             output::write_file("--stats", path, text.as_bytes())?;
         }
         if let Some(path) = &self.options.frame_log {
             self.run.write_frame_log(path)?;
+        }
+        if let Some(path) = &self.options.record {
+            let o = &self.options;
+            let recording =
+                replay::recording_of(o.strategy, &o.settings, &o.world, self.controls.session());
+            output::write_file("--record", path, recording.to_text().as_bytes())?;
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 pub mod drift;
 pub mod plot;
 pub mod profile;
+pub mod replay;
 pub mod report;
 pub mod run;
 pub mod soak;
@@ -50,6 +51,25 @@ impl Default for LabOptions {
     }
 }
 
+/// Runs each group of configurations on a thread of its own, the runs of a group in turn;
+/// the results come back in the order given. Each run is deterministic, so they are the same
+/// whatever the scheduling.
+pub fn run_groups(configs: &[Vec<RunConfig>]) -> Vec<RunResult> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = configs
+            .iter()
+            .map(|group| scope.spawn(move || group.iter().map(run::run).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
 /// Runs every strategy on every profile. Strategies run on separate threads; each run is
 /// deterministic, so the report is the same whatever the scheduling.
 pub fn run_lab(options: &LabOptions) -> LabReport {
@@ -68,23 +88,12 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
                     duration: options.duration,
                     checkpoint: options.checkpoint,
                     trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+                    replay: None,
                 })
                 .collect()
         })
         .collect();
-    let results: Vec<RunResult> = std::thread::scope(|scope| {
-        let handles: Vec<_> = configs
-            .iter()
-            .map(|group| scope.spawn(move || group.iter().map(run::run).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
+    let results = run_groups(&configs);
     let checkpoint = configs
         .first()
         .and_then(|g| g.first())

@@ -12,10 +12,12 @@ use serde::Serialize;
 
 use super::profile::Profile;
 use crate::session::Session;
+use crate::session::checkpoint::Checkpoint;
 use crate::session::frame::FrameRecord;
+use crate::session::steering::SteerScript;
 use crate::session::timeline::{self, Strip, TIMELINE_SPAN};
+use crate::world::WorldConfig;
 use crate::world::accuracy::AccuracySummary;
-use crate::world::{World, WorldConfig};
 use looplab_timing::{LoopSettings, ManualClock, Strategy, Wake};
 
 /// What to run.
@@ -32,6 +34,16 @@ pub struct RunConfig {
     pub checkpoint: Duration,
     /// Real time between two points of the trace.
     pub trace_interval: Duration,
+    /// When set, the ship is steered by a recording and the run ends once its game clock
+    /// reaches the recording's end, which is then the checkpoint, exactly.
+    pub replay: Option<ReplayInput>,
+}
+
+/// A recording's inputs and where it ended, for a run that plays it back.
+#[derive(Clone, Debug)]
+pub struct ReplayInput {
+    pub script: SteerScript,
+    pub until: Duration,
 }
 
 impl RunConfig {
@@ -43,8 +55,11 @@ impl RunConfig {
     /// A trace point every 50 ms of real time: 400 points over the default run.
     pub const DEFAULT_TRACE_INTERVAL: Duration = Duration::from_millis(50);
 
-    /// The checkpoint as a whole number of steps.
+    /// The checkpoint as a whole number of steps; a replay's end as it is.
     pub fn aligned_checkpoint(&self) -> Duration {
+        if let Some(r) = &self.replay {
+            return r.until;
+        }
         let step = self.settings.step().as_nanos().max(1);
         let n = self.checkpoint.as_nanos() / step;
         Duration::from_nanos(u64::try_from(n * step).unwrap_or(u64::MAX))
@@ -84,6 +99,9 @@ pub struct RunResult {
     pub mean_judder: f64,
     /// State hash at the checkpoint game time; `None` if the run never got there.
     pub checkpoint_hash: Option<String>,
+    /// Where the ship was at the checkpoint.
+    #[serde(skip)]
+    pub checkpoint_ship: Option<[f32; 2]>,
     /// State hash at the end of the run.
     pub end_hash: String,
     /// Share of real time spent working (updates and rendering) rather than waiting.
@@ -112,48 +130,16 @@ impl RunResult {
     }
 }
 
-/// Hashes the world at one game time, the same way whether an update lands on it exactly or
-/// steps over it (then a copy of the world is advanced to it, leaving the run untouched).
-#[derive(Clone, Debug)]
-struct Checkpoint {
-    at: Duration,
-    hash: Option<u64>,
-}
-
-impl Checkpoint {
-    /// Call before each update of length `step`.
-    fn before_update(&mut self, world: &World, step: Duration) {
-        if self.hash.is_some() {
-            return;
-        }
-        let t = world.time();
-        if t == self.at {
-            self.hash = Some(world.state_hash());
-        } else if t < self.at && t + step > self.at {
-            let mut copy = world.clone();
-            copy.step(self.at - t);
-            self.hash = Some(copy.state_hash());
-        }
-    }
-
-    /// Call at the end, in case the last update landed on it exactly.
-    fn finish(&mut self, world: &World) {
-        if self.hash.is_none() && world.time() == self.at {
-            self.hash = Some(world.state_hash());
-        }
-    }
-}
-
 /// Runs one experiment.
 pub fn run(config: &RunConfig) -> RunResult {
     let profile = &config.profile;
     let mut session = Session::new(config.strategy, config.settings.clone(), &config.world);
     let mut clock = ManualClock::default();
     let mut jitter_rng = Rand32::new(config.world.seed ^ 0x6a69_7474_6572);
-    let mut checkpoint = Checkpoint {
-        at: config.aligned_checkpoint(),
-        hash: None,
-    };
+    let mut checkpoint = Checkpoint::new(config.aligned_checkpoint());
+    if let Some(replay) = &config.replay {
+        session.play(replay.script.clone());
+    }
     let mut stall = profile.stall;
     let (mut frames, mut updates, mut repeats, mut most) = (0u64, 0u64, 0u64, 0u32);
     let mut busy = Duration::ZERO;
@@ -225,6 +211,9 @@ pub fn run(config: &RunConfig) -> RunResult {
         if let Wake::At(t) = plan.wake {
             clock.advance_to(t);
         }
+        if config.replay.is_some() && session.world().time() >= checkpoint.at() {
+            break;
+        }
     }
     checkpoint.finish(session.world());
 
@@ -248,7 +237,8 @@ pub fn run(config: &RunConfig) -> RunResult {
         mean_error,
         max_error,
         mean_judder,
-        checkpoint_hash: checkpoint.hash.map(short_hash),
+        checkpoint_hash: checkpoint.hash().map(short_hash),
+        checkpoint_ship: checkpoint.ship(),
         end_hash: short_hash(session.world().state_hash()),
         busy_share: busy.as_secs_f64() / real,
         tunnel_share: session.world().darts.tunnel_fraction(),
@@ -291,6 +281,7 @@ mod tests {
             duration: RunConfig::DEFAULT_DURATION,
             checkpoint: RunConfig::DEFAULT_CHECKPOINT,
             trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+            replay: None,
         }
     }
 
@@ -301,34 +292,6 @@ mod tests {
             c.aligned_checkpoint(),
             Duration::from_nanos(16_666_667) * 299
         );
-    }
-
-    #[test]
-    fn checkpoint_hash_is_taken_at_the_checkpoint_time_exactly() {
-        let mut w = World::new(&WorldConfig {
-            seed: 1,
-            bullets: 50,
-        });
-        let at = Duration::from_millis(100);
-        let mut exact = Checkpoint { at, hash: None };
-        let mut over = Checkpoint { at, hash: None };
-        // 10 steps of 10 ms land on it; a 30 ms step from 80 ms steps over it.
-        let mut a = w.clone();
-        for _ in 0..10 {
-            exact.before_update(&a, Duration::from_millis(10));
-            a.step(Duration::from_millis(10));
-        }
-        exact.finish(&a);
-        for _ in 0..8 {
-            w.step(Duration::from_millis(10));
-        }
-        let mut b = w.clone();
-        b.step(Duration::from_millis(20));
-        over.before_update(&w, Duration::from_millis(30));
-        assert_eq!(over.hash, Some(b.state_hash()));
-        assert_eq!(exact.hash, Some(a.state_hash()));
-        // Both are the state at 100 ms, reached by different steps: not the same state.
-        assert_ne!(exact.hash, over.hash);
     }
 
     #[test]

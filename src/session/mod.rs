@@ -3,8 +3,11 @@
 //! The window and the lab both drive a `Session`, so what the lab measures is what the
 //! window does: only the clock (real or virtual) and the cost of a frame differ.
 
+pub mod checkpoint;
 pub mod frame;
 pub mod input_delay;
+pub mod recording;
+pub mod steering;
 pub mod timeline;
 
 use std::ops::ControlFlow;
@@ -15,6 +18,7 @@ use crate::world::ship::Steer;
 use crate::world::{World, WorldConfig};
 use frame::FrameRecord;
 use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, Strategy};
+use steering::{SteerLog, SteerScript};
 
 /// A planner, its world and their statistics. The world only ever advances by the
 /// planner's steps, so the two are changed only through the methods here.
@@ -27,6 +31,10 @@ pub struct Session {
     /// Game time had the game kept to real time (times the time scale) since the strategy
     /// was chosen.
     reference: Duration,
+    /// Every change of the ship's steering, with the update it applied to.
+    steering: SteerLog,
+    /// When set, the ship is steered by this recording instead of [`Session::steer`].
+    script: Option<SteerScript>,
 }
 
 impl Session {
@@ -38,6 +46,8 @@ impl Session {
             stats: FrameStats::default(),
             accuracy: AccuracyTracker::default(),
             reference: Duration::ZERO,
+            steering: SteerLog::default(),
+            script: None,
         }
     }
 
@@ -65,8 +75,12 @@ impl Session {
         mut before_update: impl FnMut(&World, Duration) -> ControlFlow<()>,
     ) -> FramePlan {
         let mut plan = self.planner.plan_frame(now);
-        let world = &mut self.world;
+        let (world, script, steering) = (&mut self.world, &mut self.script, &mut self.steering);
         self.planner.run_updates(&mut plan, |step| {
+            if let Some(steer) = script.as_mut().and_then(|s| s.due(world.time())) {
+                world.steer(steer);
+            }
+            steering.observe(world);
             let flow = before_update(world, step);
             world.step(step);
             flow
@@ -95,9 +109,27 @@ impl Session {
         self.reference
     }
 
-    /// Sets the ship's input for the coming updates (held until changed).
+    /// Sets the ship's input for the coming updates (held until changed). Ignored while a
+    /// recording steers the ship.
     pub fn steer(&mut self, steer: Steer) {
-        self.world.steer(steer);
+        if self.script.is_none() {
+            self.world.steer(steer);
+        }
+    }
+
+    /// Steers the ship by `script` from now on (a recording played back).
+    pub fn play(&mut self, script: SteerScript) {
+        self.script = Some(script);
+    }
+
+    /// The recording being played, if any.
+    pub fn script(&self) -> Option<&SteerScript> {
+        self.script.as_ref()
+    }
+
+    /// Every change of the ship's steering so far, with the update it applied to.
+    pub fn steering(&self) -> &SteerLog {
+        &self.steering
     }
 
     /// The planner: its strategy, settings and clocks.

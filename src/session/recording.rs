@@ -1,0 +1,348 @@
+//! A recording of a run's inputs: what a person steered, the world and loop it steered, and
+//! the state it ended in, so anyone can play it back and check that the same inputs give the
+//! same world.
+//!
+//! The file is JSON lines, one object a line, readable and diffable:
+//!
+//! ```text
+//! {"looplab_recording":1,"seed":1,"bullets":2000,"strategy":"catch-up","update_hz":60.0,"max_updates":10,"frame_cap_hz":60.0}
+//! {"step":212,"game_time_ns":3533333404,"steer":[1,0]}
+//! {"step":251,"game_time_ns":4183333417,"steer":[0,0]}
+//! {"end":{"steps":600,"game_time_ns":10000000200,"hash":"5f0c3e0d9a1b2c4d","ship":[861.2,190.0]},"checksum":"0e4c21aa5b9d7f31"}
+//! ```
+//!
+//! The header names the format's version, the world (seed, bullets) and the loop (strategy,
+//! update rate, update limit, frame cap). Each steering line is a change of the held arrow
+//! keys (x and y, each -1, 0 or 1; y down) and the update it first applies to. The end line
+//! gives the state reached and its hash, and a checksum (xxh3-64) of every line before it,
+//! so a file damaged or edited by hand is refused rather than played wrongly.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::steering::SteerChange;
+use crate::world::WorldConfig;
+use crate::world::ship::Steer;
+use looplab_timing::{LoopSettings, Rate, Strategy};
+
+/// The version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The state a recorded run ended in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedEnd {
+    /// Updates run.
+    pub steps: u64,
+    pub game_time: Duration,
+    /// The world's state hash.
+    pub hash: u64,
+    /// Where the ship ended.
+    pub ship: [f32; 2],
+}
+
+/// A run's inputs and the state they led to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recording {
+    pub world: WorldConfig,
+    pub strategy: Strategy,
+    pub update_rate: Rate,
+    pub max_updates: Option<u32>,
+    pub frame_cap: Option<Rate>,
+    pub changes: Vec<SteerChange>,
+    pub end: RecordedEnd,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    looplab_recording: u32,
+    seed: u64,
+    bullets: usize,
+    strategy: String,
+    update_hz: f64,
+    max_updates: Option<u32>,
+    frame_cap_hz: Option<f64>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChangeLine {
+    step: u64,
+    game_time_ns: u64,
+    steer: [i8; 2],
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndState {
+    steps: u64,
+    game_time_ns: u64,
+    hash: String,
+    ship: [f32; 2],
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndLine {
+    end: EndState,
+    checksum: String,
+}
+
+/// Any line but the header: a change or the end.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Line {
+    Change(ChangeLine),
+    End(EndLine),
+}
+
+impl Recording {
+    /// The loop settings the recording was made with.
+    pub fn settings(&self) -> LoopSettings {
+        LoopSettings::default()
+            .with_update_rate(self.update_rate)
+            .with_max_updates(self.max_updates)
+            .with_frame_cap(self.frame_cap)
+    }
+
+    /// The file's text.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        push_line(
+            &mut text,
+            &Header {
+                looplab_recording: VERSION,
+                seed: self.world.seed,
+                bullets: self.world.bullets,
+                strategy: self.strategy.id().to_string(),
+                update_hz: self.update_rate.as_hz(),
+                max_updates: self.max_updates,
+                frame_cap_hz: self.frame_cap.map(Rate::as_hz),
+            },
+        );
+        for c in &self.changes {
+            push_line(
+                &mut text,
+                &ChangeLine {
+                    step: c.step,
+                    game_time_ns: nanos(c.game_time),
+                    steer: [c.steer.x, c.steer.y],
+                },
+            );
+        }
+        let end = EndLine {
+            end: EndState {
+                steps: self.end.steps,
+                game_time_ns: nanos(self.end.game_time),
+                hash: format!("{:016x}", self.end.hash),
+                ship: self.end.ship,
+            },
+            checksum: format!("{:016x}", xxh3_64(text.as_bytes())),
+        };
+        push_line(&mut text, &end);
+        text
+    }
+
+    /// Reads a recording, refusing (with what is wrong, in a few words) anything this build
+    /// did not write as it is: another version, a damaged or cut-short file, or one edited
+    /// by hand.
+    pub fn parse(text: &str) -> Result<Recording, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, first)) = lines.next() else {
+            return Err("is empty".into());
+        };
+        let version = serde_json::from_str::<serde_json::Value>(first)
+            .ok()
+            .and_then(|v| v.get("looplab_recording").and_then(|v| v.as_u64()))
+            .ok_or("is not a Looplab recording (its first line has no \"looplab_recording\")")?;
+        if version != u64::from(VERSION) {
+            return Err(format!(
+                "is a version {version} recording; this Looplab reads version {VERSION}"
+            ));
+        }
+        let header: Header =
+            serde_json::from_str(first).map_err(|e| format!("line 1 is not valid: {e}"))?;
+        let strategy: Strategy = header
+            .strategy
+            .parse()
+            .map_err(|e| format!("line 1: strategy: {e}"))?;
+        let rate = |hz: f64, what: &str| Rate::hz(hz).map_err(|e| format!("line 1: {what}: {e}"));
+        let update_rate = rate(header.update_hz, "update_hz")?;
+        let frame_cap = header
+            .frame_cap_hz
+            .map(|hz| rate(hz, "frame_cap_hz"))
+            .transpose()?;
+        if header.bullets > WorldConfig::MAX_BULLETS {
+            return Err(format!(
+                "line 1: bullets: {} is more than the {} a world holds",
+                header.bullets,
+                WorldConfig::MAX_BULLETS
+            ));
+        }
+        let mut changes: Vec<SteerChange> = Vec::new();
+        let mut end = None;
+        let mut checked_len = 0;
+        for (i, line) in lines {
+            let n = i + 1;
+            if end.is_some() {
+                return Err(format!("has more after its end line (line {n})"));
+            }
+            match serde_json::from_str::<Line>(line) {
+                Ok(Line::Change(c)) => {
+                    let [x, y] = c.steer;
+                    if !(-1..=1).contains(&x) || !(-1..=1).contains(&y) {
+                        return Err(format!("line {n}: steer must be two of -1, 0 and 1"));
+                    }
+                    let game_time = Duration::from_nanos(c.game_time_ns);
+                    if changes
+                        .last()
+                        .is_some_and(|p| p.step >= c.step || p.game_time > game_time)
+                    {
+                        return Err(format!("line {n}: steps must increase"));
+                    }
+                    changes.push(SteerChange {
+                        step: c.step,
+                        game_time,
+                        steer: Steer { x, y },
+                    });
+                }
+                Ok(Line::End(e)) => {
+                    checked_len = line_start(text, i);
+                    end = Some(e);
+                }
+                Err(_) => return Err(format!("line {n} is not a steering line or the end line")),
+            }
+        }
+        let Some(e) = end else {
+            return Err("is cut short: it has no end line".into());
+        };
+        let written = u64::from_str_radix(&e.checksum, 16).ok();
+        if written != Some(xxh3_64(&text.as_bytes()[..checked_len])) {
+            return Err("was changed after it was written (its checksum does not match)".into());
+        }
+        let hash = u64::from_str_radix(&e.end.hash, 16)
+            .map_err(|_| "end line: hash is not 16 hex digits".to_string())?;
+        Ok(Recording {
+            world: WorldConfig {
+                seed: header.seed,
+                bullets: header.bullets,
+            },
+            strategy,
+            update_rate,
+            max_updates: header.max_updates,
+            frame_cap,
+            changes,
+            end: RecordedEnd {
+                steps: e.end.steps,
+                game_time: Duration::from_nanos(e.end.game_time_ns),
+                hash,
+                ship: e.end.ship,
+            },
+        })
+    }
+}
+
+/// Byte offset where line `index` (0-based, counting every line) starts.
+fn line_start(text: &str, index: usize) -> usize {
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if i == index {
+            return offset;
+        }
+        offset += line.len();
+    }
+    offset
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Appends `value` as one JSON line. The line types are plain structs of numbers and
+/// strings, which always serialise.
+fn push_line(text: &mut String, value: &impl Serialize) {
+    text.push_str(&serde_json::to_string(value).unwrap_or_default());
+    text.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recording() -> Recording {
+        let step = Duration::from_nanos(16_666_667);
+        Recording {
+            world: WorldConfig {
+                seed: 7,
+                bullets: 300,
+            },
+            strategy: Strategy::CatchUp,
+            update_rate: Rate::hz(60.0).unwrap(),
+            max_updates: Some(10),
+            frame_cap: Some(Rate::hz(59.94).unwrap()),
+            changes: vec![
+                SteerChange {
+                    step: 12,
+                    game_time: step * 12,
+                    steer: Steer { x: 1, y: -1 },
+                },
+                SteerChange {
+                    step: 40,
+                    game_time: step * 40,
+                    steer: Steer::NONE,
+                },
+            ],
+            end: RecordedEnd {
+                steps: 90,
+                game_time: step * 90,
+                hash: 0x0123_4567_89ab_cdef,
+                ship: [612.5, 190.25],
+            },
+        }
+    }
+
+    #[test]
+    fn a_recording_reads_back_as_written() {
+        let r = recording();
+        let text = r.to_text();
+        assert_eq!(text.lines().count(), 4);
+        assert!(text.starts_with("{\"looplab_recording\":1,"), "{text}");
+        assert_eq!(Recording::parse(&text), Ok(r.clone()));
+        assert_eq!(r.settings().step(), Duration::from_nanos(16_666_667));
+    }
+
+    #[test]
+    fn every_kind_of_bad_file_is_refused_with_its_reason() {
+        let good = recording().to_text();
+        let lines: Vec<&str> = good.lines().collect();
+        let joined = |ls: &[&str]| ls.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let cases = [
+            ("", "is empty"),
+            ("hello\n", "is not a Looplab recording"),
+            (
+                &good.replace("\"looplab_recording\":1", "\"looplab_recording\":2"),
+                "version 2",
+            ),
+            (&joined(&lines[..3]), "cut short"),
+            (&good[..good.len() - 20], "line 4 is not"),
+            (&good.replace("[1,-1]", "[1,1]"), "checksum"),
+            (&good.replace("[1,-1]", "[3,0]"), "steer must be"),
+            (
+                &good.replace("\"step\":40", "\"step\":2"),
+                "steps must increase",
+            ),
+            (&format!("{good}{}\n", lines[1]), "after its end"),
+            (&good.replace("catch-up", "sideways"), "strategy"),
+        ];
+        for (text, reason) in cases {
+            let err = Recording::parse(text).expect_err(reason);
+            assert!(err.contains(reason), "{reason:?} not in {err:?}");
+            assert!(!err.contains('\n'), "one line: {err:?}");
+        }
+    }
+}
