@@ -2,6 +2,7 @@
 //! the trade-offs reported as numbers and plots.
 
 pub mod drift;
+pub mod lane;
 pub mod plot;
 pub mod profile;
 pub mod replay;

@@ -250,7 +250,7 @@ pub fn run(config: &RunConfig) -> RunResult {
 }
 
 /// `base` varied uniformly by up to `jitter` either way, never below zero.
-fn jittered(base: Duration, jitter: Duration, rng: &mut Rand32) -> Duration {
+pub(crate) fn jittered(base: Duration, jitter: Duration, rng: &mut Rand32) -> Duration {
     if jitter.is_zero() {
         return base;
     }

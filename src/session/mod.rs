@@ -18,7 +18,7 @@ use crate::world::ship::Steer;
 use crate::world::{World, WorldConfig};
 use frame::FrameRecord;
 use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, Strategy};
-use steering::{SteerLog, SteerScript};
+use steering::{SteerChange, SteerLog, SteerScript};
 
 /// A planner, its world and their statistics. The world only ever advances by the
 /// planner's steps, so the two are changed only through the methods here.
@@ -72,11 +72,29 @@ impl Session {
     pub fn frame_within(
         &mut self,
         now: Duration,
-        mut before_update: impl FnMut(&World, Duration) -> ControlFlow<()>,
+        before_update: impl FnMut(&World, Duration) -> ControlFlow<()>,
     ) -> FramePlan {
-        let mut plan = self.planner.plan_frame(now);
+        let mut plan = self.plan_frame(now);
+        self.run_frame(&mut plan, before_update);
+        plan
+    }
+
+    /// Plans the frame that starts at `now` without running its updates: a modelled machine
+    /// (a compare-mode lane) knows from the plan how long the frame will take, and runs the
+    /// updates with [`Session::run_frame`] when its modelled frame completes.
+    pub fn plan_frame(&mut self, now: Duration) -> FramePlan {
+        self.planner.plan_frame(now)
+    }
+
+    /// Runs the updates of `plan` (from [`Session::plan_frame`], nothing else in between),
+    /// as [`Session::frame_within`] describes.
+    pub fn run_frame(
+        &mut self,
+        plan: &mut FramePlan,
+        mut before_update: impl FnMut(&World, Duration) -> ControlFlow<()>,
+    ) {
         let (world, script, steering) = (&mut self.world, &mut self.script, &mut self.steering);
-        self.planner.run_updates(&mut plan, |step| {
+        self.planner.run_updates(plan, |step| {
             if let Some(steer) = script.as_mut().and_then(|s| s.due(world.time())) {
                 world.steer(steer);
             }
@@ -85,13 +103,13 @@ impl Session {
             world.step(step);
             flow
         });
-        self.stats.record(now, plan.updates, plan.game_advance());
+        self.stats
+            .record(plan.now, plan.updates, plan.game_advance());
         let s = self.planner.settings();
         if !s.paused {
             let advance = plan.elapsed.as_secs_f64() * s.time_scale.factor();
             self.reference += Duration::from_secs_f64(advance);
         }
-        plan
     }
 
     /// The record of the frame `plan` (just returned by [`Session::frame`]), its timings
@@ -125,6 +143,14 @@ impl Session {
     /// The recording being played, if any.
     pub fn script(&self) -> Option<&SteerScript> {
         self.script.as_ref()
+    }
+
+    /// Adds a change to the script that steers the ship (starting one if none plays): live
+    /// input that several sessions apply at the same game time.
+    pub fn schedule(&mut self, change: SteerChange) {
+        self.script
+            .get_or_insert_with(|| SteerScript::new(Vec::new()))
+            .push(change);
     }
 
     /// Every change of the ship's steering so far, with the update it applied to.

@@ -73,6 +73,12 @@ impl SteerScript {
         steer
     }
 
+    /// Adds a change after the others (live input): it applies from its game time on, or
+    /// from the next update if that time has passed.
+    pub fn push(&mut self, change: SteerChange) {
+        self.changes.push(change);
+    }
+
     /// Whether every change has been applied.
     pub fn finished(&self) -> bool {
         self.next >= self.changes.len()

@@ -1,0 +1,375 @@
+//! A modelled machine run in real time: the lab's virtual machine, advanced by the real clock
+//! and drawn, so several of them can run side by side in one window (compare mode).
+//!
+//! A lane starts a frame when its previous modelled frame has finished (and any wait its
+//! strategy asked for is over), takes the profile's time for the frame's updates and its
+//! rendering (with jitter, a stall, a display's refresh), and shows the frame's picture only
+//! when that time has passed. A weak-GPU lane so changes its picture about 20 times a second
+//! beside a fast lane's 60, while both are driven by the same clock.
+//!
+//! Every lane gets the same steering at the same game time: a key that arrives at real time
+//! `t` applies from the first update that starts at or after `t` plus [`INPUT_DELAY`] of game
+//! time, in every lane. Under a fixed step that is the same update everywhere, so lanes on
+//! different machines stay bit-identical; under a variable step it is not. The state is
+//! hashed every [`CHECK_EVERY`] of game time, so lanes can be compared as they run.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use oorandom::Rand32;
+
+use super::profile::{Profile, Stall};
+use super::run::jittered;
+use crate::session::Session;
+use crate::session::checkpoint::Checkpoint;
+use crate::session::steering::SteerChange;
+use crate::world::ship::Steer;
+use crate::world::{World, WorldConfig};
+use looplab_timing::{FramePlan, LoopSettings, Strategy, Wake};
+
+/// Game time between two state hashes.
+pub const CHECK_EVERY: Duration = Duration::from_secs(1);
+
+/// How long after its arrival a key applies, in game time: long enough that no lane whose
+/// game clock runs up to a step ahead of real time (a fixed-step loop that updates before it
+/// sleeps) has already run past it.
+pub const INPUT_DELAY: Duration = Duration::from_millis(40);
+
+/// A lane's modelled frame in progress: its plan and when its picture will be shown.
+#[derive(Clone, Debug)]
+struct Working {
+    plan: FramePlan,
+    done: Duration,
+}
+
+/// The picture a lane shows: the plan of its last finished frame, drawn from its world.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Picture {
+    pub plan: FramePlan,
+    /// Real time at which it appeared.
+    pub shown_at: Duration,
+}
+
+/// One modelled machine running one strategy.
+#[derive(Clone, Debug)]
+pub struct Lane {
+    pub profile: Profile,
+    session: Session,
+    rng: Rand32,
+    stall: Option<Stall>,
+    /// When the next frame starts, while none is in progress.
+    next_start: Duration,
+    working: Option<Working>,
+    picture: Option<Picture>,
+    /// Steering that arrived but that the machine has not polled yet (it polls at the start
+    /// of a frame): arrival time and change.
+    unpolled: VecDeque<(Duration, SteerChange)>,
+    checkpoint: Checkpoint,
+    /// State hashes every [`CHECK_EVERY`] of game time, oldest first.
+    hashes: Vec<(Duration, u64)>,
+    /// Real times at which recent pictures appeared (the last second), and their updates.
+    recent: VecDeque<(Duration, u32)>,
+}
+
+impl Lane {
+    /// A machine of `profile` running `strategy` with `settings` on a world of `world`,
+    /// starting at real time `start`.
+    pub fn new(
+        profile: Profile,
+        strategy: Strategy,
+        settings: LoopSettings,
+        world: &WorldConfig,
+        start: Duration,
+    ) -> Self {
+        let stall = profile.stall.map(|s| Stall {
+            at: start + s.at,
+            ..s
+        });
+        Self {
+            profile,
+            session: Session::new(strategy, settings, world),
+            rng: Rand32::new(world.seed ^ 0x6c61_6e65),
+            stall,
+            next_start: start,
+            working: None,
+            picture: None,
+            unpolled: VecDeque::new(),
+            checkpoint: Checkpoint::new(CHECK_EVERY),
+            hashes: Vec::new(),
+            recent: VecDeque::new(),
+        }
+    }
+
+    /// A key changed the steering at real time `arrived`: the machine polls it at its next
+    /// frame start and applies it from game time `arrived + INPUT_DELAY`.
+    pub fn steer(&mut self, steer: Steer, arrived: Duration) {
+        let change = SteerChange {
+            step: 0,
+            game_time: arrived + INPUT_DELAY,
+            steer,
+        };
+        self.unpolled.push_back((arrived, change));
+    }
+
+    /// Runs the machine up to real time `now`: every frame that starts by then is planned,
+    /// and every frame that finishes by then runs its updates and shows its picture.
+    /// Returns whether a new picture appeared.
+    pub fn advance_to(&mut self, now: Duration) -> bool {
+        let mut new_picture = false;
+        loop {
+            match self.working.take() {
+                None if self.next_start <= now => self.start_frame(),
+                None => break,
+                Some(w) if w.done <= now => {
+                    self.finish_frame(w);
+                    new_picture = true;
+                }
+                Some(w) => {
+                    self.working = Some(w);
+                    break;
+                }
+            }
+        }
+        new_picture
+    }
+
+    fn start_frame(&mut self) {
+        let start = self.next_start;
+        while let Some(&(arrived, change)) = self.unpolled.front()
+            && arrived <= start
+        {
+            self.session.schedule(change);
+            self.unpolled.pop_front();
+        }
+        let plan = self.session.plan_frame(start);
+        let p = &self.profile;
+        let work = p.update * plan.updates + jittered(p.render, p.jitter, &mut self.rng);
+        let mut done = start + work;
+        if let Some(s) = self.stall
+            && done >= s.at
+        {
+            done += s.length;
+            self.stall = None;
+        }
+        if let Some(refresh) = p.refresh {
+            let period = refresh.period().as_nanos().max(1);
+            let vblank = done.as_nanos().div_ceil(period) * period;
+            done = Duration::from_nanos(u64::try_from(vblank).unwrap_or(u64::MAX));
+        }
+        self.working = Some(Working { plan, done });
+    }
+
+    fn finish_frame(&mut self, mut w: Working) {
+        let (checkpoint, hashes) = (&mut self.checkpoint, &mut self.hashes);
+        self.session.run_frame(&mut w.plan, |world, step| {
+            take_hashes(checkpoint, hashes, world, step);
+            std::ops::ControlFlow::Continue(())
+        });
+        self.picture = Some(Picture {
+            plan: w.plan,
+            shown_at: w.done,
+        });
+        self.recent.push_back((w.done, w.plan.updates));
+        while self
+            .recent
+            .front()
+            .is_some_and(|&(t, _)| t + Duration::from_secs(1) < w.done)
+        {
+            self.recent.pop_front();
+        }
+        self.next_start = match w.plan.wake {
+            Wake::At(t) => t.max(w.done),
+            _ => w.done,
+        };
+    }
+
+    /// The picture it shows now (`None` before its first frame finishes).
+    pub fn picture(&self) -> Option<&Picture> {
+        self.picture.as_ref()
+    }
+
+    /// The session: its world as the last finished frame left it, planner and statistics.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Pictures and updates in the last second of real time before `now`.
+    pub fn rates(&self, now: Duration) -> (usize, u32) {
+        let from = now.saturating_sub(Duration::from_secs(1));
+        self.recent
+            .iter()
+            .filter(|&&(t, _)| t > from && t <= now)
+            .fold((0, 0), |(f, u), &(_, n)| (f + 1, u + n))
+    }
+
+    /// The state hashes taken so far, every [`CHECK_EVERY`] of game time.
+    pub fn hashes(&self) -> &[(Duration, u64)] {
+        &self.hashes
+    }
+}
+
+/// Takes the state at every multiple of [`CHECK_EVERY`] an update reaches or steps over.
+fn take_hashes(
+    checkpoint: &mut Checkpoint,
+    hashes: &mut Vec<(Duration, u64)>,
+    world: &World,
+    step: Duration,
+) {
+    loop {
+        checkpoint.before_update(world, step);
+        let Some(hash) = checkpoint.hash() else {
+            return;
+        };
+        let at = checkpoint.at();
+        hashes.push((at, hash));
+        *checkpoint = Checkpoint::new(at + CHECK_EVERY);
+    }
+}
+
+/// How a lane compares with the first lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// No common checkpoint yet.
+    Unknown,
+    /// Every common checkpoint had the same state, up to this game time.
+    InStep(Duration),
+    /// The first checkpoint where the states differed.
+    DivergedAt(Duration),
+}
+
+/// Compares `lane`'s hashes with `first`'s at the game times both have reached.
+pub fn agreement(first: &Lane, lane: &Lane) -> Agreement {
+    let mut last = None;
+    for (&(t, a), &(u, b)) in first.hashes.iter().zip(&lane.hashes) {
+        debug_assert_eq!(t, u);
+        if a != b {
+            return Agreement::DivergedAt(t);
+        }
+        last = Some(t);
+    }
+    last.map_or(Agreement::Unknown, Agreement::InStep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lane(profile: &str, strategy: Strategy) -> Lane {
+        Lane::new(
+            Profile::parse(profile).unwrap(),
+            strategy,
+            LoopSettings::default(),
+            &WorldConfig {
+                seed: 3,
+                bullets: 100,
+            },
+            Duration::ZERO,
+        )
+    }
+
+    /// Drives lanes with a manual clock in 1 ms ticks for `seconds`, pressing and releasing
+    /// keys on the way; returns the pictures each showed.
+    fn drive(lanes: &mut [Lane], seconds: u64) -> Vec<Vec<Duration>> {
+        let mut pictures = vec![Vec::new(); lanes.len()];
+        for ms in 0..seconds * 1000 {
+            let now = Duration::from_millis(ms);
+            let key = match ms {
+                500 => Some(Steer::from_held(false, true, false, false)),
+                1700 => Some(Steer::from_held(false, false, true, false)),
+                2300 => Some(Steer::NONE),
+                _ => None,
+            };
+            for (i, lane) in lanes.iter_mut().enumerate() {
+                if let Some(steer) = key {
+                    lane.steer(steer, now);
+                }
+                if lane.advance_to(now) {
+                    pictures[i].push(lane.picture().unwrap().shown_at);
+                }
+            }
+        }
+        pictures
+    }
+
+    #[test]
+    fn lanes_show_pictures_when_their_modelled_frames_finish() {
+        let mut lanes = [
+            lane("fast", Strategy::CatchUp),
+            lane("weak-gpu", Strategy::CatchUp),
+        ];
+        let pictures = drive(&mut lanes, 3);
+        // Uncapped catch-up: a fast machine's frames take 1 ms and a bit, the weak GPU's 45.
+        let (fast, weak) = (pictures[0].len(), pictures[1].len());
+        assert!(fast > 2000, "fast lane: {fast} pictures in 3 s");
+        assert!(
+            (60..=70).contains(&weak),
+            "weak GPU: {weak} pictures in 3 s"
+        );
+        // Each weak-GPU picture appears 45 ms (plus its updates) after the one before.
+        for w in pictures[1].windows(2) {
+            let gap = w[1] - w[0];
+            assert!(
+                gap >= Duration::from_millis(45) && gap < Duration::from_millis(47),
+                "{gap:?}"
+            );
+        }
+        // Both keep to real time: about 180 updates each (the weak GPU shows a state up to
+        // a frame old).
+        for l in &lanes {
+            let steps = l.session().world().steps();
+            assert!((170..=181).contains(&steps), "{steps} steps");
+        }
+        let (fps, ups) = lanes[1].rates(Duration::from_secs(3));
+        assert!((21..=23).contains(&fps), "{fps}");
+        assert!((58..=62).contains(&ups), "{ups}");
+    }
+
+    #[test]
+    fn fixed_steps_keep_lanes_in_step_and_variable_steps_do_not() {
+        let mut fixed = [
+            lane("fast", Strategy::Interpolated),
+            lane("weak-gpu", Strategy::Interpolated),
+        ];
+        drive(&mut fixed, 4);
+        assert!(fixed[0].session().world().ship.travelled > 300.0);
+        assert_eq!(fixed[0].hashes().len(), 3);
+        assert_eq!(
+            agreement(&fixed[0], &fixed[1]),
+            Agreement::InStep(Duration::from_secs(3))
+        );
+
+        let mut variable = [
+            lane("fast", Strategy::Variable),
+            lane("weak-gpu", Strategy::Variable),
+        ];
+        drive(&mut variable, 4);
+        assert_eq!(
+            agreement(&variable[0], &variable[1]),
+            Agreement::DivergedAt(Duration::from_secs(1))
+        );
+    }
+
+    #[test]
+    fn a_key_applies_at_the_same_update_in_every_fixed_step_lane() {
+        let mut lanes = [
+            lane("fast", Strategy::CatchUp),
+            lane("weak-gpu", Strategy::CatchUp),
+            lane("jitter", Strategy::FixedSleep),
+        ];
+        drive(&mut lanes, 3);
+        let first: Vec<Vec<u64>> = lanes
+            .iter()
+            .map(|l| {
+                l.session()
+                    .steering()
+                    .changes()
+                    .iter()
+                    .map(|c| c.step)
+                    .collect()
+            })
+            .collect();
+        // 500 ms + 40 ms is update 33 (which starts at 550 ms).
+        assert_eq!(first[0], vec![33, 105, 141]);
+        assert!(first.iter().all(|f| *f == first[0]), "{first:?}");
+    }
+}
