@@ -1,0 +1,251 @@
+//! Compare mode's lanes as a whole: the presets that tell the texts' comparisons, the lanes
+//! they start, one steering for all, and what each lane's caption says.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::lane::{Agreement, Lane, agreement};
+use super::profile::Profile;
+use crate::world::WorldConfig;
+use crate::world::ship::Steer;
+use looplab_timing::{LoopSettings, Strategy};
+
+/// The comparisons compare mode starts with, each one key or `--compare NAME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// Game Programming Patterns' Fred and George: a fast and a slow machine, variable step.
+    /// Their worlds part, visibly, and the hashes say so.
+    FredAndGeorge,
+    /// The same two machines with a fixed step (and interpolation): identical worlds.
+    FixedStep,
+    /// One machine (a 60 Hz display) under the six strategies: the same motion, drawn six
+    /// ways.
+    SixStrategies,
+    /// The weak GPU under every strategy.
+    WeakGpu,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 4] = [
+        Preset::FredAndGeorge,
+        Preset::FixedStep,
+        Preset::SixStrategies,
+        Preset::WeakGpu,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Preset::FredAndGeorge => "fred-and-george",
+            Preset::FixedStep => "fixed-step",
+            Preset::SixStrategies => "six-strategies",
+            Preset::WeakGpu => "weak-gpu",
+        }
+    }
+
+    /// What it shows, in a line.
+    pub fn description(self) -> &'static str {
+        match self {
+            Preset::FredAndGeorge => {
+                "two machines, variable step: Fred's fast one and George's slow one part ways"
+            }
+            Preset::FixedStep => "two machines, fixed step: they stay identical",
+            Preset::SixStrategies => "one machine, the six strategies: the same motion six ways",
+            Preset::WeakGpu => "the weak GPU under every strategy",
+        }
+    }
+
+    /// Its lanes: a machine and a strategy each.
+    pub fn lanes(self) -> Vec<(Profile, Strategy)> {
+        let profile = |name: &str| {
+            Profile::builtin()
+                .into_iter()
+                .find(|p| p.name == name)
+                .expect("a built-in profile")
+        };
+        let pair = |strategy| vec![(profile("fast"), strategy), (profile("weak-gpu"), strategy)];
+        let every = |name: &str| {
+            Strategy::ALL
+                .into_iter()
+                .map(|s| (profile(name), s))
+                .collect()
+        };
+        match self {
+            Preset::FredAndGeorge => pair(Strategy::Variable),
+            Preset::FixedStep => pair(Strategy::Interpolated),
+            Preset::SixStrategies => every("vsync-60"),
+            Preset::WeakGpu => every("weak-gpu"),
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.id() == s.trim())
+            .ok_or_else(|| {
+                let ids: Vec<&str> = Preset::ALL.iter().map(|p| p.id()).collect();
+                format!("unknown comparison '{s}' (choose from {})", ids.join(", "))
+            })
+    }
+}
+
+/// Several modelled machines side by side, from the same world and the same steering.
+#[derive(Clone, Debug)]
+pub struct Compare {
+    pub preset: Preset,
+    pub lanes: Vec<Lane>,
+    /// Real time compare mode started.
+    started: Duration,
+}
+
+/// What a lane's caption says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneStatus {
+    /// Machine and strategy.
+    pub title: String,
+    /// Pictures and updates in the last second.
+    pub fps: usize,
+    pub ups: u32,
+    /// Game time over real time since compare mode started.
+    pub ratio: f64,
+    /// The last state hash, as 8 hex digits, and the game time it was taken at.
+    pub hash: Option<(Duration, String)>,
+    /// How it compares with the first lane (`None` for the first lane itself).
+    pub agreement: Option<Agreement>,
+}
+
+impl Compare {
+    /// The lanes of `preset`, each on a fresh `world` with `settings`, from real time `now`.
+    pub fn new(
+        preset: Preset,
+        settings: &LoopSettings,
+        world: &WorldConfig,
+        now: Duration,
+    ) -> Self {
+        let lanes = preset
+            .lanes()
+            .into_iter()
+            .map(|(profile, strategy)| Lane::new(profile, strategy, settings.clone(), world, now))
+            .collect();
+        Self {
+            preset,
+            lanes,
+            started: now,
+        }
+    }
+
+    /// Runs every lane up to real time `now`.
+    pub fn advance_to(&mut self, now: Duration) {
+        for lane in &mut self.lanes {
+            lane.advance_to(now);
+        }
+    }
+
+    /// The held arrows changed at real time `arrived`: every lane gets the change.
+    pub fn steer(&mut self, steer: Steer, arrived: Duration) {
+        for lane in &mut self.lanes {
+            lane.steer(steer, arrived);
+        }
+    }
+
+    /// Lane `i`'s caption at real time `now`.
+    pub fn status(&self, i: usize, now: Duration) -> LaneStatus {
+        let lane = &self.lanes[i];
+        let (fps, ups) = lane.rates(now);
+        let real = now.saturating_sub(self.started).as_secs_f64();
+        let game = lane.session().world().time().as_secs_f64();
+        LaneStatus {
+            title: format!(
+                "{} / {}",
+                lane.profile.name,
+                lane.session().planner().strategy().id()
+            ),
+            fps,
+            ups,
+            ratio: if real > 0.0 { game / real } else { 0.0 },
+            hash: lane
+                .hashes()
+                .last()
+                .map(|&(t, h)| (t, format!("{:08x}", h >> 32))),
+            agreement: (i > 0).then(|| agreement(&self.lanes[0], lane)),
+        }
+    }
+}
+
+impl LaneStatus {
+    /// The agreement in words: "in step", "diverged at 3 s", or "-".
+    pub fn agreement_text(&self) -> String {
+        match self.agreement {
+            None => "first lane".into(),
+            Some(Agreement::Unknown) => "-".into(),
+            Some(Agreement::InStep(_)) => "in step".into(),
+            Some(Agreement::DivergedAt(t)) => format!("diverged at {} s", t.as_secs()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(preset: Preset, seconds: u64) -> Compare {
+        let mut c = Compare::new(
+            preset,
+            &LoopSettings::default(),
+            &WorldConfig {
+                seed: 2,
+                bullets: 200,
+            },
+            Duration::ZERO,
+        );
+        for ms in (0..seconds * 1000).step_by(4) {
+            let now = Duration::from_millis(ms);
+            if ms == 400 {
+                c.steer(Steer::from_held(false, true, true, false), now);
+            }
+            c.advance_to(now);
+        }
+        c
+    }
+
+    #[test]
+    fn presets_have_their_lanes_and_names() {
+        assert_eq!(Preset::FredAndGeorge.lanes().len(), 2);
+        assert_eq!(Preset::SixStrategies.lanes().len(), 6);
+        for p in Preset::ALL {
+            assert_eq!(p.id().parse::<Preset>(), Ok(p));
+        }
+        assert!(
+            "sideways"
+                .parse::<Preset>()
+                .unwrap_err()
+                .contains("fred-and-george")
+        );
+    }
+
+    #[test]
+    fn fred_and_george_part_ways_and_the_fixed_step_pair_does_not() {
+        let now = Duration::from_secs(4);
+        let fred = run(Preset::FredAndGeorge, 4);
+        let george = fred.status(1, now);
+        assert_eq!(george.title, "weak-gpu / variable");
+        assert_eq!(george.agreement_text(), "diverged at 1 s");
+        assert!((20..=23).contains(&george.fps), "{george:?}");
+
+        let fixed = run(Preset::FixedStep, 4);
+        let status = fixed.status(1, now);
+        assert_eq!(status.agreement_text(), "in step");
+        assert_eq!(fixed.status(0, now).hash, status.hash);
+        assert!((status.ratio - 1.0).abs() < 0.05, "{status:?}");
+    }
+}
