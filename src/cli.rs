@@ -14,6 +14,7 @@ use crate::app::AppOptions;
 use crate::app::controls::Knobs;
 use crate::failure::{EXIT_USAGE, Failure};
 use crate::input;
+use crate::lab::compare::Preset;
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
@@ -213,6 +214,11 @@ pub struct AppArgs {
     /// Start with the loop's timeline strip hidden.
     #[arg(long)]
     pub hide_timeline: bool,
+    /// Start in compare mode: modelled machines side by side from the same steering.
+    /// `fred-and-george` (variable step on a fast and a slow machine), `fixed-step` (the
+    /// same with a fixed step), `six-strategies` (one machine), `weak-gpu` (every strategy).
+    #[arg(long, value_name = "PRESET", value_parser = str::parse::<Preset>)]
+    pub compare: Option<Preset>,
     /// Quit by itself after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub exit_after: Option<Duration>,
@@ -281,6 +287,7 @@ impl AppArgs {
                 help: false,
                 overlay: !self.hide_overlay,
                 timeline: !self.hide_timeline,
+                compare: self.compare,
             },
             exit_after: self.exit_after,
             stats_path: self.stats.clone(),

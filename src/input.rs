@@ -1,6 +1,7 @@
 //! The key bindings: every action the window answers to, with the keys that trigger it and a
 //! description, in one table that the help overlay and the README both show.
 
+use crate::lab::compare::Preset;
 use looplab_timing::Strategy;
 use winit::keyboard::KeyCode;
 
@@ -45,6 +46,10 @@ pub enum Action {
     ToggleHelp,
     ToggleOverlay,
     ToggleTimeline,
+    /// Compare mode on (the last preset) or off.
+    ToggleCompare,
+    /// Compare mode with this preset.
+    ComparePreset(Preset),
     ResetKnobs,
     Quit,
 }
@@ -214,6 +219,21 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(key(K::KeyT), ToggleTimeline)],
     },
     Binding {
+        label: "L",
+        does: "compare mode: modelled machines side by side, the same steering (on / off)",
+        keys: &[(key(K::KeyL), ToggleCompare)],
+    },
+    Binding {
+        label: "F5 / F6 / F7 / F8",
+        does: "compare: Fred and George (variable step) / fixed step / the six strategies / the weak GPU",
+        keys: &[
+            (key(K::F5), ComparePreset(Preset::FredAndGeorge)),
+            (key(K::F6), ComparePreset(Preset::FixedStep)),
+            (key(K::F7), ComparePreset(Preset::SixStrategies)),
+            (key(K::F8), ComparePreset(Preset::WeakGpu)),
+        ],
+    },
+    Binding {
         label: "0",
         does: "reset every knob to its start value",
         keys: &[(key(K::Digit0), ResetKnobs), (key(K::Numpad0), ResetKnobs)],
@@ -357,6 +377,8 @@ mod tests {
         match a {
             Steer(_) => 18,
             ToggleTimeline => 19,
+            ToggleCompare => 20,
+            ComparePreset(_) => 21,
             SelectStrategy(_) => 0,
             NextStrategy => 1,
             UpdateRate(_) => 2,
@@ -387,7 +409,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..20).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..22).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)

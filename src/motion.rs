@@ -136,6 +136,7 @@ fn render_strategy(
             adapter: "offscreen",
             steer_delay: &steer_delay,
             strip: Some(&strip),
+            lane_captions: &[],
             transform,
         };
         let words = host.run(None, (width, height), &model);

@@ -107,6 +107,7 @@ fn the_overlay_keeps_to_its_column_at_every_window_size() {
             adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)",
             steer_delay: &delay,
             strip: None,
+            lane_captions: &[],
             transform,
         };
         let mut host = OverlayHost::headless();
@@ -244,6 +245,7 @@ fn captions_and_overlay_words_are_painted() {
         adapter: "offscreen",
         steer_delay: &delay,
         strip: None,
+        lane_captions: &[],
         transform,
     };
     let mut painter =
@@ -324,4 +326,69 @@ fn a_segment_is_drawn_along_its_line() {
         let off = (*p - a.lerp(b, t)).length();
         assert!(off < 2.5, "{p} is {off} px off the line");
     }
+}
+
+#[test]
+fn compare_mode_draws_each_lane_in_its_tile() {
+    use looplab::lab::compare::{Compare, Preset};
+    use looplab::render::lanes::{self, LanePicture, LaneView, LanesScratch};
+    let gpu = gpu();
+    let (width, height) = (1280, 720);
+    let mut compare = Compare::new(
+        Preset::SixStrategies,
+        &LoopSettings::default(),
+        &WorldConfig {
+            seed: 1,
+            bullets: 300,
+        },
+        Duration::ZERO,
+    );
+    compare.advance_to(Duration::from_millis(500));
+    let tiles = lanes::tiles(compare.lanes.len(), lanes::LANES_AREA);
+    let pictures: Vec<LanePicture> = compare
+        .lanes
+        .iter()
+        .zip(&tiles)
+        .map(|(lane, &tile)| {
+            let plan = lane.picture().expect("a picture by 0.5 s").plan;
+            LanePicture {
+                world: lane.session().world(),
+                showing: Showing {
+                    view: plan.view,
+                    step: plan.step,
+                    game_now: plan.game_now,
+                    reference: lane.session().reference(),
+                    ghosts: false,
+                },
+                view: LaneView::new(tile),
+                selected: false,
+            }
+        })
+        .collect();
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let mut scratch = LanesScratch::default();
+    let frame = lanes::lanes_frame(&pictures, transform, STEP, &mut scratch);
+    let mut painter =
+        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    render(&gpu, &mut painter, &target, &frame, None).unwrap();
+    assert_eq!(gpu.error_count(), 0, "no GPU validation errors");
+    let pixels = target.read_rgba(&gpu).unwrap();
+    let ships = pixels_coloured(&pixels, width, SHIP);
+    for (i, tile) in tiles.iter().enumerate() {
+        let inside = ships
+            .iter()
+            .filter(|p| tile.contains(&Region::new(p.x, p.y, p.x, p.y)));
+        assert!(inside.count() > 10, "lane {i} draws its ship");
+    }
+    // Nothing of any lane outside the lanes' area: the overlay column stays empty.
+    let column = pixels_of(LAYOUT.panel, width, height);
+    let lit = (column.min.y as usize..column.max.y as usize)
+        .flat_map(|y| (column.min.x as usize..column.max.x as usize).map(move |x| (y, x)))
+        .filter(|&(y, x)| {
+            let i = (y * width as usize + x) * 4;
+            pixels[i..i + 3].iter().any(|&v| v > 60)
+        })
+        .count();
+    assert_eq!(lit, 0, "lanes stay out of the overlay's column");
 }

@@ -389,3 +389,51 @@ fn a_recorded_run_replays_to_the_same_state() {
         "{report}"
     );
 }
+
+#[test]
+fn compare_mode_keeps_fixed_steps_in_step_and_parts_fred_and_george() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("compare");
+    for (preset, expected) in [
+        ("fixed-step", "in step"),
+        ("fred-and-george", "diverged at"),
+    ] {
+        let stats_path = scratch.path(&format!("{preset}.json"));
+        let app = App::start(
+            &xvfb,
+            &scratch,
+            &[
+                "--compare",
+                preset,
+                "--vsync",
+                "off",
+                "--cap",
+                "60",
+                "--bullets",
+                "500",
+                "--exit-after",
+                "6",
+                "--stats",
+                stats_path.to_str().unwrap(),
+            ],
+        );
+        xvfb.wait_for_window();
+        app.at(Duration::from_secs(2));
+        xvfb.hold("Right", 0.8);
+        xvfb.hold("Up", 0.4);
+        let (status, log) = app.wait(Duration::from_secs(30));
+        assert!(status.success(), "looplab failed: {log}");
+        let compare = &stats(&stats_path)["compare"];
+        assert_eq!(compare["preset"], preset, "{compare}");
+        let lanes = compare["lanes"].as_array().unwrap();
+        assert_eq!(lanes.len(), 2);
+        assert!(num(&lanes[1], "checkpoints") >= 4.0, "{compare}");
+        let agreement = lanes[1]["agreement"].as_str().unwrap();
+        assert!(agreement.starts_with(expected), "{preset}: {compare}");
+        // The weak GPU shows about 22 pictures a second beside the fast machine's 60.
+        let (fast, weak) = (num(&lanes[0], "fps"), num(&lanes[1], "fps"));
+        assert!(fast > 50.0 && (18.0..=24.0).contains(&weak), "{compare}");
+        assert!(stats(&stats_path)["ship"]["travelled_px"].as_f64().unwrap() > 200.0);
+    }
+}

@@ -6,6 +6,7 @@ use std::time::Duration;
 use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale};
 
 use crate::input::{self, Action, Direction};
+use crate::lab::compare::Preset;
 use crate::session::Session;
 use crate::settings_text::{Cap, MaxUpdates as MaxUpdatesText, format_duration};
 use crate::strategy_text;
@@ -44,6 +45,8 @@ pub struct Knobs {
     pub overlay: bool,
     /// The loop's timeline strip.
     pub timeline: bool,
+    /// Compare mode's preset, while it is on.
+    pub compare: Option<Preset>,
 }
 
 impl Default for Knobs {
@@ -56,6 +59,7 @@ impl Default for Knobs {
             help: false,
             overlay: true,
             timeline: true,
+            compare: None,
         }
     }
 }
@@ -93,6 +97,8 @@ pub struct Controls {
     /// The steering keys held: left, right, up, down.
     held: [bool; 4],
     initial: (Strategy, LoopSettings, Knobs, usize),
+    /// The preset compare mode turns on with.
+    last_preset: Preset,
 }
 
 impl Controls {
@@ -105,9 +111,16 @@ impl Controls {
         Self {
             session: Session::new(strategy, settings.clone(), world),
             initial: (strategy, settings, knobs.clone(), world.bullets),
+            last_preset: knobs.compare.unwrap_or(Preset::FredAndGeorge),
             knobs,
             held: [false; 4],
         }
+    }
+
+    /// The steering the held arrows give.
+    pub fn steer_held(&self) -> Steer {
+        let [left, right, up, down] = self.held;
+        Steer::from_held(left, right, up, down)
     }
 
     /// The running loop.
@@ -274,6 +287,21 @@ impl Controls {
             ToggleTimeline => {
                 self.knobs.timeline = !self.knobs.timeline;
                 Effect::log(format!("timeline: {}", on_off(self.knobs.timeline)))
+            }
+            ToggleCompare => {
+                self.knobs.compare = match self.knobs.compare {
+                    Some(_) => None,
+                    None => Some(self.last_preset),
+                };
+                Effect::log(match self.knobs.compare {
+                    Some(p) => format!("compare: {p} ({})", p.description()),
+                    None => "compare: off".to_string(),
+                })
+            }
+            ComparePreset(p) => {
+                self.knobs.compare = Some(p);
+                self.last_preset = p;
+                Effect::log(format!("compare: {p} ({})", p.description()))
             }
             Steer(direction) => self.hold(direction, true),
             ResetKnobs => {

@@ -22,7 +22,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use looplab_timing::{
-    Clock, FramePlan, FrameWait, LoopSettings, Strategy, SystemClock, UpdateBudget, WaitMode, Wake,
+    Clock, FramePlan, FrameWait, LoopSettings, Strategy, SystemClock, UpdateBudget, View, WaitMode,
+    Wake,
 };
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
@@ -32,8 +33,11 @@ use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
 use crate::input::{self, Action, Direction};
+use crate::lab::compare::{Compare, LaneStatus};
 use crate::output;
+use crate::render::lanes::{self, LanePicture, LaneView, LanesScratch};
 use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
+use crate::render::sprites::SpriteFrame;
 use crate::render::{FrameOutcome, Graphics};
 use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::session::input_delay::{self, InputDelay};
@@ -43,6 +47,7 @@ use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
 use crate::settings_text::describe_settings;
 use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
+use crate::world::layout::Region;
 use crate::world::{WORLD_SIZE, WorldConfig};
 use controls::{Controls, Effect, Knobs};
 use faults::SurfaceFaults;
@@ -163,6 +168,7 @@ struct DrawState {
     history: FrameHistory,
     /// The ship's input-to-display delay.
     steer_delay: InputDelay,
+    lanes: LanesScratch,
 }
 
 impl DrawState {
@@ -191,6 +197,8 @@ struct App {
     faults: Option<SurfaceFaults>,
     /// The recording being played back, and the state reached at its end.
     replay: Option<ReplayCheck>,
+    /// Compare mode's lanes, while it is on.
+    compare: Option<Compare>,
     failure: Option<Failure>,
     exiting: bool,
 }
@@ -229,6 +237,7 @@ impl App {
             speed: SpeedWatch::default(),
             faults: options.surface_faults.map(SurfaceFaults::every),
             replay,
+            compare: None,
             failure: None,
             exiting: false,
             options,
@@ -277,6 +286,9 @@ impl App {
             }
             if steered {
                 self.draw.steer_delay.changed(arrival);
+                if let Some(c) = &mut self.compare {
+                    c.steer(self.controls.steer_held(), arrival);
+                }
             }
             if let Some(line) = log {
                 log::info!("{line}");
@@ -296,6 +308,28 @@ impl App {
                 self.exit(event_loop);
             }
         }
+        self.sync_compare();
+    }
+
+    /// Starts or ends compare mode, or changes its preset, as the knob says. The lanes start
+    /// now, from the seed and bullet count in use, with the loop's current settings and
+    /// the arrows held now.
+    fn sync_compare(&mut self) {
+        let wanted = self.controls.knobs.compare;
+        if self.compare.as_ref().map(|c| c.preset) == wanted {
+            return;
+        }
+        let now = self.clock.now();
+        self.compare = wanted.map(|preset| {
+            let world = WorldConfig {
+                seed: self.options.world.seed,
+                bullets: self.controls.session().world().bullets.len(),
+            };
+            let settings = self.controls.settings().clone().with_paused(false);
+            let mut c = Compare::new(preset, &settings, &world, now);
+            c.steer(self.controls.steer_held(), now);
+            c
+        });
     }
 
     /// Starts a frame: runs its updates and asks for its redraw.
@@ -384,17 +418,29 @@ impl App {
                     reference: session.reference(),
                     ghosts: knobs.ghosts,
                 };
-                let strip = knobs
-                    .timeline
-                    .then(|| self.draw.history.strip(TIMELINE_SPAN));
                 let transform = ViewTransform::new(WORLD_SIZE, size.0, size.1);
-                let sprites = scene::sprite_frame(
-                    session.world(),
-                    &showing,
-                    strip.as_ref(),
-                    transform,
-                    &mut self.draw.shapes,
-                );
+                let now = self.clock.now();
+                let (strip, sprites, lane_captions) = match &mut self.compare {
+                    Some(compare) => {
+                        compare.advance_to(now);
+                        let (frame, captions) =
+                            compare_frame(compare, now, transform, plan.step, &mut self.draw.lanes);
+                        (None, frame, captions)
+                    }
+                    None => {
+                        let strip = knobs
+                            .timeline
+                            .then(|| self.draw.history.strip(TIMELINE_SPAN));
+                        let frame = scene::sprite_frame(
+                            session.world(),
+                            &showing,
+                            strip.as_ref(),
+                            transform,
+                            &mut self.draw.shapes,
+                        );
+                        (strip, frame, Vec::new())
+                    }
+                };
                 let adapter = Arc::clone(&w.gfx.adapter);
                 let model = OverlayModel {
                     controls: &self.controls,
@@ -407,10 +453,10 @@ impl App {
                     adapter: &adapter,
                     steer_delay: &self.draw.steer_delay,
                     strip: strip.as_ref(),
+                    lane_captions: &lane_captions,
                     transform,
                 };
                 let overlay = w.overlay.run(Some(&w.gfx.window), size, &model);
-                let now = self.clock.now();
                 let clicked = overlay.actions.into_iter();
                 self.actions.extend(clicked.map(|a| (Input::Press(a), now)));
                 let (outcome, render) = w.gfx.render(&sprites, Some(overlay.paint));
@@ -480,6 +526,7 @@ impl App {
                 "surface_size": gfx.map(|g| g.size()),
                 "speed_warning": self.speed.warning(),
                 "ship": self.ship_report(),
+                "compare": self.compare.as_ref().map(|c| self.compare_report(c)),
                 "replay": self.replay.as_ref().map(|r| serde_json::json!({
                     "end_game_seconds": r.end_seconds(),
                     "reached": r.outcome().is_some(),
@@ -503,7 +550,79 @@ impl App {
     }
 }
 
+/// Compare mode's sprite frame and each lane's caption: the lanes in their tiles, each
+/// drawing its last finished picture.
+fn compare_frame<'a>(
+    compare: &'a Compare,
+    now: Duration,
+    transform: ViewTransform,
+    step: Duration,
+    scratch: &'a mut LanesScratch,
+) -> (SpriteFrame<'a>, Vec<(Region, String)>) {
+    let tiles = lanes::tiles(compare.lanes.len(), lanes::LANES_AREA);
+    let mut pictures = Vec::with_capacity(tiles.len());
+    let mut captions = Vec::with_capacity(tiles.len());
+    for (i, (lane, &tile)) in compare.lanes.iter().zip(&tiles).enumerate() {
+        let session = lane.session();
+        let plan = lane.picture().map(|p| p.plan);
+        pictures.push(LanePicture {
+            world: session.world(),
+            showing: Showing {
+                view: plan.map_or(View::Latest, |p| p.view),
+                step: plan.map_or(step, |p| p.step),
+                game_now: plan.map_or(Duration::ZERO, |p| p.game_now),
+                reference: session.reference(),
+                ghosts: false,
+            },
+            view: LaneView::new(tile),
+            selected: false,
+        });
+        captions.push((tile, lane_caption(&compare.status(i, now))));
+    }
+    (
+        lanes::lanes_frame(&pictures, transform, step, scratch),
+        captions,
+    )
+}
+
+/// A lane's caption: machine and strategy, its rates, its last hash and how it compares
+/// with the first lane.
+fn lane_caption(s: &LaneStatus) -> String {
+    let hash = s.hash.as_ref().map_or("-".to_string(), |(t, h)| {
+        format!("{h} at {} s", t.as_secs())
+    });
+    format!(
+        "{}   {} FPS  {} UPS  game/real {:.2}   hash {}   {}",
+        s.title,
+        s.fps,
+        s.ups,
+        s.ratio,
+        hash,
+        s.agreement_text()
+    )
+}
+
 impl App {
+    /// Compare mode's part of `--stats`: each lane's figures and agreement at exit.
+    fn compare_report(&self, c: &Compare) -> serde_json::Value {
+        let now = self.clock.now();
+        let lanes: Vec<serde_json::Value> = (0..c.lanes.len())
+            .map(|i| {
+                let s = c.status(i, now);
+                serde_json::json!({
+                    "lane": s.title,
+                    "fps": s.fps,
+                    "ups": s.ups,
+                    "game_real_ratio": s.ratio,
+                    "last_hash": s.hash.as_ref().map(|(_, h)| h),
+                    "checkpoints": c.lanes[i].hashes().len(),
+                    "agreement": s.agreement_text(),
+                })
+            })
+            .collect();
+        serde_json::json!({ "preset": c.preset.id(), "lanes": lanes })
+    }
+
     /// The ship's part of `--stats`: where it is, how far it flew, and its measured
     /// input-to-display delays.
     fn ship_report(&self) -> serde_json::Value {

@@ -44,6 +44,9 @@ pub struct OverlayModel<'a> {
     pub steer_delay: &'a InputDelay,
     /// The timeline strip, when it is shown.
     pub strip: Option<&'a Strip>,
+    /// Compare mode's lanes: each tile and its caption (empty when compare mode is off;
+    /// then the demonstrations' captions are shown).
+    pub lane_captions: &'a [(Region, String)],
     /// From world pixels to the target's pixels.
     pub transform: ViewTransform,
 }
@@ -334,8 +337,14 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
         painter: ctx.layer_painter(egui::LayerId::background()),
         place: &place,
     };
-    for (region, text) in captions(m) {
-        words.text(region.min + Vec2::new(6.0, 2.0), &text, 12.5, CAPTION_GREY);
+    if m.lane_captions.is_empty() {
+        for (region, text) in captions(m) {
+            words.text(region.min + Vec2::new(6.0, 2.0), &text, 12.5, CAPTION_GREY);
+        }
+    } else {
+        for (tile, text) in m.lane_captions {
+            words.text(tile.min + Vec2::new(6.0, 2.0), text, 12.0, CAPTION_GREY);
+        }
     }
     if let Some(strip) = m.strip {
         timeline_words(&words, strip, c.settings().paused);
@@ -356,6 +365,20 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
         .frame(panel_frame())
         .show(ctx, |ui| {
             ui.spacing_mut().item_spacing.y = 3.0;
+            if let Some(preset) = c.knobs.compare {
+                ui.label(
+                    RichText::new(format!("compare mode (L): {}", preset.description()))
+                        .color(Color32::from_rgb(255, 210, 90))
+                        .strong(),
+                );
+                ui.label(
+                    RichText::new(
+                        "each lane a modelled machine, steered together; the keys below act on the window's own loop",
+                    )
+                    .small()
+                    .weak(),
+                );
+            }
             let strategy = c.strategy();
             let text = strategy_text::text(strategy);
             ui.label(
@@ -685,6 +708,7 @@ mod tests {
             adapter: "test",
             steer_delay: delay,
             strip: None,
+            lane_captions: &[],
             transform: ViewTransform::new(crate::world::WORLD_SIZE, 1280, 720),
         }
     }

@@ -272,6 +272,7 @@ pub fn sprites_offscreen(
                 adapter: "offscreen",
                 steer_delay: &steer_delay,
                 strip: strip.as_ref(),
+                lane_captions: &[],
                 transform,
             };
             overlay.run(None, (width, height), &model)

@@ -4,6 +4,7 @@
 pub mod bare;
 pub mod egui_meshes;
 pub mod gpu;
+pub mod lanes;
 pub mod offscreen;
 pub mod painter;
 pub mod scene;

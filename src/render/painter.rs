@@ -130,6 +130,7 @@ impl Painter {
                     behind: frame.behind,
                     plain_from: frame.plain_from,
                     clip: None,
+                    groups: &[],
                 };
                 self.sprites
                     .prepare(device, queue, &no_bullets, &self.panels);
@@ -156,17 +157,29 @@ impl Painter {
                 })
                 .forget_lifetime();
             self.sprites.draw_behind(&mut pass);
-            let clip = frame.clip.and_then(|r| scissor(&frame.transform, r, size));
-            if let Some((x, y, w, h)) = clip {
-                pass.set_scissor_rect(x, y, w, h);
+            if frame.groups.is_empty() {
+                let clip = frame.clip.and_then(|r| scissor(&frame.transform, r, size));
+                if let Some((x, y, w, h)) = clip {
+                    pass.set_scissor_rect(x, y, w, h);
+                }
+                match &self.bare {
+                    Some(bare) => bare.draw(&mut pass),
+                    None => self.sprites.draw_bullets(&mut pass),
+                }
+            } else {
+                for group in frame.groups {
+                    let clip = match group.clip {
+                        Some(r) => scissor(&frame.transform, r, size),
+                        None => Some((0, 0, size.0, size.1)),
+                    };
+                    if let Some((x, y, w, h)) = clip {
+                        pass.set_scissor_rect(x, y, w, h);
+                        self.sprites
+                            .draw_bullet_range(&mut pass, group.range.clone());
+                    }
+                }
             }
-            match &self.bare {
-                Some(bare) => bare.draw(&mut pass),
-                None => self.sprites.draw_bullets(&mut pass),
-            }
-            if clip.is_some() {
-                pass.set_scissor_rect(0, 0, size.0, size.1);
-            }
+            pass.set_scissor_rect(0, 0, size.0, size.1);
             self.sprites.draw_over(&mut pass);
             self.egui.draw(&mut pass, size);
         }

@@ -44,6 +44,16 @@ pub struct SpriteFrame<'a> {
     pub plain_from: usize,
     /// The bullets (and ghosts) are drawn only inside this world region, when given.
     pub clip: Option<Region>,
+    /// When not empty, the bullets are drawn in these groups instead, each clipped to its
+    /// own region (compare mode's lanes) and without ghosts.
+    pub groups: &'a [BulletGroup],
+}
+
+/// A range of a frame's bullets drawn together, clipped to a world region.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BulletGroup {
+    pub range: std::ops::Range<u32>,
+    pub clip: Option<Region>,
 }
 
 impl<'a> SpriteFrame<'a> {
@@ -67,6 +77,7 @@ impl<'a> SpriteFrame<'a> {
             behind: 0,
             plain_from: 0,
             clip: None,
+            groups: &[],
         }
     }
 }
@@ -246,6 +257,18 @@ impl SpriteRenderer {
                 pass.draw(0..4, 0..self.bullet_count);
             }
         }
+    }
+
+    /// Records the draw of the bullets in `range` of the last prepared frame.
+    pub fn draw_bullet_range(&self, pass: &mut wgpu::RenderPass<'_>, range: std::ops::Range<u32>) {
+        let n = self.bullet_count as u64;
+        if n == 0 || range.is_empty() {
+            return;
+        }
+        pass.set_pipeline(&self.bullet_pipeline);
+        pass.set_vertex_buffer(0, self.instances.slice(0..n * VEC2));
+        pass.set_bind_group(0, &self.bind_groups[0], &[]);
+        pass.draw(0..4, range.start..range.end.min(self.bullet_count));
     }
 
     /// Records the draws over the bullets: the bodies and markers, then the strip and the

@@ -1,0 +1,236 @@
+//! Compare mode's picture: each lane's world drawn small in its own tile, all in one sprite
+//! frame (one instance buffer, one render pass). A lane's strategy view is applied on the
+//! CPU and its positions moved into its tile, so every lane shares the frame's uniforms;
+//! each lane's bullets are one draw clipped to its own stream.
+
+use glam::Vec2;
+
+use super::scene::{self, EXACT, Shape, ShapeInstance, Showing, ViewTransform, marker};
+use super::sprites::{BulletGroup, SpriteFrame};
+use crate::world::World;
+use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};
+use looplab_timing::View;
+
+/// The part of the world a lane shows: the demonstrations, without the overlay column and
+/// the timeline.
+pub const LANE_CROP: Region = Region {
+    min: Vec2::new(324.0, 8.0),
+    max: Vec2::new(1272.0, 596.0),
+};
+
+/// The window area the lanes share: everything right of the overlay column.
+pub const LANES_AREA: Region = Region {
+    min: Vec2::new(324.0, 8.0),
+    max: Vec2::new(1272.0, 712.0),
+};
+
+/// Gap between tiles, world pixels.
+const GAP: f32 = 8.0;
+
+/// How the tiles of `n` lanes share `area`: two stacked, three or four in a 2x2 grid, five
+/// or six in three columns of two.
+pub fn tiles(n: usize, area: Region) -> Vec<Region> {
+    let (cols, rows) = match n {
+        0 | 1 => (1, 1),
+        2 => (1, 2),
+        3 | 4 => (2, 2),
+        _ => (3, n.div_ceil(3)),
+    };
+    let size = area.size();
+    let w = (size.x - GAP * (cols - 1) as f32) / cols as f32;
+    let h = (size.y - GAP * (rows - 1) as f32) / rows as f32;
+    (0..n)
+        .map(|i| {
+            let (c, r) = ((i % cols) as f32, (i / cols) as f32);
+            let min = area.min + Vec2::new(c * (w + GAP), r * (h + GAP));
+            Region {
+                min,
+                max: min + Vec2::new(w, h),
+            }
+        })
+        .collect()
+}
+
+/// Where a lane's world lands in the window: the crop scaled into its tile, below a caption
+/// band, keeping its shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LaneView {
+    pub tile: Region,
+    pub zoom: f32,
+    /// Where the crop's top left lands.
+    pub origin: Vec2,
+}
+
+impl LaneView {
+    pub fn new(tile: Region) -> Self {
+        let room = tile.inset(0.0, CAPTION_HEIGHT, 0.0, 0.0);
+        let crop = LANE_CROP.size();
+        let zoom = (room.size().x / crop.x).min(room.size().y / crop.y);
+        let origin = Vec2::new(room.centre().x - crop.x * zoom * 0.5, room.min.y);
+        Self { tile, zoom, origin }
+    }
+
+    /// A world point of the lane's world, in the window.
+    pub fn place(&self, p: Vec2) -> Vec2 {
+        self.origin + (p - LANE_CROP.min) * self.zoom
+    }
+
+    /// A region of the lane's world, in the window.
+    pub fn region(&self, r: Region) -> Region {
+        Region {
+            min: self.place(r.min),
+            max: self.place(r.max),
+        }
+    }
+}
+
+/// What one lane shows.
+pub struct LanePicture<'a> {
+    pub world: &'a World,
+    pub showing: Showing,
+    pub view: LaneView,
+    pub selected: bool,
+}
+
+/// Scratch kept between frames.
+#[derive(Default)]
+pub struct LanesScratch {
+    pos: Vec<Vec2>,
+    zeros: Vec<Vec2>,
+    shapes: Vec<ShapeInstance>,
+    bodies: Vec<ShapeInstance>,
+    groups: Vec<BulletGroup>,
+}
+
+/// Colour of a lane's frame; brighter when the lane is selected.
+const TILE: [u8; 4] = [70, 78, 100, 255];
+const TILE_SELECTED: [u8; 4] = [255, 210, 90, 255];
+
+/// The sprite frame of every lane, placed on the target by `transform`.
+pub fn lanes_frame<'a>(
+    lanes: &[LanePicture],
+    transform: ViewTransform,
+    step: std::time::Duration,
+    scratch: &'a mut LanesScratch,
+) -> SpriteFrame<'a> {
+    let s = scratch;
+    s.pos.clear();
+    s.shapes.clear();
+    s.groups.clear();
+    for lane in lanes {
+        let outline = if lane.selected { TILE_SELECTED } else { TILE };
+        frame_of(lane.view.tile, outline, &mut s.shapes);
+    }
+    let behind = s.shapes.len();
+    for lane in lanes {
+        let (world, v) = (lane.world, &lane.view);
+        let blend = lane.showing.view.blend(lane.showing.step);
+        let b = &world.bullets;
+        let first = s.pos.len() as u32;
+        s.pos.extend(
+            b.prev
+                .iter()
+                .zip(&b.pos)
+                .zip(&b.vel)
+                .map(|((&q, &p), &vel)| v.place(blend.apply(q, p, vel))),
+        );
+        s.groups.push(BulletGroup {
+            range: first..s.pos.len() as u32,
+            clip: Some(v.region(LAYOUT.stream.inset(0.0, CAPTION_HEIGHT, 0.0, 0.0))),
+        });
+        // The bodies as the window draws them, then placed: the view applied here, sizes
+        // scaled, and the regions' borders redrawn in the tile.
+        let borders = scene::build_shapes(world, &lane.showing, &mut s.bodies);
+        for r in [LAYOUT.stream, LAYOUT.metronome, LAYOUT.balls, LAYOUT.wall] {
+            frame_of(v.region(r), [44, 48, 62, 255], &mut s.shapes);
+        }
+        s.shapes.extend(s.bodies[borders..].iter().map(|shape| {
+            let at = if shape.shape & EXACT != 0 {
+                Vec2::from(shape.pos)
+            } else {
+                blend.apply(shape.prev.into(), shape.pos.into(), shape.vel.into())
+            };
+            marker(
+                v.place(at),
+                Vec2::from(shape.size) * v.zoom,
+                shape.color,
+                shape_of(shape.shape & 0xff),
+            )
+        }));
+    }
+    s.zeros.clear();
+    s.zeros.resize(s.pos.len(), Vec2::ZERO);
+    let zoom = lanes.first().map_or(1.0, |l| l.view.zoom);
+    let mut frame = SpriteFrame::bullets(&s.pos, &s.pos, &s.zeros, transform, View::Latest, step);
+    frame.globals.bullet_size *= zoom;
+    SpriteFrame {
+        shapes: &s.shapes,
+        behind,
+        plain_from: s.shapes.len(),
+        groups: &s.groups,
+        ..frame
+    }
+}
+
+fn shape_of(id: u32) -> Shape {
+    match id {
+        0 => Shape::Sprite,
+        1 => Shape::Ring,
+        3 => Shape::Ship,
+        4 => Shape::Segment,
+        _ => Shape::Rect,
+    }
+}
+
+/// A one-pixel outline of `r`.
+fn frame_of(r: Region, colour: [u8; 4], out: &mut Vec<ShapeInstance>) {
+    let (c, size) = (r.centre(), r.size());
+    for (at, s) in [
+        (Vec2::new(c.x, r.min.y), Vec2::new(size.x + 1.0, 1.0)),
+        (Vec2::new(c.x, r.max.y), Vec2::new(size.x + 1.0, 1.0)),
+        (Vec2::new(r.min.x, c.y), Vec2::new(1.0, size.y + 1.0)),
+        (Vec2::new(r.max.x, c.y), Vec2::new(1.0, size.y + 1.0)),
+    ] {
+        out.push(marker(at, s, colour, Shape::Rect));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_share_the_area_without_overlap() {
+        for n in 2..=6 {
+            let t = tiles(n, LANES_AREA);
+            assert_eq!(t.len(), n);
+            for (i, a) in t.iter().enumerate() {
+                assert!(
+                    LANES_AREA.inset(-0.5, -0.5, -0.5, -0.5).contains(a),
+                    "{n}: {a:?}"
+                );
+                for b in &t[i + 1..] {
+                    assert!(!a.overlaps(b), "{n}: {a:?} {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_lane_view_keeps_the_crop_inside_its_tile() {
+        for n in [2, 4, 6] {
+            for tile in tiles(n, LANES_AREA) {
+                let v = LaneView::new(tile);
+                let placed = v.region(LANE_CROP);
+                assert!(
+                    tile.inset(-0.5, -0.5, -0.5, -0.5).contains(&placed),
+                    "{placed:?} in {tile:?}"
+                );
+                assert!(placed.min.y >= tile.min.y + CAPTION_HEIGHT - 0.01);
+            }
+        }
+        // Two stacked lanes show the world at a bit over half size.
+        let v = LaneView::new(tiles(2, LANES_AREA)[0]);
+        assert!((0.55..0.6).contains(&v.zoom), "{}", v.zoom);
+    }
+}
