@@ -11,6 +11,7 @@
 
 pub mod controls;
 pub mod faults;
+pub mod lanes_view;
 pub mod overlay;
 pub mod overlay_host;
 pub mod pacing;
@@ -22,8 +23,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use looplab_timing::{
-    Clock, FramePlan, FrameWait, LoopSettings, Strategy, SystemClock, UpdateBudget, View, WaitMode,
-    Wake,
+    Clock, FramePlan, FrameWait, LoopSettings, Strategy, SystemClock, UpdateBudget, WaitMode, Wake,
 };
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
@@ -33,11 +33,10 @@ use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
 use crate::input::{self, Action, Direction};
-use crate::lab::compare::{Compare, LaneStatus};
+use crate::lab::compare::Compare;
 use crate::output;
-use crate::render::lanes::{self, LanePicture, LaneView, LanesScratch};
+use crate::render::lanes::LanesScratch;
 use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
-use crate::render::sprites::SpriteFrame;
 use crate::render::{FrameOutcome, Graphics};
 use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::session::input_delay::{self, InputDelay};
@@ -47,10 +46,10 @@ use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
 use crate::settings_text::describe_settings;
 use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
-use crate::world::layout::Region;
 use crate::world::{WORLD_SIZE, WorldConfig};
 use controls::{Controls, Effect, Knobs};
 use faults::SurfaceFaults;
+use lanes_view::compare_frame;
 use overlay::{OverlayModel, SpeedWatch};
 use overlay_host::OverlayHost;
 use pacing::CpuMeter;
@@ -548,58 +547,6 @@ impl App {
         }
         Ok(())
     }
-}
-
-/// Compare mode's sprite frame and each lane's caption: the lanes in their tiles, each
-/// drawing its last finished picture.
-fn compare_frame<'a>(
-    compare: &'a Compare,
-    now: Duration,
-    transform: ViewTransform,
-    step: Duration,
-    scratch: &'a mut LanesScratch,
-) -> (SpriteFrame<'a>, Vec<(Region, String)>) {
-    let tiles = lanes::tiles(compare.lanes.len(), lanes::LANES_AREA);
-    let mut pictures = Vec::with_capacity(tiles.len());
-    let mut captions = Vec::with_capacity(tiles.len());
-    for (i, (lane, &tile)) in compare.lanes.iter().zip(&tiles).enumerate() {
-        let session = lane.session();
-        let plan = lane.picture().map(|p| p.plan);
-        pictures.push(LanePicture {
-            world: session.world(),
-            showing: Showing {
-                view: plan.map_or(View::Latest, |p| p.view),
-                step: plan.map_or(step, |p| p.step),
-                game_now: plan.map_or(Duration::ZERO, |p| p.game_now),
-                reference: session.reference(),
-                ghosts: false,
-            },
-            view: LaneView::new(tile),
-            selected: false,
-        });
-        captions.push((tile, lane_caption(&compare.status(i, now))));
-    }
-    (
-        lanes::lanes_frame(&pictures, transform, step, scratch),
-        captions,
-    )
-}
-
-/// A lane's caption: machine and strategy, its rates, its last hash and how it compares
-/// with the first lane.
-fn lane_caption(s: &LaneStatus) -> String {
-    let hash = s.hash.as_ref().map_or("-".to_string(), |(t, h)| {
-        format!("{h} at {} s", t.as_secs())
-    });
-    format!(
-        "{}   {} FPS  {} UPS  game/real {:.2}   hash {}   {}",
-        s.title,
-        s.fps,
-        s.ups,
-        s.ratio,
-        hash,
-        s.agreement_text()
-    )
 }
 
 impl App {

@@ -7,9 +7,12 @@ use serde::Serialize;
 
 use super::measure::{mean, median, percentile, stddev};
 use crate::app::controls::{Controls, Knobs};
+use crate::app::lanes_view::compare_frame;
 use crate::app::overlay::OverlayModel;
 use crate::app::overlay_host::OverlayHost;
+use crate::lab::compare::{Compare, Preset};
 use crate::render::gpu::Gpu;
+use crate::render::lanes::LanesScratch;
 use crate::render::offscreen::OffscreenTarget;
 use crate::render::painter::Painter;
 use crate::render::scene::{self, Showing, ViewTransform};
@@ -318,6 +321,133 @@ pub fn sprites_offscreen(
         upload_ms: column(1),
         encode_ms: column(2),
         present_ms: column(3),
+    })
+}
+
+/// Compare mode against the single view at the same number of bullets in all.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareResult {
+    /// `single view` or the preset's id.
+    pub view: String,
+    pub lanes: usize,
+    pub bullets_per_lane: usize,
+    pub frames: usize,
+    pub fps: f64,
+    /// Median wall time of a whole frame (simulation, layout, drawing, GPU), ms.
+    pub frame_ms: f64,
+}
+
+/// Renders `total` bullets offscreen at 1280x720 for about `seconds`, as the single view
+/// (captions and timeline, overlay hidden) or as compare mode's `preset` (the bullets
+/// shared among its lanes), advancing the loop by a sixtieth of a second of modelled time a
+/// frame, so each frame also runs the updates the window would.
+pub fn compare_offscreen(
+    gpu: &Gpu,
+    preset: Option<Preset>,
+    total: usize,
+    seconds: f64,
+) -> Result<CompareResult, String> {
+    let (width, height) = (1280, 720);
+    let mut painter = Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false)?;
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    let settings = LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ));
+    let lanes = preset.map_or(1, |p| p.lanes().len());
+    let world = WorldConfig {
+        seed: 1,
+        bullets: total / lanes,
+    };
+    let mut controls = Controls::new(
+        Strategy::Interpolated,
+        settings.clone(),
+        Knobs {
+            overlay: false,
+            compare: preset,
+            ..Knobs::default()
+        },
+        &world,
+    );
+    let mut compare = preset.map(|p| Compare::new(p, &settings, &world, Duration::ZERO));
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let (mut history, mut shapes, mut scratch) =
+        (FrameHistory::default(), Vec::new(), LanesScratch::default());
+    let steer_delay = InputDelay::default();
+    let mut overlay = OverlayHost::headless();
+    let period = Rate::SIXTY_HZ.period();
+    let mut now = Duration::ZERO;
+    let mut frame = |painter: &mut Painter| -> Result<f64, String> {
+        let t = Instant::now();
+        now += period;
+        let plan = controls.session_mut().frame(now, |_, _| {});
+        history.push(FrameRecord {
+            update_time: Duration::from_micros(200),
+            presented: Some(now + Duration::from_millis(5)),
+            ..controls.session().record(&plan)
+        });
+        let strip = compare.is_none().then(|| history.strip(TIMELINE_SPAN));
+        let (sprites, captions) = match &mut compare {
+            Some(c) => {
+                c.advance_to(now);
+                compare_frame(c, now, transform, plan.step, &mut scratch)
+            }
+            None => {
+                let showing = Showing {
+                    view: plan.view,
+                    step: plan.step,
+                    game_now: plan.game_now,
+                    reference: controls.session().reference(),
+                    ghosts: false,
+                };
+                let world = controls.session().world();
+                let frame =
+                    scene::sprite_frame(world, &showing, strip.as_ref(), transform, &mut shapes);
+                (frame, Vec::new())
+            }
+        };
+        let model = OverlayModel {
+            controls: &controls,
+            plan: &plan,
+            last: &FrameRecord::default(),
+            summary: controls.session().stats().summary(),
+            accuracy: Default::default(),
+            present_mode: wgpu::PresentMode::Immediate,
+            cpu_percent: None,
+            adapter: "offscreen",
+            steer_delay: &steer_delay,
+            strip: strip.as_ref(),
+            lane_captions: &captions,
+            transform,
+        };
+        let laid_out = overlay.run(None, (width, height), &model);
+        let painted = painter.paint(
+            &gpu.device,
+            &gpu.queue,
+            &target.view,
+            (width, height),
+            &sprites,
+            Some(laid_out.paint),
+        );
+        gpu.queue.submit(painted.commands);
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("waiting for the GPU: {e}"))?;
+        Ok(t.elapsed().as_secs_f64() * 1e3)
+    };
+    for _ in 0..10 {
+        frame(&mut painter)?;
+    }
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < seconds || times.len() < 10 {
+        times.push(frame(&mut painter)?);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    Ok(CompareResult {
+        view: preset.map_or("single view".to_string(), |p| p.id().to_string()),
+        lanes,
+        bullets_per_lane: world.bullets,
+        frames: times.len(),
+        fps: times.len() as f64 / elapsed,
+        frame_ms: median(&times),
     })
 }
 

@@ -13,6 +13,7 @@ pub mod windowed;
 use looplab_timing::WaitMode;
 use serde::Serialize;
 
+use crate::lab::compare::Preset;
 use crate::render::gpu::Gpu;
 use headless::{PacingResult, SpriteVariant, ThroughputResult, WorldResult};
 use machine::Machine;
@@ -33,6 +34,9 @@ const OFFSCREEN_RENDERERS: [SpriteVariant; 4] = [
     SpriteVariant::Story,
     SpriteVariant::SpritesOverlay,
 ];
+
+/// Bullets in all in the compare-mode runs: the window's default, shared among the lanes.
+pub const COMPARE_BULLETS: usize = 2_000;
 
 /// Runs every variant `rounds` times, alternating between them so that a busy moment of the
 /// machine hits them alike, and keeps each variant's median run by `key`.
@@ -78,6 +82,8 @@ pub struct BenchReport {
     pub pacing: Vec<PacingResult>,
     pub pacing_window: Vec<PacingResult>,
     pub sprites: Vec<ThroughputResult>,
+    /// Compare mode's lanes against the single view, offscreen, the same bullets in all.
+    pub compare: Vec<headless::CompareResult>,
     pub sprites_window: Vec<ThroughputResult>,
     pub world: Vec<WorldResult>,
     pub latency: Vec<LatencyResult>,
@@ -131,6 +137,19 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         )?);
     }
 
+    progress("compare mode against the single view, offscreen");
+    let views = [
+        None,
+        Some(Preset::FredAndGeorge),
+        Some(Preset::SixStrategies),
+    ];
+    let compare = median_runs(
+        &views,
+        if q { 1 } else { 3 },
+        |preset| headless::compare_offscreen(&gpu, preset, COMPARE_BULLETS, sprite_secs),
+        |r| r.fps,
+    )?;
+
     let mut report = BenchReport {
         machine,
         noise,
@@ -139,6 +158,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         pacing,
         pacing_window: vec![],
         sprites,
+        compare,
         sprites_window: vec![],
         world,
         latency: vec![],

@@ -120,6 +120,25 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             Some(cost < 1.0),
         ));
     }
+    if let Some(single) = r.compare.iter().find(|c| c.lanes == 1) {
+        let worst = r
+            .compare
+            .iter()
+            .filter(|c| c.lanes > 1)
+            .max_by(|a, b| a.frame_ms.total_cmp(&b.frame_ms));
+        if let Some(w) = worst {
+            let ratio = w.frame_ms / single.frame_ms.max(1e-9);
+            out.push(target(
+                "compare mode against the single view, same bullets in all",
+                "<= 1.3x the single view's frame time".into(),
+                format!(
+                    "{ratio:.2}x at worst ({}: {:.2} vs {:.2} ms, offscreen)",
+                    w.view, w.frame_ms, single.frame_ms
+                ),
+                Some(ratio <= 1.3),
+            ));
+        }
+    }
     if let Some(w) = r.world.iter().find(|w| w.bullets == 1_000_000) {
         out.push(target(
             "world update at 1M bullets",
@@ -280,6 +299,29 @@ pub fn table(r: &BenchReport) -> String {
         "Sprite throughput offscreen at 1280x720 (medians in ms; present = submit + wait for the GPU)",
         &r.sprites,
     );
+    if !r.compare.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nCompare mode offscreen at 1280x720, {} bullets in all (median frame: simulation, layout, drawing, GPU)",
+            super::COMPARE_BULLETS
+        );
+        let _ = writeln!(
+            out,
+            "  {:<16} {:>5} {:>9} {:>8} {:>10} {:>14}",
+            "view", "lanes", "per lane", "FPS", "frame ms", "vs single"
+        );
+        let single = r.compare.iter().find(|c| c.lanes == 1).map(|c| c.frame_ms);
+        for c in &r.compare {
+            let ratio = single.map_or(String::from("-"), |s| {
+                format!("{:.2}x", c.frame_ms / s.max(1e-9))
+            });
+            let _ = writeln!(
+                out,
+                "  {:<16} {:>5} {:>9} {:>8.1} {:>10.2} {:>14}",
+                c.view, c.lanes, c.bullets_per_lane, c.fps, c.frame_ms, ratio
+            );
+        }
+    }
     let _ = writeln!(out, "\nWorld update, one thread");
     let _ = writeln!(
         out,
