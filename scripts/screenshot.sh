@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Takes the README's screenshot: the release build in a 1280x720 Xvfb screen, interpolated,
-# the ship flown up and to the right, captured with ImageMagick. Needs xvfb, xdotool and
+# Takes the README's screenshots: the release build in a 1280x720 Xvfb screen (interpolated,
+# unless options say otherwise), the ship flown up and to the right, captured with ImageMagick. Needs xvfb, xdotool and
 # imagemagick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Usage: scripts/screenshot.sh [OUT.png [APP OPTIONS...]]; the README's compare-mode picture is
+#   scripts/screenshot.sh docs/compare.png --compare fred-and-george
 out=${1:-docs/screenshot.png}
+shift || true
+if [ "$#" -eq 0 ]; then set -- --strategy interpolated; fi
 cargo build --release --quiet
 runtime=$(mktemp -d); chmod 700 "$runtime"
 Xvfb :77 -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null || true; rm -rf "$runtime"' EXIT
 sleep 1
-DISPLAY=:77 XDG_RUNTIME_DIR=$runtime ./target/release/looplab --strategy interpolated --vsync off --cap 60 \
+DISPLAY=:77 XDG_RUNTIME_DIR=$runtime ./target/release/looplab "$@" --vsync off --cap 60 \
   --exit-after 9 >/dev/null 2>&1 &
 app=$!
 DISPLAY=:77 xdotool search --sync --name Looplab >/dev/null
