@@ -14,7 +14,7 @@ use crate::app::AppOptions;
 use crate::app::controls::Knobs;
 use crate::failure::{EXIT_USAGE, Failure};
 use crate::input;
-use crate::lab::compare::Preset;
+use crate::lab::compare::{Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
@@ -219,6 +219,11 @@ pub struct AppArgs {
     /// same with a fixed step), `six-strategies` (one machine), `weak-gpu` (every strategy).
     #[arg(long, value_name = "PRESET", value_parser = str::parse::<Preset>)]
     pub compare: Option<Preset>,
+    /// Start in compare mode with these lanes instead (two to six): a machine as the lab
+    /// writes it (a built-in name or `NAME:render=9ms,refresh=59.94,...`) and a strategy,
+    /// like `--lane fast/variable --lane weak-gpu/variable`.
+    #[arg(long = "lane", value_name = "PROFILE/STRATEGY", value_parser = parse_lane, conflicts_with = "compare")]
+    pub lanes: Vec<(Profile, Strategy)>,
     /// Quit by itself after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub exit_after: Option<Duration>,
@@ -287,7 +292,11 @@ impl AppArgs {
                 help: false,
                 overlay: !self.hide_overlay,
                 timeline: !self.hide_timeline,
-                compare: self.compare,
+                compare: if self.lanes.is_empty() {
+                    self.compare
+                } else {
+                    Some(Preset::Custom)
+                },
             },
             exit_after: self.exit_after,
             stats_path: self.stats.clone(),
@@ -297,6 +306,7 @@ impl AppArgs {
             surface_faults: self.surface_faults,
             record: self.record.clone(),
             replay: None,
+            lanes: self.lanes.clone(),
         }
     }
 }
@@ -490,6 +500,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             if let Some(path) = &cli.app.record {
                 crate::output::check_target("--record", path)?;
+            }
+            if !cli.app.lanes.is_empty() && !(2..=6).contains(&cli.app.lanes.len()) {
+                return Err(Failure::usage(format!(
+                    "invalid value for '--lane': compare mode takes 2 to 6 lanes, not {}",
+                    cli.app.lanes.len()
+                )));
             }
             let mut options = cli.app.options();
             if let Some(path) = &cli.app.replay {

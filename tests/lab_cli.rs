@@ -445,3 +445,35 @@ fn bad_recordings_are_refused_in_one_line_with_status_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("write over"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bad_lanes_are_refused_in_one_line_with_status_2() {
+    for (args, reason) in [
+        (vec!["--lane", "weak-gpu"], "PROFILE/STRATEGY"),
+        (vec!["--lane", "nowhere/variable"], "unknown profile"),
+        (vec!["--lane", "fast/sideways"], "sideways"),
+        (vec!["--lane", "fast/variable"], "2 to 6 lanes"),
+        (
+            vec![
+                "--lane",
+                "fast/variable",
+                "--lane",
+                "weak-gpu/variable",
+                "--compare",
+                "weak-gpu",
+            ],
+            "cannot be used with",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
+            .args(&args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(reason), "{args:?}: {err}");
+    }
+}

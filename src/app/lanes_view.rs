@@ -37,7 +37,8 @@ pub fn compare_frame<'a>(
             view: LaneView::new(tile),
             selected: false,
         });
-        captions.push((tile, lane_caption(&compare.status(i, now))));
+        let two_lines = LaneView::two_line_caption(tile);
+        captions.push((tile, lane_caption(&compare.status(i, now), two_lines)));
     }
     (
         lanes::lanes_frame(&pictures, transform, step, scratch),
@@ -45,19 +46,20 @@ pub fn compare_frame<'a>(
     )
 }
 
-/// A lane's caption: machine and strategy, its rates, its last hash and how it compares
-/// with the first lane.
-pub fn lane_caption(s: &LaneStatus) -> String {
+/// A lane's caption: machine and strategy and how it compares with the first lane, then its
+/// rates and last hash; on one line, or on two for a narrow tile.
+pub fn lane_caption(s: &LaneStatus, two_lines: bool) -> String {
     let hash = s.hash.as_ref().map_or("-".to_string(), |(t, h)| {
         format!("{h} at {} s", t.as_secs())
     });
-    format!(
-        "{}   {} FPS  {} UPS  game/real {:.2}   hash {}   {}",
-        s.title,
-        s.fps,
-        s.ups,
-        s.ratio,
-        hash,
-        s.agreement_text()
-    )
+    let figures = format!(
+        "{} FPS  {} UPS  game/real {:.2}  hash {hash}",
+        s.fps, s.ups, s.ratio
+    );
+    let head = format!("{}   {}", s.title, s.agreement_text());
+    if two_lines {
+        format!("{head}\n{figures}")
+    } else {
+        format!("{head}   {figures}")
+    }
 }

@@ -33,7 +33,8 @@ use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
 use crate::input::{self, Action, Direction};
-use crate::lab::compare::Compare;
+use crate::lab::compare::{Compare, Preset};
+use crate::lab::profile::Profile;
 use crate::output;
 use crate::render::lanes::LanesScratch;
 use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
@@ -96,6 +97,8 @@ pub struct AppOptions {
     pub record: Option<PathBuf>,
     /// Steer the ship by this recording and check the state at its end (`--replay`).
     pub replay: Option<Recording>,
+    /// Compare mode's lanes given with `--lane` (its `custom` preset).
+    pub lanes: Vec<(Profile, Strategy)>,
 }
 
 /// Opens the window and runs until it is closed.
@@ -325,7 +328,11 @@ impl App {
                 bullets: self.controls.session().world().bullets.len(),
             };
             let settings = self.controls.settings().clone().with_paused(false);
-            let mut c = Compare::new(preset, &settings, &world, now);
+            let lanes = match preset {
+                Preset::Custom => self.options.lanes.clone(),
+                p => p.lanes(),
+            };
+            let mut c = Compare::with_lanes(preset, lanes, &settings, &world, now);
             c.steer(self.controls.steer_held(), now);
             c
         });

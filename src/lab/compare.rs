@@ -24,6 +24,8 @@ pub enum Preset {
     SixStrategies,
     /// The weak GPU under every strategy.
     WeakGpu,
+    /// Lanes given on the command line (`--lane PROFILE/STRATEGY`).
+    Custom,
 }
 
 impl Preset {
@@ -40,6 +42,7 @@ impl Preset {
             Preset::FixedStep => "fixed-step",
             Preset::SixStrategies => "six-strategies",
             Preset::WeakGpu => "weak-gpu",
+            Preset::Custom => "custom",
         }
     }
 
@@ -52,10 +55,11 @@ impl Preset {
             Preset::FixedStep => "two machines, fixed step: they stay identical",
             Preset::SixStrategies => "one machine, the six strategies: the same motion six ways",
             Preset::WeakGpu => "the weak GPU under every strategy",
+            Preset::Custom => "the machines and strategies given with --lane",
         }
     }
 
-    /// Its lanes: a machine and a strategy each.
+    /// Its lanes: a machine and a strategy each (none for `Custom`: the caller has them).
     pub fn lanes(self) -> Vec<(Profile, Strategy)> {
         let profile = |name: &str| {
             Profile::builtin()
@@ -75,8 +79,22 @@ impl Preset {
             Preset::FixedStep => pair(Strategy::Interpolated),
             Preset::SixStrategies => every("vsync-60"),
             Preset::WeakGpu => every("weak-gpu"),
+            Preset::Custom => Vec::new(),
         }
     }
+}
+
+/// One `--lane` argument: `PROFILE/STRATEGY`, the profile a built-in name or a custom spec in
+/// the lab's syntax (`laptop:render=9ms,refresh=59.94`), the strategy an id.
+pub fn parse_lane(spec: &str) -> Result<(Profile, Strategy), String> {
+    let (profile, strategy) = spec
+        .rsplit_once('/')
+        .ok_or_else(|| format!("'{spec}' is not PROFILE/STRATEGY, like weak-gpu/variable"))?;
+    let strategy = strategy
+        .trim()
+        .parse::<Strategy>()
+        .map_err(|e| e.to_string())?;
+    Ok((Profile::parse(profile)?, strategy))
 }
 
 impl fmt::Display for Preset {
@@ -132,8 +150,18 @@ impl Compare {
         world: &WorldConfig,
         now: Duration,
     ) -> Self {
-        let lanes = preset
-            .lanes()
+        Self::with_lanes(preset, preset.lanes(), settings, world, now)
+    }
+
+    /// `lanes` (a machine and a strategy each), named `preset`.
+    pub fn with_lanes(
+        preset: Preset,
+        lanes: Vec<(Profile, Strategy)>,
+        settings: &LoopSettings,
+        world: &WorldConfig,
+        now: Duration,
+    ) -> Self {
+        let lanes = lanes
             .into_iter()
             .map(|(profile, strategy)| Lane::new(profile, strategy, settings.clone(), world, now))
             .collect();

@@ -62,8 +62,18 @@ pub struct LaneView {
 }
 
 impl LaneView {
+    /// Whether a tile is too narrow for its caption on one line.
+    pub fn two_line_caption(tile: Region) -> bool {
+        tile.size().x < 600.0
+    }
+
     pub fn new(tile: Region) -> Self {
-        let room = tile.inset(0.0, CAPTION_HEIGHT, 0.0, 0.0);
+        let lines = if Self::two_line_caption(tile) {
+            2.0
+        } else {
+            1.0
+        };
+        let room = tile.inset(0.0, CAPTION_HEIGHT * lines, 0.0, 0.0);
         let crop = LANE_CROP.size();
         let zoom = (room.size().x / crop.x).min(room.size().y / crop.y);
         let origin = Vec2::new(room.centre().x - crop.x * zoom * 0.5, room.min.y);
@@ -227,6 +237,9 @@ mod tests {
                     "{placed:?} in {tile:?}"
                 );
                 assert!(placed.min.y >= tile.min.y + CAPTION_HEIGHT - 0.01);
+                if n > 2 {
+                    assert!(placed.min.y >= tile.min.y + 2.0 * CAPTION_HEIGHT - 0.01);
+                }
             }
         }
         // Two stacked lanes show the world at a bit over half size.
