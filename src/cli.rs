@@ -297,6 +297,7 @@ impl AppArgs {
                 } else {
                     Some(Preset::Custom)
                 },
+                selected_lane: None,
             },
             exit_after: self.exit_after,
             stats_path: self.stats.clone(),

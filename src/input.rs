@@ -50,6 +50,8 @@ pub enum Action {
     ToggleCompare,
     /// Compare mode with this preset.
     ComparePreset(Preset),
+    /// Compare mode: the next lane, or all lanes, for the strategy and loop keys.
+    SelectLane,
     ResetKnobs,
     Quit,
 }
@@ -234,6 +236,11 @@ pub const BINDINGS: &[Binding] = &[
         ],
     },
     Binding {
+        label: "K",
+        does: "compare: the strategy and loop keys act on the next lane, or on all lanes",
+        keys: &[(key(K::KeyK), SelectLane)],
+    },
+    Binding {
         label: "0",
         does: "reset every knob to its start value",
         keys: &[(key(K::Digit0), ResetKnobs), (key(K::Numpad0), ResetKnobs)],
@@ -379,6 +386,7 @@ mod tests {
             ToggleTimeline => 19,
             ToggleCompare => 20,
             ComparePreset(_) => 21,
+            SelectLane => 22,
             SelectStrategy(_) => 0,
             NextStrategy => 1,
             UpdateRate(_) => 2,
@@ -409,7 +417,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..22).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..23).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)

@@ -47,6 +47,8 @@ pub struct Knobs {
     pub timeline: bool,
     /// Compare mode's preset, while it is on.
     pub compare: Option<Preset>,
+    /// The lane the strategy and loop keys act on in compare mode; `None`: all of them.
+    pub selected_lane: Option<usize>,
 }
 
 impl Default for Knobs {
@@ -60,6 +62,7 @@ impl Default for Knobs {
             overlay: true,
             timeline: true,
             compare: None,
+            selected_lane: None,
         }
     }
 }
@@ -81,7 +84,7 @@ pub struct Effect {
 }
 
 impl Effect {
-    fn log(line: String) -> Self {
+    pub fn log(line: String) -> Self {
         Self {
             log: Some(line),
             ..Self::default()
@@ -141,12 +144,6 @@ impl Controls {
         self.session.planner().settings()
     }
 
-    fn set_settings(&mut self, f: impl FnOnce(&mut LoopSettings)) {
-        let mut s = self.settings().clone();
-        f(&mut s);
-        self.session.set_settings(s);
-    }
-
     fn set_strategy(&mut self, strategy: Strategy) -> Effect {
         if strategy == self.strategy() {
             return Effect::default();
@@ -186,29 +183,17 @@ impl Controls {
     /// Applies one action.
     pub fn apply(&mut self, action: Action) -> Effect {
         use Action::*;
+        if let Some((settings, line)) = settings_after(action, self.settings()) {
+            self.session.set_settings(settings);
+            return Effect::log(line);
+        }
         match action {
+            // Changes of the loop's settings, made above; here only when nothing changed.
+            UpdateRate(_) | FrameCap(_) | MaxUpdates(_) | TogglePause | TimeScale(_) => {
+                Effect::default()
+            }
             SelectStrategy(s) => self.set_strategy(s),
             NextStrategy => self.set_strategy(input::next_strategy(self.strategy())),
-            UpdateRate(up) => {
-                let current = self.settings().update_rate.as_hz();
-                let next = step_f64(&UPDATE_RATES, current, up);
-                let Ok(rate) = Rate::hz(next) else {
-                    return Effect::default();
-                };
-                self.set_settings(|s| s.update_rate = rate);
-                Effect::log(format!(
-                    "update rate: {} (step {})",
-                    rate,
-                    format_duration(rate.period())
-                ))
-            }
-            FrameCap(up) => {
-                let current = self.settings().frame_cap.map_or(0.0, Rate::as_hz);
-                let next = step_f64(&FRAME_CAPS, current, up);
-                let cap = Rate::hz(next).ok();
-                self.set_settings(|s| s.frame_cap = cap);
-                Effect::log(format!("frame cap: {}", Cap(cap)))
-            }
             ToggleVsync => {
                 self.knobs.vsync = !self.knobs.vsync;
                 Effect {
@@ -216,13 +201,6 @@ impl Controls {
                     vsync_changed: true,
                     ..Effect::default()
                 }
-            }
-            MaxUpdates(up) => {
-                let current = self.settings().max_updates.unwrap_or(0);
-                let next = step_cycle(&MAX_UPDATES, current, up);
-                let max = (next != 0).then_some(next);
-                self.set_settings(|s| s.max_updates = max);
-                Effect::log(format!("max updates per frame: {}", MaxUpdatesText(max)))
             }
             UpdateCost(up) => {
                 let ms = step_u64(
@@ -247,28 +225,12 @@ impl Controls {
                 stall: Some(STALL),
                 ..Effect::default()
             },
-            TogglePause => {
-                let paused = !self.settings().paused;
-                self.set_settings(|s| s.paused = paused);
-                Effect::log(format!("paused: {}", on_off(paused)))
-            }
             SingleStep => {
                 self.session.single_step();
                 Effect::log("single step".to_string())
             }
-            TimeScale(up) => {
-                let scale = step_time_scale(self.settings().time_scale, up);
-                self.set_settings(|s| s.time_scale = scale);
-                Effect::log(format!("time scale: {scale}"))
-            }
             Bullets(up) => {
-                let n = self.session.world().bullets.len();
-                let next = if up {
-                    n.saturating_mul(2).max(1)
-                } else {
-                    n / 2
-                }
-                .clamp(BULLET_RANGE.0, BULLET_RANGE.1);
+                let next = bullets_after(self.session.world().bullets.len(), up);
                 self.session.set_bullet_count(next);
                 Effect::log(format!("bullets: {next}"))
             }
@@ -298,8 +260,10 @@ impl Controls {
                     None => "compare: off".to_string(),
                 })
             }
+            SelectLane => Effect::default(),
             ComparePreset(p) => {
                 self.knobs.compare = Some(p);
+                self.knobs.selected_lane = None;
                 self.last_preset = p;
                 Effect::log(format!("compare: {p} ({})", p.description()))
             }
@@ -325,6 +289,56 @@ impl Controls {
 }
 
 /// Doubles (`up`) or halves the time scale, within [`TIME_SCALE_RANGE`].
+/// The loop settings `action` asks for, from `current`, and the line that says so; `None`
+/// when `action` is not a change of the loop's settings (or changes nothing). The window's
+/// loop and compare mode's lanes change their settings through this one place.
+pub fn settings_after(action: Action, current: &LoopSettings) -> Option<(LoopSettings, String)> {
+    use Action::*;
+    let mut s = current.clone();
+    let line = match action {
+        UpdateRate(up) => {
+            let next = step_f64(&UPDATE_RATES, s.update_rate.as_hz(), up);
+            let rate = Rate::hz(next).ok()?;
+            s.update_rate = rate;
+            format!(
+                "update rate: {} (step {})",
+                rate,
+                format_duration(rate.period())
+            )
+        }
+        FrameCap(up) => {
+            let next = step_f64(&FRAME_CAPS, s.frame_cap.map_or(0.0, Rate::as_hz), up);
+            s.frame_cap = Rate::hz(next).ok();
+            format!("frame cap: {}", Cap(s.frame_cap))
+        }
+        MaxUpdates(up) => {
+            let next = step_cycle(&MAX_UPDATES, s.max_updates.unwrap_or(0), up);
+            s.max_updates = (next != 0).then_some(next);
+            format!("max updates per frame: {}", MaxUpdatesText(s.max_updates))
+        }
+        TogglePause => {
+            s.paused = !s.paused;
+            format!("paused: {}", on_off(s.paused))
+        }
+        TimeScale(up) => {
+            s.time_scale = step_time_scale(s.time_scale, up);
+            format!("time scale: {}", s.time_scale)
+        }
+        _ => return None,
+    };
+    Some((s, line))
+}
+
+/// The bullet count after doubling (`up`) or halving `n`, within the world's range.
+pub fn bullets_after(n: usize, up: bool) -> usize {
+    if up {
+        n.saturating_mul(2).max(1)
+    } else {
+        n / 2
+    }
+    .clamp(BULLET_RANGE.0, BULLET_RANGE.1)
+}
+
 fn step_time_scale(scale: TimeScale, up: bool) -> TimeScale {
     let factor = if up {
         scale.factor() * 2.0

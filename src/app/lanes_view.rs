@@ -3,7 +3,10 @@
 
 use std::time::Duration;
 
+use super::controls::{bullets_after, settings_after};
+use crate::input::{self, Action};
 use crate::lab::compare::{Compare, LaneStatus};
+use crate::lab::lane::LaneChange;
 use crate::render::lanes::{self, LanePicture, LaneView, LanesScratch};
 use crate::render::scene::{Showing, ViewTransform};
 use crate::render::sprites::SpriteFrame;
@@ -14,6 +17,7 @@ use looplab_timing::View;
 /// drawing its last finished picture.
 pub fn compare_frame<'a>(
     compare: &'a Compare,
+    selected: Option<usize>,
     now: Duration,
     transform: ViewTransform,
     step: Duration,
@@ -35,7 +39,7 @@ pub fn compare_frame<'a>(
                 ghosts: false,
             },
             view: LaneView::new(tile),
-            selected: false,
+            selected: selected == Some(i),
         });
         let two_lines = LaneView::two_line_caption(tile);
         captions.push((tile, lane_caption(&compare.status(i, now), two_lines)));
@@ -61,5 +65,116 @@ pub fn lane_caption(s: &LaneStatus, two_lines: bool) -> String {
         format!("{head}\n{figures}")
     } else {
         format!("{head}   {figures}")
+    }
+}
+
+/// The lanes `selected` names: one, or all.
+fn targets(compare: &Compare, selected: Option<usize>) -> Vec<usize> {
+    match selected {
+        Some(i) if i < compare.lanes.len() => vec![i],
+        _ => (0..compare.lanes.len()).collect(),
+    }
+}
+
+/// The next selection: all lanes, then each lane in turn, then all again.
+pub fn next_selection(compare: &Compare, selected: Option<usize>) -> Option<usize> {
+    match selected {
+        None => Some(0),
+        Some(i) if i + 1 < compare.lanes.len() => Some(i + 1),
+        Some(_) => None,
+    }
+}
+
+/// Applies a strategy or loop key to the selected lane (or to all): the line to log, or
+/// `None` when `action` is not one of those keys, which then acts on the window.
+pub fn act_on_lanes(
+    compare: &mut Compare,
+    selected: Option<usize>,
+    action: Action,
+) -> Option<String> {
+    let mut lines = Vec::new();
+    for i in targets(compare, selected) {
+        let lane = &mut compare.lanes[i];
+        let line = match action {
+            Action::SelectStrategy(s) => {
+                lane.change(LaneChange::Strategy(s));
+                format!("strategy: {}", s.id())
+            }
+            Action::NextStrategy => {
+                let s = input::next_strategy(lane.strategy());
+                lane.change(LaneChange::Strategy(s));
+                format!("strategy: {}", s.id())
+            }
+            Action::Bullets(up) => {
+                let n = bullets_after(lane.bullets(), up);
+                lane.change(LaneChange::Bullets(n));
+                format!("bullets: {n}")
+            }
+            Action::SingleStep => {
+                lane.change(LaneChange::SingleStep);
+                "single step".to_string()
+            }
+            other => {
+                let (settings, line) = settings_after(other, &lane.settings())?;
+                lane.change(LaneChange::Settings(settings));
+                line
+            }
+        };
+        lines.push(format!("lane {} ({}): {line}", i + 1, lane.profile.name));
+    }
+    (!lines.is_empty()).then(|| lines.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::compare::Preset;
+    use crate::world::WorldConfig;
+    use looplab_timing::{LoopSettings, Strategy};
+
+    #[test]
+    fn keys_act_on_the_selected_lane_or_on_all() {
+        let mut c = Compare::new(
+            Preset::FixedStep,
+            &LoopSettings::default(),
+            &WorldConfig {
+                seed: 1,
+                bullets: 10,
+            },
+            Duration::ZERO,
+        );
+        let second = next_selection(&c, next_selection(&c, None));
+        assert_eq!(second, Some(1));
+        assert_eq!(next_selection(&c, second), None, "then all again");
+
+        let line = act_on_lanes(&mut c, second, Action::SelectStrategy(Strategy::Variable));
+        assert_eq!(
+            line.as_deref(),
+            Some("lane 2 (weak-gpu): strategy: variable")
+        );
+        assert_eq!(c.lanes[0].strategy(), Strategy::Interpolated);
+        assert_eq!(c.lanes[1].strategy(), Strategy::Variable);
+
+        let line = act_on_lanes(&mut c, None, Action::UpdateRate(false)).unwrap();
+        assert!(
+            line.starts_with("lane 1 (fast): update rate: 50") && line.contains("lane 2"),
+            "{line}"
+        );
+        assert!(
+            c.lanes
+                .iter()
+                .all(|l| l.settings().update_rate.as_hz() == 50.0)
+        );
+        assert_eq!(
+            act_on_lanes(&mut c, None, Action::ToggleVsync),
+            None,
+            "the window's key"
+        );
+        // Taken at each lane's next frame start.
+        c.advance_to(Duration::from_millis(100));
+        assert_eq!(
+            c.lanes[1].session().planner().strategy(),
+            Strategy::Variable
+        );
     }
 }

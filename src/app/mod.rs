@@ -269,7 +269,10 @@ impl App {
             let effect = match input {
                 Input::Press(action) => {
                     self.run.key_applied(arrival);
-                    self.controls.apply(action)
+                    match self.act_on_lanes(action) {
+                        Some(line) => Effect::log(line),
+                        None => self.controls.apply(action),
+                    }
                 }
                 Input::Release(direction) => self.controls.release(direction),
             };
@@ -313,6 +316,26 @@ impl App {
         self.sync_compare();
     }
 
+    /// In compare mode: K selects the lanes, and the strategy and loop keys act on them.
+    /// `None` for any other key, or outside compare mode: it acts on the window.
+    fn act_on_lanes(&mut self, action: Action) -> Option<String> {
+        let compare = self.compare.as_mut()?;
+        let selected = self.controls.knobs.selected_lane;
+        if action == Action::SelectLane {
+            let next = lanes_view::next_selection(compare, selected);
+            self.controls.knobs.selected_lane = next;
+            return Some(match next {
+                Some(i) => format!(
+                    "compare: keys act on lane {} ({})",
+                    i + 1,
+                    compare.lanes[i].profile.name
+                ),
+                None => "compare: keys act on all lanes".to_string(),
+            });
+        }
+        lanes_view::act_on_lanes(compare, selected, action)
+    }
+
     /// Starts or ends compare mode, or changes its preset, as the knob says. The lanes start
     /// now, from the seed and bullet count in use, with the loop's current settings and
     /// the arrows held now.
@@ -322,6 +345,7 @@ impl App {
             return;
         }
         let now = self.clock.now();
+        self.controls.knobs.selected_lane = None;
         self.compare = wanted.map(|preset| {
             let world = WorldConfig {
                 seed: self.options.world.seed,
@@ -429,8 +453,14 @@ impl App {
                 let (strip, sprites, lane_captions) = match &mut self.compare {
                     Some(compare) => {
                         compare.advance_to(now);
-                        let (frame, captions) =
-                            compare_frame(compare, now, transform, plan.step, &mut self.draw.lanes);
+                        let (frame, captions) = compare_frame(
+                            compare,
+                            knobs.selected_lane,
+                            now,
+                            transform,
+                            plan.step,
+                            &mut self.draw.lanes,
+                        );
                         (None, frame, captions)
                     }
                     None => {

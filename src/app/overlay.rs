@@ -371,12 +371,15 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                         .color(Color32::from_rgb(255, 210, 90))
                         .strong(),
                 );
+                let target = match c.knobs.selected_lane {
+                    Some(i) => format!("lane {} (framed in gold)", i + 1),
+                    None => "every lane".to_string(),
+                };
                 ui.label(
-                    RichText::new(
-                        "each lane a modelled machine, steered together; the keys below act on the window's own loop",
-                    )
-                    .small()
-                    .weak(),
+                    RichText::new(format!(
+                        "each lane a modelled machine, steered together; strategy and loop keys act on {target} (K changes)"
+                    ))
+                    .small(),
                 );
             }
             let strategy = c.strategy();

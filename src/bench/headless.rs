@@ -387,7 +387,7 @@ pub fn compare_offscreen(
         let (sprites, captions) = match &mut compare {
             Some(c) => {
                 c.advance_to(now);
-                compare_frame(c, now, transform, plan.step, &mut scratch)
+                compare_frame(c, None, now, transform, plan.step, &mut scratch)
             }
             None => {
                 let showing = Showing {

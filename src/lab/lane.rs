@@ -35,6 +35,16 @@ pub const CHECK_EVERY: Duration = Duration::from_secs(1);
 /// sleeps) has already run past it.
 pub const INPUT_DELAY: Duration = Duration::from_millis(40);
 
+/// A change a person makes to a lane's loop. The machine takes it at the start of its next
+/// frame, as a real loop reads its settings between frames.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneChange {
+    Strategy(Strategy),
+    Settings(LoopSettings),
+    Bullets(usize),
+    SingleStep,
+}
+
 /// A lane's modelled frame in progress: its plan and when its picture will be shown.
 #[derive(Clone, Debug)]
 struct Working {
@@ -64,6 +74,8 @@ pub struct Lane {
     /// Steering that arrived but that the machine has not polled yet (it polls at the start
     /// of a frame): arrival time and change.
     unpolled: VecDeque<(Duration, SteerChange)>,
+    /// Changes to take at the next frame start, in order.
+    changes: Vec<LaneChange>,
     checkpoint: Checkpoint,
     /// State hashes every [`CHECK_EVERY`] of game time, oldest first.
     hashes: Vec<(Duration, u64)>,
@@ -94,6 +106,7 @@ impl Lane {
             working: None,
             picture: None,
             unpolled: VecDeque::new(),
+            changes: Vec::new(),
             checkpoint: Checkpoint::new(CHECK_EVERY),
             hashes: Vec::new(),
             recent: VecDeque::new(),
@@ -133,8 +146,57 @@ impl Lane {
         new_picture
     }
 
+    /// Asks for `change` from the machine's next frame on.
+    pub fn change(&mut self, change: LaneChange) {
+        self.changes.push(change);
+    }
+
+    /// The strategy the next frame runs (with any change asked for).
+    pub fn strategy(&self) -> Strategy {
+        self.changes
+            .iter()
+            .rev()
+            .find_map(|c| match c {
+                LaneChange::Strategy(s) => Some(*s),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.session.planner().strategy())
+    }
+
+    /// The settings the next frame runs with (with any change asked for).
+    pub fn settings(&self) -> LoopSettings {
+        self.changes
+            .iter()
+            .rev()
+            .find_map(|c| match c {
+                LaneChange::Settings(s) => Some(s.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.session.settings().clone())
+    }
+
+    /// The bullets the next frame has (with any change asked for).
+    pub fn bullets(&self) -> usize {
+        self.changes
+            .iter()
+            .rev()
+            .find_map(|c| match c {
+                LaneChange::Bullets(n) => Some(*n),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.session.world().bullets.len())
+    }
+
     fn start_frame(&mut self) {
         let start = self.next_start;
+        for change in std::mem::take(&mut self.changes) {
+            match change {
+                LaneChange::Strategy(s) => self.session.set_strategy(s),
+                LaneChange::Settings(s) => self.session.set_settings(s),
+                LaneChange::Bullets(n) => self.session.set_bullet_count(n),
+                LaneChange::SingleStep => self.session.single_step(),
+            }
+        }
         while let Some(&(arrived, change)) = self.unpolled.front()
             && arrived <= start
         {
@@ -347,6 +409,27 @@ mod tests {
             agreement(&variable[0], &variable[1]),
             Agreement::DivergedAt(Duration::from_secs(1))
         );
+    }
+
+    #[test]
+    fn a_change_waits_for_the_next_frame() {
+        let mut l = lane("weak-gpu", Strategy::CatchUp);
+        l.advance_to(Duration::from_millis(10));
+        assert!(l.working.is_some(), "a 45 ms frame in progress");
+        l.change(LaneChange::Strategy(Strategy::Variable));
+        assert_eq!(l.strategy(), Strategy::Variable);
+        assert_eq!(l.session().planner().strategy(), Strategy::CatchUp);
+        l.advance_to(Duration::from_millis(50));
+        assert_eq!(l.session().planner().strategy(), Strategy::Variable);
+        let paused = LoopSettings::default().with_paused(true);
+        l.change(LaneChange::Settings(paused));
+        l.advance_to(Duration::from_millis(200));
+        let steps = l.session().world().steps();
+        l.advance_to(Duration::from_millis(600));
+        assert_eq!(l.session().world().steps(), steps, "paused");
+        l.change(LaneChange::SingleStep);
+        l.advance_to(Duration::from_millis(700));
+        assert_eq!(l.session().world().steps(), steps + 1, "one step");
     }
 
     #[test]
