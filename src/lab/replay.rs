@@ -111,7 +111,7 @@ impl ReplayReport {
         );
         let _ = writeln!(
             out,
-            "Each cell: the state at that game time on that machine under that strategy."
+            "Each cell: `same` (the recorded state, bit for bit) or, where the state differs, how far the ship is from its recorded place."
         );
         let width = 14;
         let _ = write!(out, "{:<10}", "profile");
