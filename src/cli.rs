@@ -248,7 +248,7 @@ pub struct AppArgs {
     pub record: Option<PathBuf>,
     /// Play a recording back: its world, strategy and settings, the ship steered as recorded
     /// (the arrow keys are ignored), and at its end a check that the state is the same.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "bullets", "seed"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "stall_clamp", "time_scale", "bullets", "seed"])]
     pub replay: Option<PathBuf>,
     /// Make every N-th frame find its surface outdated or lost, alternately: a test of
     /// recovery.
@@ -510,11 +510,18 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             let mut options = cli.app.options();
             if let Some(path) = &cli.app.replay {
-                if cli.app.record.as_ref().is_some_and(|r| same_file(r, path)) {
-                    return Err(Failure::usage(format!(
-                        "--record {} would write over the recording being replayed",
-                        path.display()
-                    )));
+                let outputs = [
+                    ("--record", &cli.app.record),
+                    ("--stats", &cli.app.stats),
+                    ("--frame-log", &cli.app.frame_log),
+                ];
+                for (option, output) in outputs {
+                    if output.as_ref().is_some_and(|o| same_file(o, path)) {
+                        return Err(Failure::usage(format!(
+                            "{option} {} would write over the recording being replayed",
+                            path.display()
+                        )));
+                    }
                 }
                 let recording = load_recording(path)?;
                 options.strategy = recording.strategy;
@@ -598,12 +605,21 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Whether two paths name the same file (the second exists; the first may not yet).
+/// Whether two paths name the same file (the second exists; the first may not yet): the
+/// same device and inode where both exist (a hard link too), else the same resolved path.
 fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        use std::os::unix::fs::MetadataExt;
+        return (x.dev(), x.ino()) == (y.dev(), y.ino());
+    }
     let canonical = |p: &std::path::Path| {
         p.canonicalize().ok().or_else(|| {
-            let parent = p.parent().filter(|d| !d.as_os_str().is_empty())?;
-            Some(parent.canonicalize().ok()?.join(p.file_name()?))
+            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+            let dir = parent
+                .map_or_else(std::env::current_dir, |d| d.canonicalize())
+                .ok()?;
+            Some(dir.join(p.file_name()?))
         })
     };
     match (canonical(a), canonical(b)) {

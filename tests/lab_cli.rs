@@ -393,7 +393,7 @@ fn bad_recordings_are_refused_in_one_line_with_status_2() {
         (
             "edited.jsonl",
             Some(format!(
-                "{header}\n{{\"end\":{{\"steps\":1,\"game_time_ns\":16666667,\"hash\":\"0000000000000000\",\"ship\":[1.0,2.0]}},\"checksum\":\"0000000000000000\"}}\n"
+                "{header}\n{{\"end\":{{\"steps\":1,\"game_time_ns\":16666667,\"hash\":\"0000000000000000\",\"ship\":[1.0,2.0]}}}}\n{{\"checksum\":\"0000000000000000\"}}\n"
             )),
             "checksum",
         ),
@@ -430,19 +430,20 @@ fn bad_recordings_are_refused_in_one_line_with_status_2() {
             );
         }
     }
-    // A replay never writes over its own recording.
+    // A replay never writes over its own recording, by any name.
     let path = dir.join("edited.jsonl");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
-        .args([
-            "--replay",
-            path.to_str().unwrap(),
-            "--record",
-            path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("write over"));
+    let link = dir.join("link.jsonl");
+    std::fs::hard_link(&path, &link).unwrap();
+    for option in ["--record", "--stats", "--frame-log"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
+            .args(["--replay", path.to_str().unwrap(), option])
+            .arg(&link)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{option}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("write over"), "{option}: {err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -52,6 +52,30 @@ fn showing(view: View) -> Showing {
     }
 }
 
+/// The overlay of `c` as the window lays it out, with no strip and no lanes.
+fn overlay_model<'a>(
+    c: &'a Controls,
+    plan: &'a FramePlan,
+    last: &'a FrameRecord,
+    delay: &'a InputDelay,
+    transform: ViewTransform,
+) -> OverlayModel<'a> {
+    OverlayModel {
+        controls: c,
+        plan,
+        last,
+        summary: c.session().stats().summary(),
+        accuracy: Default::default(),
+        present_mode: wgpu::PresentMode::Fifo,
+        cpu_percent: Some(50.0),
+        adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)",
+        steer_delay: delay,
+        strip: None,
+        lane_captions: &[],
+        transform,
+    }
+}
+
 /// Renders `world` as the window would (no overlay) at `width` x `height` and reads it back.
 fn render_world(gpu: &Gpu, world: &World, view: View, width: u32, height: u32) -> Vec<u8> {
     let mut painter =
@@ -96,20 +120,7 @@ fn the_overlay_keeps_to_its_column_at_every_window_size() {
         let delay = InputDelay::default();
         let last = FrameRecord::default();
         let transform = ViewTransform::new(WORLD_SIZE, width, height);
-        let model = OverlayModel {
-            controls: &c,
-            plan: &plan,
-            last: &last,
-            summary: c.session().stats().summary(),
-            accuracy: Default::default(),
-            present_mode: wgpu::PresentMode::Fifo,
-            cpu_percent: Some(50.0),
-            adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)",
-            steer_delay: &delay,
-            strip: None,
-            lane_captions: &[],
-            transform,
-        };
+        let model = overlay_model(&c, &plan, &last, &delay, transform);
         let mut host = OverlayHost::headless();
         // egui sizes a new window over its first passes: lay it out until it settles.
         let mut panels = Vec::new();
@@ -234,20 +245,7 @@ fn captions_and_overlay_words_are_painted() {
     let delay = InputDelay::default();
     let last = FrameRecord::default();
     let transform = ViewTransform::new(WORLD_SIZE, width, height);
-    let model = OverlayModel {
-        controls: &c,
-        plan: &plan,
-        last: &last,
-        summary: c.session().stats().summary(),
-        accuracy: Default::default(),
-        present_mode: wgpu::PresentMode::Fifo,
-        cpu_percent: Some(50.0),
-        adapter: "offscreen",
-        steer_delay: &delay,
-        strip: None,
-        lane_captions: &[],
-        transform,
-    };
+    let model = overlay_model(&c, &plan, &last, &delay, transform);
     let mut painter =
         Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
     let target = OffscreenTarget::new(&gpu.device, width, height);

@@ -288,7 +288,6 @@ impl Controls {
     }
 }
 
-/// Doubles (`up`) or halves the time scale, within [`TIME_SCALE_RANGE`].
 /// The loop settings `action` asks for, from `current`, and the line that says so; `None`
 /// when `action` is not a change of the loop's settings (or changes nothing). The window's
 /// loop and compare mode's lanes change their settings through this one place.
@@ -339,6 +338,7 @@ pub fn bullets_after(n: usize, up: bool) -> usize {
     .clamp(BULLET_RANGE.0, BULLET_RANGE.1)
 }
 
+/// Doubles (`up`) or halves the time scale, within [`TIME_SCALE_RANGE`].
 fn step_time_scale(scale: TimeScale, up: bool) -> TimeScale {
     let factor = if up {
         scale.factor() * 2.0

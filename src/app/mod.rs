@@ -291,7 +291,8 @@ impl App {
             }
             if steered {
                 self.draw.steer_delay.changed(arrival);
-                if let Some(c) = &mut self.compare {
+                // A replay steers by its recording; the arrows do nothing, in the lanes too.
+                if let Some(c) = self.compare.as_mut().filter(|_| self.replay.is_none()) {
                     c.steer(self.controls.steer_held(), arrival);
                 }
             }

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::lane::{Agreement, Lane, agreement};
+use super::lane::{Agreement, Lane, agreement, steer_stamp};
 use super::profile::Profile;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
@@ -179,10 +179,12 @@ impl Compare {
         }
     }
 
-    /// The held arrows changed at real time `arrived`: every lane gets the change.
+    /// The held arrows changed at real time `arrived`: every lane gets the change, from the
+    /// same game time.
     pub fn steer(&mut self, steer: Steer, arrived: Duration) {
+        let from = steer_stamp(&self.lanes);
         for lane in &mut self.lanes {
-            lane.steer(steer, arrived);
+            lane.steer(steer, arrived, from);
         }
     }
 

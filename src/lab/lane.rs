@@ -7,11 +7,12 @@
 //! when that time has passed. A weak-GPU lane so changes its picture about 20 times a second
 //! beside a fast lane's 60, while both are driven by the same clock.
 //!
-//! Every lane gets the same steering at the same game time: a key that arrives at real time
-//! `t` applies from the first update that starts at or after `t` plus [`INPUT_DELAY`] of game
-//! time, in every lane. Under a fixed step that is the same update everywhere, so lanes on
-//! different machines stay bit-identical; under a variable step it is not. The state is
-//! hashed every [`CHECK_EVERY`] of game time, so lanes can be compared as they run.
+//! Every lane gets the same steering at the same game time: a key applies, in every lane, from
+//! the first update that starts at or after the game time the furthest-ahead lane has
+//! planned to ([`steer_stamp`]), so no lane has run past it. Under a fixed step that is the
+//! same update everywhere, so lanes on different machines stay bit-identical; under a
+//! variable step it is not. The state is hashed every [`CHECK_EVERY`] of game time, so lanes
+//! can be compared as they run.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -30,10 +31,32 @@ use looplab_timing::{FramePlan, LoopSettings, Strategy, Wake};
 /// Game time between two state hashes.
 pub const CHECK_EVERY: Duration = Duration::from_secs(1);
 
-/// How long after its arrival a key applies, in game time: long enough that no lane whose
-/// game clock runs up to a step ahead of real time (a fixed-step loop that updates before it
-/// sleeps) has already run past it.
-pub const INPUT_DELAY: Duration = Duration::from_millis(40);
+/// How far behind real time a lane may fall before it is brought back, as the window's own
+/// loop clamps a stall: while the window is not drawn (minimised, stopped in a debugger) the
+/// lanes wait instead of fast-forwarding through the gap on the next frame.
+pub const MAX_BEHIND: Duration = Duration::from_millis(250);
+
+/// Frames one call of [`Lane::advance_to`] may run: a bound on its work whatever the profile.
+const MAX_FRAMES_PER_CALL: u32 = 2000;
+
+/// The game time from which a key that arrives now applies in every lane: the furthest game
+/// time any lane has planned to. An `uncapped` lane is left out when others are not: its
+/// clock runs at the machine's speed, not the real one, and would hold every key back.
+pub fn steer_stamp(lanes: &[Lane]) -> Duration {
+    let tied: Vec<&Lane> = lanes
+        .iter()
+        .filter(|l| l.session.planner().strategy() != Strategy::Uncapped)
+        .collect();
+    let from = if tied.is_empty() {
+        lanes.iter().collect()
+    } else {
+        tied
+    };
+    from.iter()
+        .map(|l| l.session.planner().game_time())
+        .max()
+        .unwrap_or_default()
+}
 
 /// A change a person makes to a lane's loop. The machine takes it at the start of its next
 /// frame, as a real loop reads its settings between frames.
@@ -114,11 +137,11 @@ impl Lane {
     }
 
     /// A key changed the steering at real time `arrived`: the machine polls it at its next
-    /// frame start and applies it from game time `arrived + INPUT_DELAY`.
-    pub fn steer(&mut self, steer: Steer, arrived: Duration) {
+    /// frame start and applies it from game time `from` (see [`steer_stamp`]).
+    pub fn steer(&mut self, steer: Steer, arrived: Duration, from: Duration) {
         let change = SteerChange {
             step: 0,
-            game_time: arrived + INPUT_DELAY,
+            game_time: from,
             steer,
         };
         self.unpolled.push_back((arrived, change));
@@ -129,9 +152,16 @@ impl Lane {
     /// Returns whether a new picture appeared.
     pub fn advance_to(&mut self, now: Duration) -> bool {
         let mut new_picture = false;
-        loop {
+        for _ in 0..MAX_FRAMES_PER_CALL {
             match self.working.take() {
-                None if self.next_start <= now => self.start_frame(),
+                None if self.next_start <= now => {
+                    if now > self.next_start + MAX_BEHIND {
+                        // Not advanced for a while: go on from now (the planner clamps the
+                        // gap as the window's loop clamps a stall).
+                        self.next_start = now;
+                    }
+                    self.start_frame();
+                }
                 None => break,
                 Some(w) if w.done <= now => {
                     self.finish_frame(w);
@@ -151,51 +181,57 @@ impl Lane {
         self.changes.push(change);
     }
 
-    /// The strategy the next frame runs (with any change asked for).
-    pub fn strategy(&self) -> Strategy {
-        self.changes
-            .iter()
-            .rev()
-            .find_map(|c| match c {
-                LaneChange::Strategy(s) => Some(*s),
-                _ => None,
-            })
-            .unwrap_or_else(|| self.session.planner().strategy())
+    /// The latest change `pick` takes that the machine has not taken yet.
+    fn pending<T>(&self, pick: impl Fn(&LaneChange) -> Option<T>) -> Option<T> {
+        self.changes.iter().rev().find_map(pick)
     }
 
-    /// The settings the next frame runs with (with any change asked for).
+    /// The strategy the next frame runs (with any change asked for).
+    pub fn strategy(&self) -> Strategy {
+        self.pending(|c| match c {
+            LaneChange::Strategy(s) => Some(*s),
+            _ => None,
+        })
+        .unwrap_or_else(|| self.session.planner().strategy())
+    }
+
+    /// The settings the next frame runs with (with the changes asked for, in order; a single
+    /// step pauses, as it does in the window).
     pub fn settings(&self) -> LoopSettings {
-        self.changes
-            .iter()
-            .rev()
-            .find_map(|c| match c {
-                LaneChange::Settings(s) => Some(s.clone()),
-                _ => None,
-            })
-            .unwrap_or_else(|| self.session.settings().clone())
+        let mut settings = self.session.settings().clone();
+        for change in &self.changes {
+            match change {
+                LaneChange::Settings(s) => settings = s.clone(),
+                LaneChange::SingleStep => settings.paused = true,
+                _ => {}
+            }
+        }
+        settings
     }
 
     /// The bullets the next frame has (with any change asked for).
     pub fn bullets(&self) -> usize {
-        self.changes
-            .iter()
-            .rev()
-            .find_map(|c| match c {
-                LaneChange::Bullets(n) => Some(*n),
-                _ => None,
-            })
-            .unwrap_or_else(|| self.session.world().bullets.len())
+        self.pending(|c| match c {
+            LaneChange::Bullets(n) => Some(*n),
+            _ => None,
+        })
+        .unwrap_or_else(|| self.session.world().bullets.len())
     }
 
     fn start_frame(&mut self) {
         let start = self.next_start;
+        // Single steps last: a change of settings after one would otherwise cancel it.
+        let mut steps = 0;
         for change in std::mem::take(&mut self.changes) {
             match change {
                 LaneChange::Strategy(s) => self.session.set_strategy(s),
                 LaneChange::Settings(s) => self.session.set_settings(s),
                 LaneChange::Bullets(n) => self.session.set_bullet_count(n),
-                LaneChange::SingleStep => self.session.single_step(),
+                LaneChange::SingleStep => steps += 1,
             }
+        }
+        for _ in 0..steps {
+            self.session.single_step();
         }
         while let Some(&(arrived, change)) = self.unpolled.front()
             && arrived <= start
@@ -341,9 +377,10 @@ mod tests {
                 2300 => Some(Steer::NONE),
                 _ => None,
             };
+            let from = steer_stamp(lanes);
             for (i, lane) in lanes.iter_mut().enumerate() {
                 if let Some(steer) = key {
-                    lane.steer(steer, now);
+                    lane.steer(steer, now, from);
                 }
                 if lane.advance_to(now) {
                     pictures[i].push(lane.picture().unwrap().shown_at);
@@ -412,6 +449,50 @@ mod tests {
     }
 
     #[test]
+    fn a_lane_left_behind_waits_instead_of_fast_forwarding() {
+        let mut l = lane("fast", Strategy::CatchUp);
+        l.advance_to(Duration::from_secs(1));
+        let steps = l.session().world().steps();
+        // Ten seconds without a call (a minimised window): the next call catches up at most
+        // the stall clamp, not ten seconds of updates.
+        l.advance_to(Duration::from_secs(11));
+        let caught_up = l.session().world().steps() - steps;
+        assert!(caught_up <= 16, "{caught_up} updates");
+        // A frame that costs nothing cannot hang a call.
+        let mut free = Lane::new(
+            Profile::parse("free:render=0ms,update=0ms").unwrap(),
+            Strategy::Uncapped,
+            LoopSettings::default(),
+            &WorldConfig {
+                seed: 1,
+                bullets: 1,
+            },
+            Duration::ZERO,
+        );
+        free.advance_to(Duration::from_millis(1));
+        assert!(free.session().world().steps() <= u64::from(MAX_FRAMES_PER_CALL));
+    }
+
+    #[test]
+    fn a_single_step_survives_a_change_of_settings() {
+        let mut l = lane("weak-gpu", Strategy::CatchUp);
+        l.change(LaneChange::Settings(
+            LoopSettings::default().with_paused(true),
+        ));
+        l.advance_to(Duration::from_millis(100));
+        let steps = l.session().world().steps();
+        l.change(LaneChange::SingleStep);
+        assert!(l.settings().paused, "a single step pauses");
+        let faster = l
+            .settings()
+            .with_time_scale(looplab_timing::TimeScale::new(2.0).unwrap());
+        l.change(LaneChange::Settings(faster));
+        l.advance_to(Duration::from_millis(300));
+        assert_eq!(l.session().world().steps(), steps + 1);
+        assert!(l.session().settings().paused);
+    }
+
+    #[test]
     fn a_change_waits_for_the_next_frame() {
         let mut l = lane("weak-gpu", Strategy::CatchUp);
         l.advance_to(Duration::from_millis(10));
@@ -451,8 +532,8 @@ mod tests {
                     .collect()
             })
             .collect();
-        // 500 ms + 40 ms is update 33 (which starts at 550 ms).
-        assert_eq!(first[0], vec![33, 105, 141]);
+        // A key at 500 ms applies from update 30 (which starts at 500 ms) in all three.
+        assert_eq!(first[0], vec![30, 102, 138]);
         assert!(first.iter().all(|f| *f == first[0]), "{first:?}");
     }
 }

@@ -8,14 +8,15 @@
 //! {"looplab_recording":1,"seed":1,"bullets":2000,"strategy":"catch-up","update_hz":60.0,"max_updates":10,"frame_cap_hz":60.0}
 //! {"step":212,"game_time_ns":3533333404,"steer":[1,0]}
 //! {"step":251,"game_time_ns":4183333417,"steer":[0,0]}
-//! {"end":{"steps":600,"game_time_ns":10000000200,"hash":"5f0c3e0d9a1b2c4d","ship":[861.2,190.0]},"checksum":"0e4c21aa5b9d7f31"}
+//! {"end":{"steps":600,"game_time_ns":10000000200,"hash":"5f0c3e0d9a1b2c4d","ship":[861.2,190.0]}}
+//! {"checksum":"0e4c21aa5b9d7f31"}
 //! ```
 //!
 //! The header names the format's version, the world (seed, bullets) and the loop (strategy,
 //! update rate, update limit, frame cap). Each steering line is a change of the held arrow
 //! keys (x and y, each -1, 0 or 1; y down) and the update it first applies to. The end line
-//! gives the state reached and its hash, and a checksum (xxh3-64) of every line before it,
-//! so a file damaged or edited by hand is refused rather than played wrongly.
+//! gives the state reached and its hash, and the last line a checksum (xxh3-64) of every line
+//! before it, so a file damaged or edited by hand is refused rather than played wrongly.
 
 use std::time::Duration;
 
@@ -87,16 +88,25 @@ struct EndState {
 #[serde(deny_unknown_fields)]
 struct EndLine {
     end: EndState,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChecksumLine {
     checksum: String,
 }
 
-/// Any line but the header: a change or the end.
+/// Any line but the header: a change, the end, or the checksum.
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum Line {
     Change(ChangeLine),
     End(EndLine),
+    Checksum(ChecksumLine),
 }
+
+/// The longest recording a replay takes: a day of game time.
+const MAX_GAME_TIME: Duration = Duration::from_secs(24 * 3600);
 
 impl Recording {
     /// The loop settings the recording was made with.
@@ -139,9 +149,10 @@ impl Recording {
                 hash: format!("{:016x}", self.end.hash),
                 ship: self.end.ship,
             },
-            checksum: format!("{:016x}", xxh3_64(text.as_bytes())),
         };
         push_line(&mut text, &end);
+        let checksum = format!("{:016x}", xxh3_64(text.as_bytes()));
+        push_line(&mut text, &ChecksumLine { checksum });
         text
     }
 
@@ -184,15 +195,22 @@ impl Recording {
                 WorldConfig::MAX_BULLETS
             ));
         }
+        if header.max_updates == Some(0) {
+            return Err("line 1: max_updates must be at least 1 (or null)".into());
+        }
         let mut changes: Vec<SteerChange> = Vec::new();
-        let mut end = None;
-        let mut checked_len = 0;
+        let (mut end, mut checksum) = (None, None);
         for (i, line) in lines {
             let n = i + 1;
-            if end.is_some() {
-                return Err(format!("has more after its end line (line {n})"));
+            if checksum.is_some() {
+                return Err(format!("has more after its checksum line (line {n})"));
             }
             match serde_json::from_str::<Line>(line) {
+                Ok(Line::Change(_) | Line::End(_)) if end.is_some() => {
+                    return Err(format!(
+                        "line {n}: only the checksum may follow the end line"
+                    ));
+                }
                 Ok(Line::Change(c)) => {
                     let [x, y] = c.steer;
                     if !(-1..=1).contains(&x) || !(-1..=1).contains(&y) {
@@ -211,22 +229,38 @@ impl Recording {
                         steer: Steer { x, y },
                     });
                 }
-                Ok(Line::End(e)) => {
-                    checked_len = line_start(text, i);
-                    end = Some(e);
+                Ok(Line::End(e)) => end = Some((n, e.end)),
+                Ok(Line::Checksum(c)) => checksum = Some((line_start(text, i), c.checksum)),
+                Err(_) => {
+                    return Err(format!(
+                        "line {n} is not a steering line, the end line or the checksum"
+                    ));
                 }
-                Err(_) => return Err(format!("line {n} is not a steering line or the end line")),
             }
         }
-        let Some(e) = end else {
-            return Err("is cut short: it has no end line".into());
+        let (Some((end_line, e)), Some((checked_len, written))) = (end, checksum) else {
+            return Err("is cut short: it has no end line and checksum".into());
         };
-        let written = u64::from_str_radix(&e.checksum, 16).ok();
+        let written = u64::from_str_radix(&written, 16).ok();
         if written != Some(xxh3_64(&text.as_bytes()[..checked_len])) {
             return Err("was changed after it was written (its checksum does not match)".into());
         }
-        let hash = u64::from_str_radix(&e.end.hash, 16)
-            .map_err(|_| "end line: hash is not 16 hex digits".to_string())?;
+        let hash = u64::from_str_radix(&e.hash, 16)
+            .map_err(|_| format!("line {end_line}: hash is not 16 hex digits"))?;
+        let game_time = Duration::from_nanos(e.game_time_ns);
+        if game_time > MAX_GAME_TIME {
+            return Err(format!(
+                "line {end_line}: it ends after more than a day of game time"
+            ));
+        }
+        if changes
+            .last()
+            .is_some_and(|c| c.step >= e.steps || c.game_time >= game_time)
+        {
+            return Err(format!(
+                "line {end_line}: it ends before its last steering change"
+            ));
+        }
         Ok(Recording {
             world: WorldConfig {
                 seed: header.seed,
@@ -238,10 +272,10 @@ impl Recording {
             frame_cap,
             changes,
             end: RecordedEnd {
-                steps: e.end.steps,
-                game_time: Duration::from_nanos(e.end.game_time_ns),
+                steps: e.steps,
+                game_time,
                 hash,
-                ship: e.end.ship,
+                ship: e.ship,
             },
         })
     }
@@ -310,7 +344,7 @@ mod tests {
     fn a_recording_reads_back_as_written() {
         let r = recording();
         let text = r.to_text();
-        assert_eq!(text.lines().count(), 4);
+        assert_eq!(text.lines().count(), 5);
         assert!(text.starts_with("{\"looplab_recording\":1,"), "{text}");
         assert_eq!(Recording::parse(&text), Ok(r.clone()));
         assert_eq!(r.settings().step(), Duration::from_nanos(16_666_667));
@@ -321,6 +355,10 @@ mod tests {
         let good = recording().to_text();
         let lines: Vec<&str> = good.lines().collect();
         let joined = |ls: &[&str]| ls.iter().map(|l| format!("{l}\n")).collect::<String>();
+        // Well formed, checksum and all, but not a run that could have happened.
+        let mut r = recording();
+        r.end.steps = 40;
+        let ends_early = r.to_text();
         let cases = [
             ("", "is empty"),
             ("hello\n", "is not a Looplab recording"),
@@ -329,14 +367,21 @@ mod tests {
                 "version 2",
             ),
             (&joined(&lines[..3]), "cut short"),
-            (&good[..good.len() - 20], "line 4 is not"),
+            (&joined(&lines[..4]), "cut short"),
+            (&good[..good.len() - 10], "line 5 is not"),
+            (&good.replace("\"steps\":90", "\"steps\":91"), "checksum"),
             (&good.replace("[1,-1]", "[1,1]"), "checksum"),
             (&good.replace("[1,-1]", "[3,0]"), "steer must be"),
             (
                 &good.replace("\"step\":40", "\"step\":2"),
                 "steps must increase",
             ),
-            (&format!("{good}{}\n", lines[1]), "after its end"),
+            (&format!("{good}{}\n", lines[1]), "after its checksum"),
+            (&ends_early, "before its last steering"),
+            (
+                &good.replace("\"max_updates\":10", "\"max_updates\":0"),
+                "at least 1",
+            ),
             (&good.replace("catch-up", "sideways"), "strategy"),
         ];
         for (text, reason) in cases {
