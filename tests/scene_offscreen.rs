@@ -341,7 +341,10 @@ fn compare_mode_draws_each_lane_in_its_tile() {
         },
         Duration::ZERO,
     );
-    compare.advance_to(Duration::from_millis(500));
+    // Advanced as the window does, a frame at a time (a lane left behind waits instead).
+    for ms in (0..=500).step_by(16) {
+        compare.advance_to(Duration::from_millis(ms));
+    }
     let tiles = lanes::tiles(compare.lanes.len(), lanes::LANES_AREA);
     let pictures: Vec<LanePicture> = compare
         .lanes
