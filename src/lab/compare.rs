@@ -124,6 +124,8 @@ pub struct Compare {
     pub lanes: Vec<Lane>,
     /// Real time compare mode started.
     started: Duration,
+    /// The real time every lane has been run to.
+    advanced_to: Duration,
 }
 
 /// What a lane's caption says.
@@ -169,6 +171,7 @@ impl Compare {
             preset,
             lanes,
             started: now,
+            advanced_to: now,
         }
     }
 
@@ -177,14 +180,19 @@ impl Compare {
         for lane in &mut self.lanes {
             lane.advance_to(now);
         }
+        self.advanced_to = self.advanced_to.max(now);
     }
 
     /// The held arrows changed at real time `arrived`: every lane gets the change, from the
-    /// same game time.
+    /// same game time. The lanes are first run to the moment they learn of it (the arrival,
+    /// or where they already are if that is later), so the game time they have planned to is
+    /// known and no lane plans past it before it polls the change.
     pub fn steer(&mut self, steer: Steer, arrived: Duration) {
+        let known = arrived.max(self.advanced_to);
+        self.advance_to(known);
         let from = steer_stamp(&self.lanes);
         for lane in &mut self.lanes {
-            lane.steer(steer, arrived, from);
+            lane.steer(steer, known, from);
         }
     }
 
@@ -246,6 +254,43 @@ mod tests {
             c.advance_to(now);
         }
         c
+    }
+
+    #[test]
+    fn keys_between_two_advances_keep_fixed_step_lanes_in_step() {
+        // As in the window: lanes advanced once a frame, keys applied with the time they
+        // arrived, which lies between two advances.
+        let mut c = Compare::new(
+            Preset::FixedStep,
+            &LoopSettings::default(),
+            &WorldConfig {
+                seed: 5,
+                bullets: 50,
+            },
+            Duration::ZERO,
+        );
+        let mut held = false;
+        for frame in 1..=300u64 {
+            let now = Duration::from_micros(16_667 * frame);
+            if frame % 7 == 0 {
+                held = !held;
+                let arrived = now - Duration::from_millis(9);
+                c.steer(Steer::from_held(false, held, false, held), arrived);
+            }
+            c.advance_to(now);
+        }
+        let status = c.status(1, Duration::from_secs(5));
+        assert_eq!(status.agreement_text(), "in step", "{status:?}");
+        assert!(c.lanes[0].hashes().len() >= 4);
+        let steps = |l: &Lane| -> Vec<u64> {
+            l.session()
+                .steering()
+                .changes()
+                .iter()
+                .map(|c| c.step)
+                .collect()
+        };
+        assert_eq!(steps(&c.lanes[0]), steps(&c.lanes[1]));
     }
 
     #[test]
