@@ -19,9 +19,12 @@ use crate::render::scene::{self, Showing, ViewTransform};
 use crate::session::Session;
 use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::session::input_delay::InputDelay;
-use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
+use crate::session::timeline::{FrameHistory, Strip, TIMELINE_SPAN};
+use crate::world::layout::Region;
 use crate::world::{WORLD_SIZE, World, WorldConfig};
-use looplab_timing::{Clock, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
+use looplab_timing::{
+    Clock, FramePlan, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake,
+};
 
 /// How precisely a frame cap held.
 #[derive(Clone, Debug, Serialize)]
@@ -253,7 +256,7 @@ pub fn sprites_offscreen(
         ghosts: false,
     };
     let transform = ViewTransform::new(WORLD_SIZE, width, height);
-    let steer_delay = InputDelay::default();
+    let (last, steer_delay) = (FrameRecord::default(), InputDelay::default());
     let mut overlay = OverlayHost::headless();
     let mut samples: Vec<[f64; 4]> = Vec::new();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -264,20 +267,15 @@ pub fn sprites_offscreen(
         let world = controls.session().world();
         let frame = scene::sprite_frame(world, &showing, strip.as_ref(), transform, &mut shapes);
         let laid_out = story.then(|| {
-            let model = OverlayModel {
-                controls: &controls,
-                plan: &plan,
-                last: &FrameRecord::default(),
-                summary: controls.session().stats().summary(),
-                accuracy: Default::default(),
-                present_mode: wgpu::PresentMode::Immediate,
-                cpu_percent: None,
-                adapter: "offscreen",
-                steer_delay: &steer_delay,
-                strip: strip.as_ref(),
-                lane_captions: &[],
+            let model = offscreen_model(
+                &controls,
+                &plan,
+                &last,
+                &steer_delay,
+                strip.as_ref(),
+                &[],
                 transform,
-            };
+            );
             overlay.run(None, (width, height), &model)
         });
         let overlay_ms = ms(t.elapsed());
@@ -322,6 +320,32 @@ pub fn sprites_offscreen(
         encode_ms: column(2),
         present_ms: column(3),
     })
+}
+
+/// The overlay as an offscreen frame lays it out: no window and no CPU meter.
+fn offscreen_model<'a>(
+    controls: &'a Controls,
+    plan: &'a FramePlan,
+    last: &'a FrameRecord,
+    steer_delay: &'a InputDelay,
+    strip: Option<&'a Strip>,
+    lane_captions: &'a [(Region, String)],
+    transform: ViewTransform,
+) -> OverlayModel<'a> {
+    OverlayModel {
+        controls,
+        plan,
+        last,
+        summary: controls.session().stats().summary(),
+        accuracy: Default::default(),
+        present_mode: wgpu::PresentMode::Immediate,
+        cpu_percent: None,
+        adapter: "offscreen",
+        steer_delay,
+        strip,
+        lane_captions,
+        transform,
+    }
 }
 
 /// Compare mode against the single view at the same number of bullets in all.
@@ -370,7 +394,7 @@ pub fn compare_offscreen(
     let transform = ViewTransform::new(WORLD_SIZE, width, height);
     let (mut history, mut shapes, mut scratch) =
         (FrameHistory::default(), Vec::new(), LanesScratch::default());
-    let steer_delay = InputDelay::default();
+    let (last, steer_delay) = (FrameRecord::default(), InputDelay::default());
     let mut overlay = OverlayHost::headless();
     let period = Rate::SIXTY_HZ.period();
     let mut now = Duration::ZERO;
@@ -403,20 +427,15 @@ pub fn compare_offscreen(
                 (frame, Vec::new())
             }
         };
-        let model = OverlayModel {
-            controls: &controls,
-            plan: &plan,
-            last: &FrameRecord::default(),
-            summary: controls.session().stats().summary(),
-            accuracy: Default::default(),
-            present_mode: wgpu::PresentMode::Immediate,
-            cpu_percent: None,
-            adapter: "offscreen",
-            steer_delay: &steer_delay,
-            strip: strip.as_ref(),
-            lane_captions: &captions,
+        let model = offscreen_model(
+            &controls,
+            &plan,
+            &last,
+            &steer_delay,
+            strip.as_ref(),
+            &captions,
             transform,
-        };
+        );
         let laid_out = overlay.run(None, (width, height), &model);
         let painted = painter.paint(
             &gpu.device,
