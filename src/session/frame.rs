@@ -112,7 +112,7 @@ impl FrameRecord {
         };
         Self {
             start: plan.now,
-            elapsed: plan.elapsed,
+            elapsed: plan.measured,
             updates: plan.updates,
             step: plan.step,
             game_before: plan.game_time.saturating_sub(plan.game_advance()),

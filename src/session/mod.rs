@@ -107,7 +107,7 @@ impl Session {
             .record(plan.now, plan.updates, plan.game_advance());
         let s = self.planner.settings();
         if !s.paused {
-            let advance = plan.elapsed.as_secs_f64() * s.time_scale.factor();
+            let advance = plan.measured.as_secs_f64() * s.time_scale.factor();
             self.reference += Duration::from_secs_f64(advance);
         }
     }

@@ -2,6 +2,7 @@
 
 use core::time::Duration;
 
+use crate::delta::DeltaReader;
 use crate::settings::LoopSettings;
 
 /// What one frame's real time amounts to, as measured by [`GameClock::tick`].
@@ -10,9 +11,12 @@ use crate::settings::LoopSettings;
 pub struct FrameTime {
     /// When the frame started.
     pub now: Duration,
-    /// Real time since the previous frame started (zero for the first frame, and when the
-    /// clock went backwards).
+    /// Real time since the previous frame started as the loop reads it: measured, snapped
+    /// or smoothed by [`LoopSettings::delta`] (zero for the first frame, and when the clock
+    /// went backwards).
     pub elapsed: Duration,
+    /// Real time since the previous frame started as the clock measured it.
+    pub measured: Duration,
     /// The part of `elapsed` beyond the stall clamp, dropped.
     pub clamped: Duration,
     /// Game time to simulate: the rest of `elapsed`, scaled; zero while frozen.
@@ -21,8 +25,9 @@ pub struct FrameTime {
     pub frozen: bool,
 }
 
-/// Turns the real time between frame starts into game time: it clamps a stall, scales by
-/// the time scale and stands still while paused.
+/// Turns the real time between frame starts into game time: it reads the delta as the
+/// [`DeltaMode`](crate::DeltaMode) says, clamps a stall, scales by the time scale and stands
+/// still while paused.
 ///
 /// Scaling is exact: the sub-nanosecond remainder of each frame is carried into the next,
 /// so at a scale of 1/3 a day of frames adds up to a third of a day to the nanosecond.
@@ -48,6 +53,8 @@ pub struct GameClock {
     last_frame: Option<Duration>,
     /// Millionths of a nanosecond of scaled time not yet handed out.
     remainder: u128,
+    /// The snapping grid or the smoothing average.
+    reader: DeltaReader,
 }
 
 impl GameClock {
@@ -56,16 +63,18 @@ impl GameClock {
         Self {
             last_frame: None,
             remainder: 0,
+            reader: DeltaReader::new(),
         }
     }
 
     /// Measures the frame that starts at `now`. A `now` earlier than the previous frame's
     /// counts as no time passing (and the later timestamp is kept).
     pub fn tick(&mut self, now: Duration, settings: &LoopSettings) -> FrameTime {
-        let elapsed = self
+        let measured = self
             .last_frame
             .map_or(Duration::ZERO, |last| now.saturating_sub(last));
         self.last_frame = Some(self.last_frame.map_or(now, |last| last.max(now)));
+        let elapsed = self.reader.read(now, measured, settings.delta);
         let counted = clamp(elapsed, settings.max_frame_time);
         let frozen = settings.is_frozen();
         let advance = if frozen {
@@ -78,6 +87,7 @@ impl GameClock {
         FrameTime {
             now,
             elapsed,
+            measured,
             clamped: elapsed - counted,
             advance,
             frozen,
@@ -101,6 +111,7 @@ impl GameClock {
     /// after a loading screen, or while a window was hidden and no frames ran.
     pub fn resync(&mut self, now: Duration) {
         self.last_frame = Some(now);
+        self.reader.resync(now);
     }
 
     /// Start of the previous frame, if there was one.

@@ -15,8 +15,11 @@ use crate::units::mul_duration;
 pub struct FramePlan {
     /// When the frame started.
     pub now: Duration,
-    /// Real time since the previous frame started.
+    /// Real time since the previous frame started, as the loop reads it
+    /// ([`LoopSettings::delta`](crate::LoopSettings::delta)): what the game clock counts.
     pub elapsed: Duration,
+    /// Real time since the previous frame started, as measured.
+    pub measured: Duration,
     /// Real time the stall clamp dropped this frame (`elapsed` beyond
     /// [`LoopSettings::max_frame_time`](crate::LoopSettings::max_frame_time)).
     pub clamped: Duration,
@@ -244,6 +247,7 @@ mod tests {
         let plan = FramePlan {
             now: Duration::ZERO,
             elapsed: Duration::ZERO,
+            measured: Duration::ZERO,
             clamped: Duration::ZERO,
             skipped: Duration::ZERO,
             updates: 3,

@@ -104,6 +104,7 @@ impl Planner {
         FramePlan {
             now,
             elapsed: frame.elapsed,
+            measured: frame.measured,
             clamped: frame.clamped,
             skipped: updates.skipped,
             updates: updates.count,

@@ -2,6 +2,7 @@
 
 use core::time::Duration;
 
+use crate::delta::DeltaMode;
 use crate::units::{Rate, TimeScale};
 
 /// Loop settings shared by all strategies.
@@ -46,6 +47,9 @@ pub struct LoopSettings {
     pub time_scale: TimeScale,
     /// When paused, no updates run except single steps.
     pub paused: bool,
+    /// How the real time between frames is read: as measured, snapped to the display's
+    /// refresh, or smoothed.
+    pub delta: DeltaMode,
 }
 
 impl LoopSettings {
@@ -110,6 +114,13 @@ impl LoopSettings {
         self
     }
 
+    /// These settings reading frame deltas another way.
+    #[must_use]
+    pub fn with_delta(mut self, delta: DeltaMode) -> Self {
+        self.delta = delta;
+        self
+    }
+
     /// True when game time stands still: paused, or a time scale of zero.
     pub fn is_frozen(&self) -> bool {
         self.paused || self.time_scale.is_zero()
@@ -118,7 +129,7 @@ impl LoopSettings {
 
 impl Default for LoopSettings {
     /// 60 updates a second, no frame cap, at most 10 updates a frame, a 250 ms stall clamp,
-    /// real-time speed, running.
+    /// real-time speed, running, deltas as measured.
     fn default() -> Self {
         Self {
             update_rate: Self::DEFAULT_UPDATE_RATE,
@@ -127,6 +138,7 @@ impl Default for LoopSettings {
             max_frame_time: Some(Self::DEFAULT_MAX_FRAME_TIME),
             time_scale: TimeScale::ONE,
             paused: false,
+            delta: DeltaMode::Measured,
         }
     }
 }

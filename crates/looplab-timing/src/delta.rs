@@ -1,0 +1,357 @@
+//! How the loop reads the real time between two frames: as measured, snapped to the
+//! display's refresh, or smoothed.
+//!
+//! A measured frame delta is never exactly a refresh period. On a steady 60 Hz display the
+//! timer reads 16.4 ms, then 16.9 ms, then 16.6 ms; a fixed-step accumulator whose lag sits
+//! near a step boundary then runs two updates in one refresh and none in the next, and the
+//! picture stutters on a perfect machine. Two remedies are common, and this module has both:
+//!
+//! - **Snapping** ([`DeltaMode::Snapped`]), as Tyler Glaiel describes in "How to make your
+//!   game run at 60fps" (2018): a delta within a small tolerance of a whole number of
+//!   refresh periods is read as exactly that many periods. Here the snapped frame times form
+//!   a grid locked to the display, and the difference between the grid and the clock (the
+//!   error snapping removed) is carried: a delta that falls off the grid is read from the
+//!   last grid point, so it pays the error back and the game clock never drifts from real
+//!   time by more than the tolerance.
+//! - **Smoothing** ([`DeltaMode::Smoothed`]), after Godot's `delta_smoothing` and the
+//!   averaging in Glaiel's article: each delta is read as the mean of the last few, with
+//!   outliers (a stall, a hitch) passed through as they are, so a stall still counts in
+//!   full. What the average holds back is paid back a little each frame, so the game clock
+//!   stays within a fraction of a frame of real time.
+//!
+//! The planner applies the mode before the stall clamp, for every strategy whose game
+//! clock follows real time (the accumulator strategies and `variable`).
+
+use core::time::Duration;
+
+use crate::units::Rate;
+
+/// How the loop reads the real time between frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub enum DeltaMode {
+    /// As the clock measured it.
+    #[default]
+    Measured,
+    /// A delta within `tolerance` of a whole number of `refresh` periods is read as exactly
+    /// that, with the error carried (see the module documentation).
+    Snapped {
+        /// The display's refresh rate (59.94 Hz is not 60 Hz: give it as it is).
+        refresh: Rate,
+        /// How far from the grid a frame may start and still be snapped to it.
+        tolerance: Duration,
+    },
+    /// The mean of the last `frames` deltas, outliers left alone.
+    Smoothed {
+        /// How many deltas are averaged, 2 to [`DeltaMode::MAX_SMOOTHED_FRAMES`].
+        frames: u8,
+    },
+}
+
+impl DeltaMode {
+    /// One millisecond: more than a desktop timer's noise on a frame delta, a quarter of a
+    /// 240 Hz period, so a missed refresh (a whole period late) is never taken for noise.
+    pub const DEFAULT_SNAP_TOLERANCE: Duration = Duration::from_millis(1);
+    /// Eight frames: Godot and Glaiel average over a handful; eight irons out timer noise
+    /// and follows a change of frame rate within a sixth of a second at 60 Hz.
+    pub const DEFAULT_SMOOTHED_FRAMES: u8 = 8;
+    /// The longest average.
+    pub const MAX_SMOOTHED_FRAMES: u8 = 32;
+
+    /// Snapping to `refresh` with the default tolerance.
+    pub const fn snapped(refresh: Rate) -> Self {
+        Self::Snapped {
+            refresh,
+            tolerance: Self::DEFAULT_SNAP_TOLERANCE,
+        }
+    }
+
+    /// Smoothing over the default number of frames.
+    pub const fn smoothed() -> Self {
+        Self::Smoothed {
+            frames: Self::DEFAULT_SMOOTHED_FRAMES,
+        }
+    }
+
+    /// A short name: `measured`, `snapped` or `smoothed`.
+    pub const fn id(&self) -> &'static str {
+        match self {
+            Self::Measured => "measured",
+            Self::Snapped { .. } => "snapped",
+            Self::Smoothed { .. } => "smoothed",
+        }
+    }
+}
+
+/// The state a [`DeltaMode`] needs between frames: the snapping grid, the recent deltas and
+/// the time the average still owes. Kept by [`GameClock`](crate::GameClock).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DeltaReader {
+    /// The last frame start as the loop read it (on the grid while snapping).
+    read_at: Option<Duration>,
+    /// Recent deltas in nanoseconds, a ring of `len` entries ending before `next`.
+    recent: [u64; DeltaMode::MAX_SMOOTHED_FRAMES as usize],
+    len: usize,
+    next: usize,
+    /// Outliers in a row: a third starts the average afresh (the frame rate changed).
+    outliers: u8,
+    /// Nanoseconds measured but not yet read (negative: read ahead of the clock).
+    owed: i128,
+}
+
+impl Default for DeltaReader {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DeltaReader {
+    pub(crate) const fn new() -> Self {
+        Self {
+            read_at: None,
+            recent: [0; DeltaMode::MAX_SMOOTHED_FRAMES as usize],
+            len: 0,
+            next: 0,
+            outliers: 0,
+            owed: 0,
+        }
+    }
+
+    /// Outliers in a row after which the frame rate is taken to have changed.
+    const NEW_RATE_AFTER: u8 = 3;
+
+    /// The delta the loop reads for the frame starting at `now`, `measured` after the
+    /// previous frame (the clock's own reading, already guarded against going backwards).
+    pub(crate) fn read(&mut self, now: Duration, measured: Duration, mode: DeltaMode) -> Duration {
+        let read = match (mode, self.read_at) {
+            (_, None) | (DeltaMode::Measured, _) => {
+                self.forget_average();
+                self.owed = 0;
+                measured
+            }
+            (
+                DeltaMode::Snapped {
+                    refresh,
+                    tolerance,
+                },
+                Some(at),
+            ) => {
+                self.forget_average();
+                self.owed = 0;
+                snap(now.saturating_sub(at), refresh.period(), tolerance)
+            }
+            (DeltaMode::Smoothed { frames }, Some(_)) => self.smooth(measured, frames),
+        };
+        // The next delta is read from where this one left the loop's clock: on the grid
+        // while snapping, at the measured time otherwise.
+        self.read_at = Some(match (mode, self.read_at) {
+            (DeltaMode::Snapped { .. }, Some(at)) => at.saturating_add(read),
+            (_, Some(at)) => at.max(now),
+            (_, None) => now,
+        });
+        read
+    }
+
+    /// Starts afresh from `now`: after a resync, when the time before is not to be counted.
+    pub(crate) fn resync(&mut self, now: Duration) {
+        self.read_at = Some(now);
+        self.forget_average();
+        self.owed = 0;
+    }
+
+    /// Empties the average (what it owes is still paid).
+    fn forget_average(&mut self) {
+        self.len = 0;
+        self.next = 0;
+        self.outliers = 0;
+    }
+
+    fn smooth(&mut self, measured: Duration, frames: u8) -> Duration {
+        let window = usize::from(frames.clamp(2, DeltaMode::MAX_SMOOTHED_FRAMES));
+        let x = u64::try_from(measured.as_nanos()).unwrap_or(u64::MAX);
+        if self.len > 0 {
+            let mean = self.mean();
+            // Half as long again as the recent mean, or a third shorter: a stall, a hitch, a
+            // missed refresh or a new frame rate, not noise.
+            if x.saturating_mul(2) > mean.saturating_mul(3) || x.saturating_mul(3) < mean.saturating_mul(2) {
+                self.outliers += 1;
+                if self.outliers >= Self::NEW_RATE_AFTER {
+                    self.forget_average();
+                    self.push(x, window);
+                }
+                return measured;
+            }
+        }
+        self.outliers = 0;
+        self.push(x, window);
+        // The mean, plus a share of what earlier averages held back, so the sum of what is
+        // read follows the sum of what was measured.
+        // Never more than a quarter of a frame is owed: beyond that the rest is paid at once.
+        let mean = i128::from(self.mean());
+        let mut read = (mean + self.owed / window as i128).max(0);
+        let owed = self.owed + i128::from(x) - read;
+        let limit = mean / 4;
+        let excess = owed - owed.clamp(-limit, limit);
+        read += excess;
+        self.owed = owed - excess;
+        Duration::from_nanos(u64::try_from(read.max(0)).unwrap_or(u64::MAX))
+    }
+
+    fn push(&mut self, x: u64, window: usize) {
+        if self.len > window {
+            // The window shrank: keep the newest.
+            self.forget_average();
+        }
+        self.recent[self.next] = x;
+        self.next = (self.next + 1) % window;
+        self.len = (self.len + 1).min(window);
+    }
+
+    fn mean(&self) -> u64 {
+        let sum: u128 = self.recent[..self.len].iter().map(|&x| u128::from(x)).sum();
+        u64::try_from(sum / self.len.max(1) as u128).unwrap_or(u64::MAX)
+    }
+}
+
+/// `since` (time from the last grid point) as a whole number of `period`s when it is within
+/// `tolerance` of one, at least one; as it is otherwise.
+fn snap(since: Duration, period: Duration, tolerance: Duration) -> Duration {
+    let (since_ns, period_ns) = (since.as_nanos(), period.as_nanos().max(1));
+    let k = (since_ns + period_ns / 2) / period_ns;
+    if k == 0 {
+        return since;
+    }
+    let on_grid = k * period_ns;
+    if on_grid.abs_diff(since_ns) <= tolerance.as_nanos() {
+        Duration::from_nanos(u64::try_from(on_grid).unwrap_or(u64::MAX))
+    } else {
+        since
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn us(x: u64) -> Duration {
+        Duration::from_micros(x)
+    }
+
+    /// Feeds frame start times through a reader; returns the deltas read.
+    fn read_all(mode: DeltaMode, starts: &[Duration]) -> (Vec<Duration>, DeltaReader) {
+        let mut r = DeltaReader::new();
+        let mut last: Option<Duration> = None;
+        let reads = starts
+            .iter()
+            .map(|&now| {
+                let measured = last.map_or(Duration::ZERO, |l| now.saturating_sub(l));
+                last = Some(now);
+                r.read(now, measured, mode)
+            })
+            .collect();
+        (reads, r)
+    }
+
+    #[test]
+    fn snapping_reads_noisy_refreshes_as_whole_periods_and_carries_the_error() {
+        let hz60 = Rate::hz(60.0).unwrap();
+        let period = hz60.period();
+        // Refreshes at multiples of the period, each read up to 0.4 ms early or late, one
+        // frame missing a refresh (two periods).
+        let offsets: [i64; 8] = [0, 300, -400, 100, 0, -200, 400, 0];
+        let ticks = [0u32, 1, 2, 3, 5, 6, 7, 8];
+        let starts: Vec<Duration> = ticks
+            .iter()
+            .zip(offsets)
+            .map(|(&k, o)| {
+                Duration::from_nanos((period.as_nanos() as i64 * k as i64 + o * 1000) as u64)
+            })
+            .collect();
+        let (reads, r) = read_all(DeltaMode::snapped(hz60), &starts);
+        assert_eq!(reads[0], Duration::ZERO);
+        assert_eq!(&reads[1..4], &[period; 3]);
+        assert_eq!(reads[4], period * 2, "a missed refresh is two periods");
+        assert_eq!(&reads[5..], &[period; 3]);
+        assert_eq!(r.read_at, Some(period * 8), "on the grid, no drift");
+    }
+
+    #[test]
+    fn a_delta_off_the_grid_pays_back_what_snapping_held() {
+        // The display is really 59.94 Hz but snapping assumes 60 Hz: each frame the grid
+        // falls 16.7 us further behind the clock until a frame is off it by more than the
+        // tolerance; that frame is read from the grid, so it pays back the whole difference.
+        let hz60 = Rate::hz(60.0).unwrap();
+        let real = Rate::hz(59.94).unwrap().period();
+        let starts: Vec<Duration> = (0..200u32).map(|k| real * k).collect();
+        let (reads, r) = read_all(
+            DeltaMode::Snapped {
+                refresh: hz60,
+                tolerance: us(500),
+            },
+            &starts,
+        );
+        let total: Duration = reads.iter().sum();
+        let behind = starts[199] - total;
+        assert!(behind <= us(500), "the game clock stays within the tolerance: {behind:?}");
+        assert_eq!(r.read_at, Some(total));
+        let off_grid = reads
+            .iter()
+            .skip(1)
+            .filter(|&&d| d != hz60.period())
+            .count();
+        assert!((5..=7).contains(&off_grid), "one resync every ~30 frames: {off_grid}");
+    }
+
+    #[test]
+    fn snapping_leaves_a_fast_or_odd_frame_as_measured() {
+        let hz60 = Rate::hz(60.0).unwrap();
+        let starts = [us(0), us(2_000), us(12_000), us(40_000)];
+        let (reads, _) = read_all(DeltaMode::snapped(hz60), &starts);
+        assert_eq!(&reads[1..], &[us(2_000), us(10_000), us(28_000)]);
+    }
+
+    #[test]
+    fn smoothing_averages_noise_and_keeps_the_sum() {
+        // 16.7 ms frames read 2 ms early or late alternately.
+        let mut t = Duration::ZERO;
+        let mut starts = vec![t];
+        for i in 0..400u32 {
+            t += if i % 2 == 0 { us(14_667) } else { us(18_667) };
+            starts.push(t);
+        }
+        let (reads, _) = read_all(DeltaMode::smoothed(), &starts);
+        let late = &reads[50..];
+        let spread = late.iter().max().unwrap().saturating_sub(*late.iter().min().unwrap());
+        assert!(spread < us(600), "4 ms of noise smoothed to {spread:?}");
+        let total: Duration = reads.iter().sum();
+        assert!(t.abs_diff(total) < us(17_000), "within a frame: {:?}", t.abs_diff(total));
+    }
+
+    #[test]
+    fn smoothing_passes_a_stall_through_whole_and_follows_a_new_rate() {
+        let mut starts = vec![Duration::ZERO];
+        let mut t = Duration::ZERO;
+        let mut push = |d: Duration, n: usize, starts: &mut Vec<Duration>| {
+            for _ in 0..n {
+                t += d;
+                starts.push(t);
+            }
+        };
+        push(us(16_667), 20, &mut starts);
+        push(us(500_000), 1, &mut starts); // a stall
+        push(us(16_667), 20, &mut starts);
+        push(us(33_333), 20, &mut starts); // now at 30 FPS
+        let (reads, _) = read_all(DeltaMode::smoothed(), &starts);
+        assert_eq!(reads[21], us(500_000), "the stall counts in full");
+        assert!(reads[22].abs_diff(us(16_667)) < us(10), "{:?}", reads[22]);
+        let last = reads[reads.len() - 1];
+        assert!(last.abs_diff(us(33_333)) < us(100), "follows 30 FPS: {last:?}");
+    }
+
+    #[test]
+    fn measured_is_the_identity() {
+        let starts = [us(0), us(16_000), us(40_000)];
+        let (reads, _) = read_all(DeltaMode::Measured, &starts);
+        assert_eq!(reads, [us(0), us(16_000), us(24_000)]);
+    }
+}
