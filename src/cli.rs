@@ -19,7 +19,7 @@ use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
 use crate::session::recording::Recording;
-use crate::settings_text::{Cap, MaxUpdates, StallClamp, parse_duration};
+use crate::settings_text::{Cap, DeltaKind, MaxUpdates, StallClamp, parse_duration};
 use crate::world::WorldConfig;
 
 #[derive(Parser, Debug)]
@@ -329,7 +329,8 @@ pub struct LabArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_strategy)]
     pub strategy: Vec<Strategy>,
     /// Hardware profiles: built-in names, comma-separated, or a custom
-    /// `NAME:render=5ms,update=1ms,jitter=2ms,refresh=60,stall=1s@4s`. Repeatable.
+    /// `NAME:render=5ms,update=1ms,jitter=2ms,refresh=59.94,vsync=on,noise=0.5%,timer=coarse,stall=1s@4s`.
+    /// Repeatable.
     #[arg(long, value_name = "PROFILE", value_parser = parse_profiles)]
     pub profile: Vec<Vec<Profile>>,
     /// Real (virtual) seconds each run lasts.
@@ -344,6 +345,14 @@ pub struct LabArgs {
     /// Also draw game time and drawn-position error over time to this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// How the strategies that read frame deltas read them, comma-separated: `measured`,
+    /// `snapped` (to each profile's display refresh) and `smoothed`; each is a run of its own.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "measured", value_parser = str::parse::<DeltaKind>)]
+    pub delta: Vec<DeltaKind>,
+    /// End each run once this many updates have run (MonitorSim runs 10000), at most a day
+    /// of virtual time; instead of `--seconds`.
+    #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub updates: Option<u64>,
     /// Play a recording (made with `looplab --record`) on every profile under every
     /// strategy and report whether each reaches the recorded state.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["plot", "seconds", "checkpoint"])]
@@ -563,8 +572,18 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     let mut options = LabOptions {
         settings: args.loop_args.settings(),
         world: args.loop_args.world(LabOptions::DEFAULT_BULLETS),
-        duration: args.seconds,
+        duration: if args.updates.is_some() {
+            Duration::from_secs(86_400)
+        } else {
+            args.seconds
+        },
         checkpoint: args.checkpoint,
+        until_updates: args.updates,
+        deltas: {
+            let mut deltas = args.delta.clone();
+            deltas.dedup();
+            deltas
+        },
         ..LabOptions::default()
     };
     if !args.strategy.is_empty() {

@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use looplab_timing::{LoopSettings, Rate};
+use looplab_timing::{DeltaMode, LoopSettings, Rate};
 
 /// A frame cap: a rate, or `off`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,14 +100,83 @@ impl fmt::Display for StallClamp {
 
 /// The loop settings in one line, as the log and the reports show them.
 pub fn describe_settings(s: &LoopSettings) -> String {
-    format!(
+    let mut text = format!(
         "{} UPS, cap {}, max updates/frame {}, stall clamp {}, time scale {}",
         s.update_rate.as_hz(),
         Cap(s.frame_cap),
         MaxUpdates(s.max_updates),
         StallClamp(s.max_frame_time),
         s.time_scale,
-    )
+    );
+    if s.delta != DeltaMode::Measured {
+        text.push_str(&format!(", deltas {}", DeltaKind::of(&s.delta)));
+    }
+    text
+}
+
+/// How the loop reads frame deltas, without the display it snaps to (the window asks the
+/// monitor, the lab each profile): `measured`, `snapped` or `smoothed`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DeltaKind {
+    #[default]
+    Measured,
+    Snapped,
+    Smoothed,
+}
+
+impl DeltaKind {
+    pub const ALL: [DeltaKind; 3] = [Self::Measured, Self::Snapped, Self::Smoothed];
+
+    /// The mode, snapping to a display refreshing at `refresh`.
+    pub fn mode(self, refresh: Rate) -> DeltaMode {
+        match self {
+            Self::Measured => DeltaMode::Measured,
+            Self::Snapped => DeltaMode::snapped(refresh),
+            Self::Smoothed => DeltaMode::smoothed(),
+        }
+    }
+
+    /// The kind of a mode.
+    pub fn of(mode: &DeltaMode) -> Self {
+        match mode {
+            DeltaMode::Snapped { .. } => Self::Snapped,
+            DeltaMode::Smoothed { .. } => Self::Smoothed,
+            _ => Self::Measured,
+        }
+    }
+
+    /// The next kind, for a key that cycles through them.
+    pub fn next(self) -> Self {
+        match self {
+            Self::Measured => Self::Snapped,
+            Self::Snapped => Self::Smoothed,
+            Self::Smoothed => Self::Measured,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Measured => "measured",
+            Self::Snapped => "snapped",
+            Self::Smoothed => "smoothed",
+        }
+    }
+}
+
+impl FromStr for DeltaKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.id() == s.trim())
+            .ok_or_else(|| format!("'{}' is not measured, snapped or smoothed", s.trim()))
+    }
+}
+
+impl fmt::Display for DeltaKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
 }
 
 /// Parses a duration written with a unit: `250ms`, `1.5s`, `40us`, `100ns`, `2m`.

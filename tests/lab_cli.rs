@@ -254,7 +254,13 @@ fn table_and_csv_carry_the_same_runs() {
     ]);
     assert!(table.status.success());
     let text = String::from_utf8(table.stdout).unwrap();
-    let rows: Vec<&str> = text
+    let (main, pacing) = text.split_once("Pacing:").expect("a pacing table");
+    let pacing_rows = pacing
+        .lines()
+        .filter(|l| l.starts_with("catch-up") || l.starts_with("variable "))
+        .count();
+    assert_eq!(pacing_rows, 4, "{text}");
+    let rows: Vec<&str> = main
         .lines()
         .filter(|l| l.starts_with("catch-up") || l.starts_with("variable "))
         .collect();
@@ -323,6 +329,90 @@ fn a_custom_profile_and_the_plot() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// MonitorSim's cases: 60 updates a second on a 60 Hz and a 59.94 Hz display, 5 ms renders,
+/// its timer fuzziness (0.5% of a frame), 10,000 updates.
+fn pacing_report(profile: &str) -> Value {
+    let out = looplab(&[
+        "lab",
+        "--format",
+        "json",
+        "--strategy",
+        "interpolated,fixed-sleep",
+        "--profile",
+        profile,
+        "--updates",
+        "10000",
+        "--delta",
+        "measured,snapped,smoothed",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn card<'a>(report: &'a Value, strategy: &str, delta: &str) -> &'a Value {
+    report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["strategy"] == strategy && r["delta"] == delta)
+        .unwrap_or_else(|| panic!("no {strategy}+{delta}"))
+}
+
+#[test]
+fn snapping_takes_noisy_doubles_on_a_60hz_display_to_zero() {
+    let report = pacing_report("monitor:refresh=60,render=5ms,noise=0.5%");
+    let count = |delta: &str, field: &str| {
+        let c = &card(&report, "interpolated", delta)["scorecard"];
+        c[field].as_u64().unwrap()
+    };
+    // A step exactly as long as a refresh puts the accumulator on a step boundary, so timer
+    // noise alone makes doubles and skips (MonitorSim's headline result).
+    assert!(count("measured", "doubles") > 500, "{report}");
+    assert!(count("measured", "skipped") > 500);
+    assert_eq!(count("snapped", "doubles"), 0);
+    assert_eq!(count("snapped", "skipped"), 0);
+    assert!(count("smoothed", "doubles") < count("measured", "doubles") / 3);
+    let updates = card(&report, "interpolated", "snapped")["updates"]
+        .as_u64()
+        .unwrap();
+    assert!((10_000..10_010).contains(&updates));
+    for delta in ["measured", "snapped", "smoothed"] {
+        let drift = card(&report, "interpolated", delta)["scorecard"]["drift_ms"]
+            .as_f64()
+            .unwrap();
+        assert!(
+            drift.abs() < 16.7,
+            "{delta}: the game clock within a step: {drift}"
+        );
+    }
+    // A one-step strategy never reads a delta: it runs once.
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(
+        runs.iter()
+            .filter(|r| r["strategy"] == "fixed-sleep")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn on_a_5994hz_display_snapping_leaves_only_the_doubles_the_rates_require() {
+    let report = pacing_report("tv:refresh=59.94,render=5ms,noise=0.5%");
+    let c = |delta: &str| &card(&report, "interpolated", delta)["scorecard"];
+    let refreshes = c("snapped")["refreshes"].as_u64().unwrap();
+    // 60 updates in every 59.94 refreshes: one refresh in a thousand must show two.
+    let required = (refreshes as f64 * (60.0 / 59.94 - 1.0)).round() as u64;
+    let snapped = c("snapped")["doubles"].as_u64().unwrap();
+    assert!(snapped.abs_diff(required) <= 1, "{snapped} vs {required}");
+    assert_eq!(c("snapped")["skipped"], 0);
+    assert!(c("measured")["doubles"].as_u64().unwrap() > snapped);
+    assert!(c("snapped")["drift_ms"].as_f64().unwrap().abs() < 16.7);
+}
+
 #[test]
 fn the_drift_experiment_prints_the_articles_values() {
     let out = looplab(&["lab", "drift", "--fps", "40,100"]);
@@ -335,7 +425,14 @@ fn the_drift_experiment_prints_the_articles_values() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_status_2() {
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 16] = [
+        (
+            &["lab", "--delta", "warp"],
+            "not measured, snapped or smoothed",
+        ),
+        (&["lab", "--updates", "0"], "--updates"),
+        (&["lab", "--updates", "10", "--seconds", "4"], "--seconds"),
+        (&["lab", "--profile", "x:noise=80%"], "between 0 and 50%"),
         (&["lab", "--strategy", "warp"], "unknown strategy 'warp'"),
         (&["lab", "--profile", "turbo"], "unknown profile 'turbo'"),
         (

@@ -239,7 +239,8 @@ impl Lane {
             self.session.schedule(change);
             self.unpolled.pop_front();
         }
-        let plan = self.session.plan_frame(start);
+        let reading = self.profile.read_clock(start, &mut self.rng);
+        let plan = self.session.plan_frame(reading);
         let p = &self.profile;
         let work = p.update * plan.updates + jittered(p.render, p.jitter, &mut self.rng);
         let mut done = start + work;
@@ -249,11 +250,7 @@ impl Lane {
             done += s.length;
             self.stall = None;
         }
-        if let Some(refresh) = p.refresh {
-            let period = refresh.period().as_nanos().max(1);
-            let vblank = done.as_nanos().div_ceil(period) * period;
-            done = Duration::from_nanos(u64::try_from(vblank).unwrap_or(u64::MAX));
-        }
+        done = p.present_at(done);
         self.working = Some(Working { plan, done });
     }
 
@@ -276,7 +273,7 @@ impl Lane {
             self.recent.pop_front();
         }
         self.next_start = match w.plan.wake {
-            Wake::At(t) => t.max(w.done),
+            Wake::At(t) if t > w.done => self.profile.wake_from_sleep(t, &mut self.rng),
             _ => w.done,
         };
     }

@@ -9,13 +9,14 @@ pub mod profile;
 pub mod replay;
 pub mod report;
 pub mod run;
+pub mod scorecard;
 pub mod soak;
 
 use std::time::Duration;
 
 use looplab_timing::{LoopSettings, Strategy};
 
-use crate::settings_text::describe_settings;
+use crate::settings_text::{DeltaKind, describe_settings};
 use crate::world::WorldConfig;
 use profile::Profile;
 use report::LabReport;
@@ -30,6 +31,11 @@ pub struct LabOptions {
     pub world: WorldConfig,
     pub duration: Duration,
     pub checkpoint: Duration,
+    /// Each way of reading frame deltas to run the strategies that read them with (snapping
+    /// to each profile's display).
+    pub deltas: Vec<DeltaKind>,
+    /// End each run after this many updates (or at `duration`).
+    pub until_updates: Option<u64>,
 }
 
 impl LabOptions {
@@ -49,6 +55,8 @@ impl Default for LabOptions {
             },
             duration: RunConfig::DEFAULT_DURATION,
             checkpoint: RunConfig::DEFAULT_CHECKPOINT,
+            deltas: vec![DeltaKind::Measured],
+            until_updates: None,
         }
     }
 }
@@ -79,18 +87,30 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
         .strategies
         .iter()
         .map(|&strategy| {
+            // One-step strategies never read a delta: they run once.
+            let deltas = if strategy.follows_real_time() {
+                options.deltas.as_slice()
+            } else {
+                &[DeltaKind::Measured]
+            };
             options
                 .profiles
                 .iter()
-                .map(|profile| RunConfig {
-                    strategy,
-                    profile: profile.clone(),
-                    settings: options.settings.clone(),
-                    world: options.world.clone(),
-                    duration: options.duration,
-                    checkpoint: options.checkpoint,
-                    trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
-                    replay: None,
+                .flat_map(|profile| {
+                    deltas.iter().map(move |delta| RunConfig {
+                        strategy,
+                        profile: profile.clone(),
+                        settings: options
+                            .settings
+                            .clone()
+                            .with_delta(delta.mode(profile.refresh)),
+                        world: options.world.clone(),
+                        duration: options.duration,
+                        checkpoint: options.checkpoint,
+                        trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+                        replay: None,
+                        until_updates: options.until_updates,
+                    })
                 })
                 .collect()
         })

@@ -1,6 +1,7 @@
 //! The lab's picture: for each profile, game time against real time and drawn-position error
 //! over time, one line per strategy; then, for each profile, the loop's timeline over one
-//! second of every strategy's run, drawn as the window draws it; as an SVG.
+//! second of every strategy's run, drawn as the window draws it; then every run's pacing
+//! scorecard as a bar of its refreshes; as an SVG.
 
 use plotters::prelude::*;
 
@@ -26,20 +27,35 @@ const STRIP_HEIGHT: u32 = 46;
 const STRIP_LABEL: u32 = 110;
 /// The title band above each profile's strips.
 const STRIP_TITLE: u32 = 26;
+/// Height of one run's scorecard bar, and the band above them.
+const SCORE_HEIGHT: u32 = 18;
+const SCORE_TITLE: u32 = 30;
+/// Refreshes with 0, 1, 2 and 3+ new updates: a stop, smooth motion, a jump, a leap.
+const SCORE_COLOURS: [RGBColor; 4] = [
+    RGBColor(150, 150, 160),
+    RGBColor(0, 158, 115),
+    RGBColor(230, 159, 0),
+    RGBColor(213, 94, 0),
+];
 
 /// The plot of `report`, as SVG text (the command line writes it to the file).
 pub fn svg(report: &LabReport) -> Result<String, String> {
     let profiles = &report.profiles;
     let rows = profiles.len().max(1) as u32;
     let strips = strip_panel_height(report) * profiles.len() as u32;
+    let cards = SCORE_TITLE + SCORE_HEIGHT * report.runs.len() as u32 + 12;
     let mut text = String::new();
     {
-        let root =
-            SVGBackend::with_string(&mut text, (PANEL_WIDTH * 2, PANEL_HEIGHT * rows + strips))
-                .into_drawing_area();
-        let (charts, timelines) = root.split_vertically(PANEL_HEIGHT * rows);
+        let root = SVGBackend::with_string(
+            &mut text,
+            (PANEL_WIDTH * 2, PANEL_HEIGHT * rows + strips + cards),
+        )
+        .into_drawing_area();
+        let (charts, rest) = root.split_vertically(PANEL_HEIGHT * rows);
+        let (timelines, scorecards) = rest.split_vertically(strips);
         draw(report, &charts).map_err(|e| format!("cannot draw the plot: {e}"))?;
         draw_strips(report, &timelines).map_err(|e| format!("cannot draw the plot: {e}"))?;
+        draw_scorecards(report, &scorecards).map_err(|e| format!("cannot draw the plot: {e}"))?;
         root.present()
             .map_err(|e| format!("cannot draw the plot: {e}"))?;
     }
@@ -208,7 +224,7 @@ fn draw_strips<DB: DrawingBackend>(
             .filter(|r| r.result.profile == profile.name);
         for (k, run) in runs.enumerate() {
             let top = (STRIP_TITLE + STRIP_HEIGHT * k as u32) as f32;
-            panel.draw_text(&run.result.strategy, &light(12), (8, top as i32 + 14))?;
+            panel.draw_text(&run.result.label(), &light(12), (8, top as i32 + 14))?;
             let plot = Region::new(
                 STRIP_LABEL as f32,
                 top + 6.0,
@@ -241,6 +257,57 @@ fn draw_strips<DB: DrawingBackend>(
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// Every run's refreshes as one bar, split by how many new updates each showed: all green is
+/// perfect pacing; grey is motion that stopped, orange and red motion that jumped.
+fn draw_scorecards<DB: DrawingBackend>(
+    report: &LabReport,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&WHITE)?;
+    let font = |size| ("sans-serif", size).into_font().color(&BLACK);
+    root.draw_text(
+        "Pacing: each run's display refreshes by the new updates they showed (grey 0: the motion stops; green 1: smooth; orange 2, red 3+: it jumps)",
+        &font(13),
+        (8, 8),
+    )?;
+    let (width, _) = root.dim_in_pixel();
+    let label_width = 300i32;
+    let bar_width = f64::from(width) - f64::from(label_width) - 250.0;
+    for (k, row) in report.runs.iter().enumerate() {
+        let r = &row.result;
+        let top = (SCORE_TITLE + SCORE_HEIGHT * k as u32) as i32;
+        root.draw_text(
+            &format!("{} on {}", r.label(), r.profile),
+            &font(12),
+            (8, top + 3),
+        )?;
+        let total = r.scorecard.refreshes.max(1) as f64;
+        let mut x = f64::from(label_width);
+        for (count, colour) in r.scorecard.histogram.iter().zip(SCORE_COLOURS) {
+            let w = bar_width * *count as f64 / total;
+            if w > 0.0 {
+                let (x0, x1) = (x.round() as i32, (x + w).round().max(x + 1.0) as i32);
+                root.draw(&Rectangle::new(
+                    [(x0, top + 2), (x1, top + SCORE_HEIGHT as i32 - 3)],
+                    colour.filled(),
+                ))?;
+            }
+            x += w;
+        }
+        root.draw_text(
+            &format!(
+                "{:.1}% smooth, {} doubles, {} skipped",
+                r.scorecard.smooth_share() * 100.0,
+                r.scorecard.doubles,
+                r.scorecard.skipped
+            ),
+            &font(12),
+            (label_width + bar_width as i32 + 8, top + 3),
+        )?;
     }
     Ok(())
 }

@@ -1,14 +1,16 @@
-//! Modelled hardware: what a frame and an update cost, how much that varies, whether the
-//! display paces presents, and a one-off stall. A profile is plain data, so a user can write
+//! Modelled hardware: what a frame and an update cost, how much that varies, the display
+//! (its refresh rate, whether presents wait for it), the timer (noise on each reading, how
+//! late a sleep wakes), and a one-off stall. A profile is plain data, so a user can write
 //! their own on the command line:
 //!
 //! ```text
-//! --profile 'laptop:render=9ms,update=1.5ms,jitter=3ms,refresh=60,stall=2s@6s'
+//! --profile 'laptop:render=9ms,update=1.5ms,jitter=3ms,refresh=59.94,noise=2%,timer=coarse'
 //! ```
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use oorandom::Rand32;
 use serde::Serialize;
 
 use crate::settings_text::{format_duration, parse_duration};
@@ -35,18 +37,30 @@ pub struct Profile {
     pub update: Duration,
     /// Each frame's render time varies uniformly by up to this much either way (seeded).
     pub jitter: Duration,
-    /// Vsync: a present waits for the next refresh of a display at this rate.
+    /// The display's refresh rate (59.94 Hz for a TV, 143.86 Hz for many "144 Hz"
+    /// monitors).
     #[serde(serialize_with = "serialize_rate")]
-    pub refresh: Option<Rate>,
+    pub refresh: Rate,
+    /// Whether a present waits for the next refresh (FIFO: one frame in flight, the present
+    /// returns when the refresh that shows it begins). Without vsync a frame is shown by the
+    /// first refresh after it is done, the newest of several winning.
+    pub vsync: bool,
+    /// Each reading of the clock at a frame's start is off by up to this fraction of a
+    /// refresh period either way (uniform, seeded), as a real timer's is.
+    pub noise: f64,
+    /// How late a sleep until a deadline wakes, at most (uniform, seeded): zero for a
+    /// precise timer, about a millisecond for a coarse one.
+    pub timer: Duration,
     pub stall: Option<Stall>,
 }
 
-fn serialize_rate<S: serde::Serializer>(r: &Option<Rate>, s: S) -> Result<S::Ok, S::Error> {
-    match r {
-        Some(r) => s.serialize_some(&r.as_hz()),
-        None => s.serialize_none(),
-    }
+fn serialize_rate<S: serde::Serializer>(r: &Rate, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(r.as_hz())
 }
+
+/// A coarse OS timer wakes up to this late: the 1 ms scheduler tick of a desktop that asked
+/// for 1 ms timers, what a plain `thread::sleep` gets on many machines.
+pub const COARSE_TIMER: Duration = Duration::from_millis(1);
 
 impl Profile {
     fn base(name: &str, description: &str) -> Self {
@@ -56,9 +70,41 @@ impl Profile {
             render: Duration::from_millis(2),
             update: Duration::from_micros(200),
             jitter: Duration::ZERO,
-            refresh: None,
+            refresh: Rate::SIXTY_HZ,
+            vsync: false,
+            noise: 0.0,
+            timer: Duration::ZERO,
             stall: None,
         }
+    }
+
+    /// When a frame whose work is done at `done` is shown: with vsync, at the next refresh
+    /// (the present waits for it); without, at once.
+    pub fn present_at(&self, done: Duration) -> Duration {
+        if !self.vsync {
+            return done;
+        }
+        let period = self.refresh.period().as_nanos().max(1);
+        let vblank = done.as_nanos().div_ceil(period) * period;
+        Duration::from_nanos(u64::try_from(vblank).unwrap_or(u64::MAX))
+    }
+
+    /// The clock's reading of the true time `now`: off by the timer's noise.
+    pub fn read_clock(&self, now: Duration, rng: &mut Rand32) -> Duration {
+        if self.noise == 0.0 {
+            return now;
+        }
+        let most = self.refresh.period().as_secs_f64() * self.noise;
+        let off = (rng.rand_float() as f64 * 2.0 - 1.0) * most;
+        Duration::from_secs_f64((now.as_secs_f64() + off).max(0.0))
+    }
+
+    /// When a sleep until `deadline` ends: that late, by up to the timer's coarseness.
+    pub fn wake_from_sleep(&self, deadline: Duration, rng: &mut Rand32) -> Duration {
+        if self.timer.is_zero() {
+            return deadline;
+        }
+        deadline + self.timer.mul_f64(rng.rand_float() as f64)
     }
 
     /// The built-in profiles, each the situation one of the texts' claims is about.
@@ -93,15 +139,18 @@ impl Profile {
                 ..Self::base("jitter", "frames of 1-17 ms, uniformly random (seeded)")
             },
             Profile {
-                refresh: Rate::hz(60.0).ok(),
+                vsync: true,
                 ..Self::base("vsync-60", "2 ms frames presented on a 60 Hz display")
             },
         ]
     }
 
     /// A built-in profile by name, or a custom one from `name:key=value,...` where the keys
-    /// are `render`, `update`, `jitter` (durations), `refresh` (Hz or `off`) and `stall`
-    /// (`LENGTH@AT`). Unnamed keys keep the defaults (2 ms render, 0.2 ms update).
+    /// are `render`, `update`, `jitter` (durations), `refresh` (the display in Hz, which
+    /// turns vsync on, or `off` for no vsync on a 60 Hz display), `vsync` (`on` or `off`),
+    /// `noise` (a fraction of a refresh: `0.005` or `0.5%`), `timer` (`precise`, `coarse` or
+    /// a duration) and `stall` (`LENGTH@AT`). Unnamed keys keep the defaults (2 ms render,
+    /// 0.2 ms update, a 60 Hz display without vsync, a noiseless precise timer).
     pub fn parse(spec: &str) -> Result<Profile, String> {
         let spec = spec.trim();
         let Some((name, settings)) = spec.split_once(':') else {
@@ -127,6 +176,7 @@ impl Profile {
             ));
         }
         let mut p = Self::base(name, "custom");
+        let mut vsync = None;
         for pair in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = pair
                 .split_once('=')
@@ -137,10 +187,26 @@ impl Profile {
                 "render" => p.render = parse_duration(value).map_err(in_profile)?,
                 "update" => p.update = parse_duration(value).map_err(in_profile)?,
                 "jitter" => p.jitter = parse_duration(value).map_err(in_profile)?,
-                "refresh" => {
-                    p.refresh = match value {
-                        "off" | "none" => None,
-                        v => Some(v.parse::<Rate>().map_err(|e| in_profile(e.to_string()))?),
+                "refresh" => match value {
+                    "off" | "none" => vsync = vsync.or(Some(false)),
+                    v => {
+                        p.refresh = v.parse::<Rate>().map_err(|e| in_profile(e.to_string()))?;
+                        vsync = vsync.or(Some(true));
+                    }
+                },
+                "vsync" => {
+                    vsync = Some(match value {
+                        "on" | "true" | "yes" => true,
+                        "off" | "false" | "no" => false,
+                        v => return Err(in_profile(format!("'{v}' is not on or off"))),
+                    })
+                }
+                "noise" => p.noise = parse_fraction(value).map_err(in_profile)?,
+                "timer" => {
+                    p.timer = match value {
+                        "precise" => Duration::ZERO,
+                        "coarse" => COARSE_TIMER,
+                        v => parse_duration(v).map_err(in_profile)?,
                     }
                 }
                 "stall" => {
@@ -154,11 +220,12 @@ impl Profile {
                 }
                 other => {
                     return Err(format!(
-                        "unknown key '{other}' in profile '{name}' (use render, update, jitter, refresh, stall)"
+                        "unknown key '{other}' in profile '{name}' (use render, update, jitter, refresh, vsync, noise, timer, stall)"
                     ));
                 }
             }
         }
+        p.vsync = vsync.unwrap_or(false);
         if p.jitter > p.render {
             return Err(format!(
                 "jitter in profile '{name}' ({}) must not exceed render ({})",
@@ -174,8 +241,20 @@ impl Profile {
         if !p.jitter.is_zero() {
             let _ = write!(description, " ±{}", format_duration(p.jitter));
         }
-        if let Some(r) = p.refresh {
-            let _ = write!(description, ", vsync {r}");
+        if p.vsync {
+            let _ = write!(description, ", vsync {}", p.refresh);
+        } else if p.refresh != Rate::SIXTY_HZ {
+            let _ = write!(description, ", a {} display, no vsync", p.refresh);
+        }
+        if p.noise > 0.0 {
+            let _ = write!(description, ", timer noise ±{}%", p.noise * 100.0);
+        }
+        if !p.timer.is_zero() {
+            let _ = write!(
+                description,
+                ", sleeps up to {} late",
+                format_duration(p.timer)
+            );
         }
         if let Some(s) = p.stall {
             let _ = write!(
@@ -188,6 +267,23 @@ impl Profile {
         p.description = description;
         Ok(p)
     }
+}
+
+/// A fraction from `0.02` or `2%`, at most one half.
+fn parse_fraction(value: &str) -> Result<f64, String> {
+    let (number, scale) = match value.strip_suffix('%') {
+        Some(n) => (n, 0.01),
+        None => (value, 1.0),
+    };
+    let x = number
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| format!("'{value}' is not a fraction like 0.02 or 2%"))?
+        * scale;
+    if !(0.0..=0.5).contains(&x) {
+        return Err(format!("'{value}' must be between 0 and 50%"));
+    }
+    Ok(x)
 }
 
 /// Parses one `--profile` argument: a custom spec (it has a `:`) or a comma-separated list of
@@ -231,7 +327,8 @@ mod tests {
         assert_eq!(p.render, Duration::from_millis(9));
         assert_eq!(p.update, Duration::from_micros(1500));
         assert_eq!(p.jitter, Duration::from_millis(3));
-        assert_eq!(p.refresh.unwrap().as_hz(), 59.94);
+        assert_eq!(p.refresh.as_hz(), 59.94);
+        assert!(p.vsync, "a refresh rate turns vsync on");
         assert_eq!(
             p.stall,
             Some(Stall {
@@ -242,6 +339,20 @@ mod tests {
         assert!(p.description.contains("vsync 59.94 Hz"));
         let defaults = Profile::parse("plain:").unwrap();
         assert_eq!(defaults.render, Duration::from_millis(2));
+        assert!(!defaults.vsync && defaults.noise == 0.0 && defaults.timer.is_zero());
+        let tv = Profile::parse("tv:vsync=off,refresh=59.94,noise=0.5%,timer=coarse").unwrap();
+        assert!(!tv.vsync, "vsync=off wins whatever the order");
+        assert_eq!((tv.noise, tv.timer), (0.005, COARSE_TIMER));
+        assert!(
+            tv.description.contains("a 59.94 Hz display, no vsync"),
+            "{}",
+            tv.description
+        );
+        assert_eq!(
+            Profile::parse("t:timer=3ms").unwrap().timer,
+            Duration::from_millis(3)
+        );
+        assert!(!Profile::parse("t:refresh=off").unwrap().vsync);
     }
 
     #[test]
@@ -255,6 +366,10 @@ mod tests {
         assert!(err("x:refresh=-60").contains("positive"));
         assert!(err("x:stall=2s").contains("LENGTH@AT"));
         assert!(err("x:render=1ms,jitter=2ms").contains("must not exceed"));
+        assert!(err("x:vsync=maybe").contains("not on or off"));
+        assert!(err("x:noise=80%").contains("between 0 and 50%"));
+        assert!(err("x:noise=lots").contains("not a fraction"));
+        assert!(err("x:timer=sloppy").contains("timer in profile 'x'"));
         assert!(err("bad name!:render=1ms").contains("profile name"));
         assert!(parse_profiles("fast,nope").is_err());
     }

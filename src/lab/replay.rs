@@ -62,6 +62,7 @@ pub fn replay_all(
                     duration,
                     checkpoint: until,
                     trace_interval: duration,
+                    until_updates: None,
                     replay: Some(ReplayInput {
                         script: SteerScript::new(recording.changes.clone()),
                         until,

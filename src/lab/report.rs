@@ -41,23 +41,28 @@ impl LabReport {
         profiles: Vec<Profile>,
         results: Vec<RunResult>,
     ) -> Self {
-        let mut hashes: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        // Judged per strategy and way of reading deltas: snapping may make a strategy agree
+        // with itself across profiles where measured deltas do not.
+        let mut hashes: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
         for r in &results {
             if let Some(h) = &r.checkpoint_hash {
-                hashes.entry(&r.strategy).or_default().push(h);
+                hashes.entry((&r.strategy, &r.delta)).or_default().push(h);
             }
         }
-        let verdict: BTreeMap<String, Option<bool>> = hashes
+        let verdict: BTreeMap<(String, String), Option<bool>> = hashes
             .into_iter()
-            .map(|(s, hs)| {
+            .map(|((s, d), hs)| {
                 let v = (hs.len() >= 2).then(|| hs.iter().all(|h| *h == hs[0]));
-                (s.to_string(), v)
+                ((s.to_string(), d.to_string()), v)
             })
             .collect();
         let runs = results
             .into_iter()
             .map(|result| RunRow {
-                deterministic: verdict.get(&result.strategy).copied().flatten(),
+                deterministic: verdict
+                    .get(&(result.strategy.clone(), result.delta.clone()))
+                    .copied()
+                    .flatten(),
                 result,
             })
             .collect();
@@ -98,7 +103,7 @@ impl LabReport {
     fn cells(row: &RunRow) -> [String; 15] {
         let r = &row.result;
         [
-            r.strategy.clone(),
+            r.label(),
             r.profile.clone(),
             format!("{:.1}", r.fps),
             format!("{:.1}", r.ups),
@@ -120,15 +125,8 @@ impl LabReport {
         ]
     }
 
-    /// An aligned text table with a legend.
+    /// An aligned text table with a legend, then the pacing scorecard.
     pub fn table(&self) -> String {
-        let rows: Vec<[String; 15]> = self.runs.iter().map(Self::cells).collect();
-        let mut widths = Self::HEADERS.map(str::len);
-        for row in &rows {
-            for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(cell.len());
-            }
-        }
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -139,27 +137,8 @@ impl LabReport {
             let _ = writeln!(out, "  {:<10} {}", p.name, p.description);
         }
         out.push('\n');
-        let line = |cells: &[String]| {
-            let mut l = String::new();
-            for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
-                if i < 2 {
-                    let _ = write!(l, "{c:<w$}  ");
-                } else {
-                    let _ = write!(l, "{c:>w$}  ");
-                }
-            }
-            l.trim_end().to_string()
-        };
-        let headers: Vec<String> = Self::HEADERS.iter().map(|h| h.to_string()).collect();
-        let _ = writeln!(out, "{}", line(&headers));
-        let mut last_strategy = None;
-        for (row, cells) in self.runs.iter().zip(&rows) {
-            if last_strategy.is_some_and(|s| s != &row.result.strategy) {
-                out.push('\n');
-            }
-            last_strategy = Some(&row.result.strategy);
-            let _ = writeln!(out, "{}", line(cells));
-        }
+        let rows: Vec<Vec<String>> = self.runs.iter().map(|r| Self::cells(r).to_vec()).collect();
+        out.push_str(&self.aligned(&Self::HEADERS, &rows));
         let _ = write!(
             out,
             "\ngame/real: game time per real time (1 = real-time speed). max upd: most updates in one frame.\n\
@@ -170,6 +149,92 @@ impl LabReport {
              wall. energy: drift of the bouncing balls' total energy.\n",
             self.checkpoint_seconds
         );
+        out.push_str(&self.pacing_table());
+        out
+    }
+
+    const PACING_HEADERS: [&'static str; 11] = [
+        "strategy",
+        "profile",
+        "updates",
+        "refreshes",
+        "0 new",
+        "1 new",
+        "2 new",
+        "3+ new",
+        "doubles",
+        "skipped",
+        "drift ms",
+    ];
+
+    /// The pacing scorecard of every run, with a legend.
+    pub fn pacing_table(&self) -> String {
+        let rows: Vec<Vec<String>> = self
+            .runs
+            .iter()
+            .map(|row| {
+                let r = &row.result;
+                let c = &r.scorecard;
+                let h = |i: usize| c.histogram[i].to_string();
+                vec![
+                    r.label(),
+                    r.profile.clone(),
+                    r.updates.to_string(),
+                    c.refreshes.to_string(),
+                    h(0),
+                    h(1),
+                    h(2),
+                    h(3),
+                    c.doubles.to_string(),
+                    format!("{} ({} missed)", c.skipped, c.missed),
+                    format!("{:+.1}", c.drift_ms),
+                ]
+            })
+            .collect();
+        let mut out =
+            String::from("\nPacing: what each display refresh showed (MonitorSim's terms)\n\n");
+        out.push_str(&self.aligned(&Self::PACING_HEADERS, &rows));
+        out.push_str(
+            "\nN new: refreshes that showed N updates the previous refresh had not. doubles: refreshes\n\
+             with 2 or more (the motion jumps). skipped: refreshes with none while the game ran (the\n\
+             motion stops); missed: of those, refreshes that got no new frame at all. drift: game time\n\
+             minus real time at the end.\n",
+        );
+        out
+    }
+
+    /// `rows` under `headers`, columns aligned (the first two to the left), a blank line
+    /// between strategies.
+    fn aligned(&self, headers: &[&str], rows: &[Vec<String>]) -> String {
+        let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
+        for row in rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.len());
+            }
+        }
+        let line = |cells: &[String]| {
+            let mut l = String::new();
+            for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+                let w = *w;
+                if i < 2 {
+                    let _ = write!(l, "{c:<w$}  ");
+                } else {
+                    let _ = write!(l, "{c:>w$}  ");
+                }
+            }
+            l.trim_end().to_string()
+        };
+        let mut out = String::new();
+        let headers: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
+        let _ = writeln!(out, "{}", line(&headers));
+        let mut last_strategy = None;
+        for (row, cells) in self.runs.iter().zip(rows) {
+            if last_strategy.is_some_and(|s| s != &row.result.strategy) {
+                out.push('\n');
+            }
+            last_strategy = Some(&row.result.strategy);
+            let _ = writeln!(out, "{}", line(cells));
+        }
         out
     }
 
@@ -177,16 +242,19 @@ impl LabReport {
     /// they are ids, numbers and hex hashes (profile names are restricted accordingly).
     pub fn csv(&self) -> String {
         let mut out = String::from(
-            "strategy,profile,fps,ups,ratio,max_updates,repeat_share,mean_error_px,max_error_px,\
-             mean_judder_px,checkpoint_hash,deterministic,busy_share,tunnel_share,energy_drift,game_seconds\n",
+            "strategy,profile,delta,fps,ups,ratio,max_updates,repeat_share,mean_error_px,max_error_px,\
+             mean_judder_px,checkpoint_hash,deterministic,busy_share,tunnel_share,energy_drift,game_seconds,\
+             updates,refreshes,refreshes_0,refreshes_1,refreshes_2,refreshes_3_or_more,doubles,skipped,\
+             missed,drift_ms\n",
         );
         for row in &self.runs {
             let r = &row.result;
             let _ = writeln!(
                 out,
-                "{},{},{:.3},{:.3},{:.5},{},{:.5},{:.4},{:.4},{:.4},{},{},{:.5},{:.5},{:.6},{:.4}",
+                "{},{},{},{:.3},{:.3},{:.5},{},{:.5},{:.4},{:.4},{:.4},{},{},{:.5},{:.5},{:.6},{:.4},{},{},{},{},{},{},{},{},{},{:.3}",
                 r.strategy,
                 r.profile,
+                r.delta,
                 r.fps,
                 r.ups,
                 r.ratio,
@@ -201,6 +269,16 @@ impl LabReport {
                 r.tunnel_share,
                 r.energy_drift,
                 r.game_seconds,
+                r.updates,
+                r.scorecard.refreshes,
+                r.scorecard.histogram[0],
+                r.scorecard.histogram[1],
+                r.scorecard.histogram[2],
+                r.scorecard.histogram[3],
+                r.scorecard.doubles,
+                r.scorecard.skipped,
+                r.scorecard.missed,
+                r.scorecard.drift_ms,
             );
         }
         out

@@ -2,8 +2,10 @@
 //!
 //! The loop is the window's loop (a [`Session`]) with the clock advanced by the profile's
 //! costs instead of by doing the work: each update costs `update`, each frame `render`
-//! (plus seeded jitter), a vsync present waits for the next refresh, and a wake time is a
-//! perfect sleep. Twenty seconds of such a machine take a few milliseconds to run.
+//! (plus seeded jitter), a vsync present waits for the next refresh, the loop reads the
+//! clock with the profile's timer noise, and a sleep until a wake time ends as late as the
+//! profile's timer makes it. Twenty seconds of such a machine take a few milliseconds to
+//! run. Every present is scored against the display's refreshes ([`Scorecard`]).
 
 use std::time::Duration;
 
@@ -11,6 +13,7 @@ use oorandom::Rand32;
 use serde::Serialize;
 
 use super::profile::Profile;
+use super::scorecard::{Present, Scorecard};
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
 use crate::session::frame::FrameRecord;
@@ -37,6 +40,9 @@ pub struct RunConfig {
     /// When set, the ship is steered by a recording and the run ends once its game clock
     /// reaches the recording's end, which is then the checkpoint, exactly.
     pub replay: Option<ReplayInput>,
+    /// When set, the run ends once this many updates have run (as MonitorSim's runs do),
+    /// or at `duration`, whichever comes first.
+    pub until_updates: Option<u64>,
 }
 
 /// A recording's inputs and where it ended, for a run that plays it back.
@@ -82,6 +88,8 @@ pub struct TracePoint {
 pub struct RunResult {
     pub strategy: String,
     pub profile: String,
+    /// How the loop read frame deltas: `measured`, `snapped` or `smoothed`.
+    pub delta: String,
     /// Frames per second of real time.
     pub fps: f64,
     /// Updates per second of real time.
@@ -112,6 +120,10 @@ pub struct RunResult {
     pub energy_drift: f64,
     /// Game time reached, seconds.
     pub game_seconds: f64,
+    /// Updates run in all.
+    pub updates: u64,
+    /// What the display showed, refresh by refresh.
+    pub scorecard: Scorecard,
     #[serde(skip)]
     pub trace: Vec<TracePoint>,
     /// The frames around [`STRIP_END`], for the timeline strip.
@@ -124,6 +136,15 @@ pub struct RunResult {
 pub const STRIP_END: Duration = Duration::from_secs(3);
 
 impl RunResult {
+    /// The strategy, and how it read deltas unless as measured: `catch-up+snapped`.
+    pub fn label(&self) -> String {
+        if self.delta == "measured" {
+            self.strategy.clone()
+        } else {
+            format!("{}+{}", self.strategy, self.delta)
+        }
+    }
+
     /// The loop's timeline over the second before [`STRIP_END`], as the window draws it.
     pub fn strip(&self) -> Strip {
         timeline::strip(&self.frames, STRIP_END, TIMELINE_SPAN)
@@ -136,6 +157,9 @@ pub fn run(config: &RunConfig) -> RunResult {
     let mut session = Session::new(config.strategy, config.settings.clone(), &config.world);
     let mut clock = ManualClock::default();
     let mut jitter_rng = Rand32::new(config.world.seed ^ 0x6a69_7474_6572);
+    let mut timer_rng = Rand32::new(config.world.seed ^ 0x0074_696d_6572);
+    let mut presents = Vec::new();
+    let mut drift = 0.0f64;
     let mut checkpoint = Checkpoint::new(config.aligned_checkpoint());
     if let Some(replay) = &config.replay {
         session.play(replay.script.clone());
@@ -155,7 +179,8 @@ pub fn run(config: &RunConfig) -> RunResult {
     while clock.now() < config.duration {
         let update_cost = profile.update;
         let start = clock.now();
-        let plan = session.frame(start, |world, step| {
+        let reading = profile.read_clock(start, &mut timer_rng);
+        let plan = session.frame(reading, |world, step| {
             checkpoint.before_update(world, step);
             clock.advance(update_cost);
             busy += update_cost;
@@ -180,17 +205,15 @@ pub fn run(config: &RunConfig) -> RunResult {
             stall = None;
         }
         let drawn = clock.now();
-        if let Some(refresh) = profile.refresh {
-            let period = refresh.period().as_nanos().max(1);
-            let now = clock.now().as_nanos();
-            let vblank = now.div_ceil(period) * period;
-            clock.advance_to(Duration::from_nanos(
-                u64::try_from(vblank).unwrap_or(u64::MAX),
-            ));
-        }
+        clock.advance_to(profile.present_at(drawn));
         // The modelled present is the wait for the display's refresh.
         record.render.present = clock.now() - drawn;
         record.presented = Some(clock.now());
+        presents.push(Present {
+            at: clock.now(),
+            updates_so_far: updates,
+        });
+        drift = plan.game_now.as_secs_f64() - start.as_secs_f64();
         idle_since = clock.now();
         if start >= strip_from && start <= STRIP_END {
             strip_frames.push(record);
@@ -208,10 +231,15 @@ pub fn run(config: &RunConfig) -> RunResult {
             (error_sum, error_frames) = (0.0, 0);
             next_trace = plan.now + config.trace_interval;
         }
-        if let Wake::At(t) = plan.wake {
-            clock.advance_to(t);
+        if let Wake::At(t) = plan.wake
+            && t > clock.now()
+        {
+            clock.advance_to(profile.wake_from_sleep(t, &mut timer_rng));
         }
         if config.replay.is_some() && session.world().time() >= checkpoint.at() {
+            break;
+        }
+        if config.until_updates.is_some_and(|n| updates >= n) {
             break;
         }
     }
@@ -229,6 +257,7 @@ pub fn run(config: &RunConfig) -> RunResult {
     RunResult {
         strategy: config.strategy.id().to_string(),
         profile: profile.name.clone(),
+        delta: config.settings.delta.id().to_string(),
         fps: per_sec(frames as f64),
         ups: per_sec(updates as f64),
         ratio: per_sec(game.as_secs_f64()),
@@ -244,6 +273,8 @@ pub fn run(config: &RunConfig) -> RunResult {
         tunnel_share: session.world().darts.tunnel_fraction(),
         energy_drift: session.world().balls.energy_drift(),
         game_seconds: game.as_secs_f64(),
+        updates,
+        scorecard: Scorecard::score(&presents, profile.refresh.period(), drift),
         trace,
         frames: strip_frames,
     }
@@ -282,6 +313,7 @@ mod tests {
             checkpoint: RunConfig::DEFAULT_CHECKPOINT,
             trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
             replay: None,
+            until_updates: None,
         }
     }
 

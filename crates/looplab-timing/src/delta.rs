@@ -129,13 +129,7 @@ impl DeltaReader {
                 self.owed = 0;
                 measured
             }
-            (
-                DeltaMode::Snapped {
-                    refresh,
-                    tolerance,
-                },
-                Some(at),
-            ) => {
+            (DeltaMode::Snapped { refresh, tolerance }, Some(at)) => {
                 self.forget_average();
                 self.owed = 0;
                 snap(now.saturating_sub(at), refresh.period(), tolerance)
@@ -173,7 +167,9 @@ impl DeltaReader {
             let mean = self.mean();
             // Half as long again as the recent mean, or a third shorter: a stall, a hitch, a
             // missed refresh or a new frame rate, not noise.
-            if x.saturating_mul(2) > mean.saturating_mul(3) || x.saturating_mul(3) < mean.saturating_mul(2) {
+            if x.saturating_mul(2) > mean.saturating_mul(3)
+                || x.saturating_mul(3) < mean.saturating_mul(2)
+            {
                 self.outliers += 1;
                 if self.outliers >= Self::NEW_RATE_AFTER {
                     self.forget_average();
@@ -292,14 +288,20 @@ mod tests {
         );
         let total: Duration = reads.iter().sum();
         let behind = starts[199] - total;
-        assert!(behind <= us(500), "the game clock stays within the tolerance: {behind:?}");
+        assert!(
+            behind <= us(500),
+            "the game clock stays within the tolerance: {behind:?}"
+        );
         assert_eq!(r.read_at, Some(total));
         let off_grid = reads
             .iter()
             .skip(1)
             .filter(|&&d| d != hz60.period())
             .count();
-        assert!((5..=7).contains(&off_grid), "one resync every ~30 frames: {off_grid}");
+        assert!(
+            (5..=7).contains(&off_grid),
+            "one resync every ~30 frames: {off_grid}"
+        );
     }
 
     #[test]
@@ -321,10 +323,18 @@ mod tests {
         }
         let (reads, _) = read_all(DeltaMode::smoothed(), &starts);
         let late = &reads[50..];
-        let spread = late.iter().max().unwrap().saturating_sub(*late.iter().min().unwrap());
+        let spread = late
+            .iter()
+            .max()
+            .unwrap()
+            .saturating_sub(*late.iter().min().unwrap());
         assert!(spread < us(600), "4 ms of noise smoothed to {spread:?}");
         let total: Duration = reads.iter().sum();
-        assert!(t.abs_diff(total) < us(17_000), "within a frame: {:?}", t.abs_diff(total));
+        assert!(
+            t.abs_diff(total) < us(17_000),
+            "within a frame: {:?}",
+            t.abs_diff(total)
+        );
     }
 
     #[test]
@@ -345,7 +355,10 @@ mod tests {
         assert_eq!(reads[21], us(500_000), "the stall counts in full");
         assert!(reads[22].abs_diff(us(16_667)) < us(10), "{:?}", reads[22]);
         let last = reads[reads.len() - 1];
-        assert!(last.abs_diff(us(33_333)) < us(100), "follows 30 FPS: {last:?}");
+        assert!(
+            last.abs_diff(us(33_333)) < us(100),
+            "follows 30 FPS: {last:?}"
+        );
     }
 
     #[test]

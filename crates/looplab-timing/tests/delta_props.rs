@@ -21,19 +21,27 @@ struct Display {
 
 fn display() -> impl Strategy<Value = Display> {
     (
-        prop_oneof![Just(59.94), Just(60.0), Just(143.86), Just(144.0), 30.0f64..240.0],
+        prop_oneof![
+            Just(59.94),
+            Just(60.0),
+            Just(143.86),
+            Just(144.0),
+            30.0f64..240.0
+        ],
         prop_oneof![Just(60.0), Just(64.0), Just(30.0), 20.0f64..240.0],
         0u64..1_500,
         0u32..300,
         any::<u64>(),
     )
-        .prop_map(|(refresh_hz, update_hz, noise_us, missed_per_mille, seed)| Display {
-            refresh_hz,
-            update_hz,
-            noise_us,
-            missed_per_mille,
-            seed,
-        })
+        .prop_map(
+            |(refresh_hz, update_hz, noise_us, missed_per_mille, seed)| Display {
+                refresh_hz,
+                update_hz,
+                noise_us,
+                missed_per_mille,
+                seed,
+            },
+        )
 }
 
 /// Runs 10,000 frames; returns the largest gap between game time and real time seen.
@@ -56,7 +64,11 @@ fn worst_drift(d: &Display, mode: DeltaMode, strategy: LoopStrategy) -> (Duratio
     let (mut refresh, mut worst) = (1_000i128, Duration::ZERO);
     let mut first = None;
     for _ in 0..10_000 {
-        refresh += if next() % 1000 < u64::from(d.missed_per_mille) { 2 } else { 1 };
+        refresh += if next() % 1000 < u64::from(d.missed_per_mille) {
+            2
+        } else {
+            1
+        };
         let noise = (next() % (2 * d.noise_us + 1)) as i128 - d.noise_us as i128;
         let now = Duration::from_nanos((refresh * period + noise * 1000) as u64);
         let plan = planner.plan_frame(now);
