@@ -84,12 +84,16 @@ impl ApplicationHandler for App {
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         let Some(gpu) = &self.gpu else { return };
         if let Wake::At(t) = self.wake {
-            // Let the event loop sleep until just before the deadline, then finish precisely.
+            // Let the event loop sleep until just before the deadline (the margin learns how
+            // late the OS wakes), then spin the rest through the event loop, so a key that
+            // arrives meanwhile still reaches this frame.
             let deadline = self.clock.instant_at(t);
             if let Some(wake) = self.wait.os_wake(deadline, Instant::now()) {
                 return event_loop.set_control_flow(ControlFlow::WaitUntil(wake));
             }
-            self.wait.finish(deadline);
+            if Instant::now() < deadline {
+                return event_loop.set_control_flow(ControlFlow::Poll);
+            }
         }
         let now = self.clock.now();
         if self.quit_after.is_some_and(|limit| now >= limit) {

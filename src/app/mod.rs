@@ -724,7 +724,6 @@ impl ApplicationHandler for App {
         if self.exiting || self.window.is_none() {
             return;
         }
-        self.apply_actions(event_loop);
         let now = self.clock.now();
         if let Some(limit) = self.options.exit_after
             && now >= limit
@@ -749,7 +748,18 @@ impl ApplicationHandler for App {
                 event_loop.set_control_flow(ControlFlow::WaitUntil(wait_until));
                 return;
             }
-            self.frame.wait.finish(deadline);
+            // The last stretch is spun through the event loop, not in here, so a key that
+            // arrives meanwhile is delivered and reaches this frame.
+            if Instant::now() < deadline {
+                event_loop.set_control_flow(ControlFlow::Poll);
+                return;
+            }
+        }
+        // Wait, then collect input, then update: input that arrived during the wait belongs
+        // to this frame.
+        self.apply_actions(event_loop);
+        if self.exiting {
+            return;
         }
         self.begin_frame();
         // Uncapped loops spin (Poll); paced ones wait for their redraw, then for their wake

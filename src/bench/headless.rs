@@ -99,7 +99,7 @@ pub fn pacing(rate_hz: f64, mode: WaitMode, seconds: f64) -> PacingResult {
             bullets: 200,
         },
     );
-    let wait = FrameWait::new(mode);
+    let mut wait = FrameWait::new(mode);
     let clock = SystemClock::start();
     let end = Duration::from_secs_f64(seconds);
     let (cpu0, wall0) = (cpu_now(), Instant::now());

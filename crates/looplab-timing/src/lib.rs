@@ -197,7 +197,7 @@ pub use stats::{FrameSample, FrameStats, FrameTimes, StatsSummary, summarize};
 pub use strategy::{DrawMode, Family, Strategy};
 pub use units::{Rate, TimeScale};
 #[cfg(feature = "spin")]
-pub use wait::{FrameWait, WaitMode};
+pub use wait::{FrameWait, WaitMode, WakeMargin};
 
 /// What the unit tests share.
 #[cfg(test)]
