@@ -187,6 +187,10 @@ pub struct AppArgs {
     /// use `--cap` there.
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     pub vsync: bool,
+    /// How the loop reads frame deltas: `measured`, `snapped` (to the monitor's refresh
+    /// rate) or `smoothed`. The D key cycles through them.
+    #[arg(long, value_name = "KIND", default_value = "measured", value_parser = str::parse::<DeltaKind>)]
+    pub delta: DeltaKind,
     /// Simulated cost of every update (a weak CPU), e.g. `5ms`.
     #[arg(
         long,
@@ -248,7 +252,7 @@ pub struct AppArgs {
     pub record: Option<PathBuf>,
     /// Play a recording back: its world, strategy and settings, the ship steered as recorded
     /// (the arrow keys are ignored), and at its end a check that the state is the same.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "stall_clamp", "time_scale", "bullets", "seed"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "stall_clamp", "time_scale", "bullets", "seed", "delta"])]
     pub replay: Option<PathBuf>,
     /// Make every N-th frame find its surface outdated or lost, alternately: a test of
     /// recovery.
@@ -282,7 +286,10 @@ impl AppArgs {
     pub fn options(&self) -> AppOptions {
         AppOptions {
             strategy: self.strategy,
-            settings: self.loop_args.settings(),
+            settings: self
+                .loop_args
+                .settings()
+                .with_delta(self.delta.mode(Rate::SIXTY_HZ)),
             world: self.loop_args.world(WorldConfig::DEFAULT_BULLETS),
             knobs: Knobs {
                 vsync: self.vsync,

@@ -34,6 +34,8 @@ pub enum Action {
     /// Next (`true`) or previous frame cap.
     FrameCap(bool),
     ToggleVsync,
+    /// How the loop reads frame deltas: measured, snapped to the display, smoothed.
+    NextDelta,
     MaxUpdates(bool),
     UpdateCost(bool),
     RenderCost(bool),
@@ -142,6 +144,11 @@ pub const BINDINGS: &[Binding] = &[
         label: "V",
         does: "vsync on / off",
         keys: &[(key(K::KeyV), ToggleVsync)],
+    },
+    Binding {
+        label: "D",
+        does: "frame deltas: as measured / snapped to the display's refresh / smoothed",
+        keys: &[(key(K::KeyD), NextDelta)],
     },
     Binding {
         label: "M / Shift+M",
@@ -387,6 +394,7 @@ mod tests {
             ToggleCompare => 20,
             ComparePreset(_) => 21,
             SelectLane => 22,
+            NextDelta => 23,
             SelectStrategy(_) => 0,
             NextStrategy => 1,
             UpdateRate(_) => 2,
@@ -417,7 +425,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..23).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..24).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)

@@ -3,12 +3,12 @@
 
 use std::time::Duration;
 
-use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale};
+use looplab_timing::{DeltaMode, LoopSettings, Rate, Strategy, TimeScale};
 
 use crate::input::{self, Action, Direction};
 use crate::lab::compare::Preset;
 use crate::session::Session;
-use crate::settings_text::{Cap, MaxUpdates as MaxUpdatesText, format_duration};
+use crate::settings_text::{Cap, DeltaKind, MaxUpdates as MaxUpdatesText, format_duration};
 use crate::strategy_text;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
@@ -102,6 +102,8 @@ pub struct Controls {
     initial: (Strategy, LoopSettings, Knobs, usize),
     /// The preset compare mode turns on with.
     last_preset: Preset,
+    /// The display's refresh rate, which snapped deltas snap to.
+    display: Rate,
 }
 
 impl Controls {
@@ -117,7 +119,28 @@ impl Controls {
             last_preset: knobs.compare.unwrap_or(Preset::FredAndGeorge),
             knobs,
             held: [false; 4],
+            display: Rate::SIXTY_HZ,
         }
+    }
+
+    /// The display's refresh rate, once the window knows its monitor: deltas snapped now
+    /// (or after a reset) snap to it.
+    pub fn set_display(&mut self, refresh: Rate) {
+        self.display = refresh;
+        let resnap = |s: &mut LoopSettings| {
+            if let DeltaMode::Snapped { tolerance, .. } = s.delta {
+                s.delta = DeltaMode::Snapped { refresh, tolerance };
+            }
+        };
+        resnap(&mut self.initial.1);
+        let mut settings = self.settings().clone();
+        resnap(&mut settings);
+        self.session.set_settings(settings);
+    }
+
+    /// The display's refresh rate as the window last learnt it (60 Hz until then).
+    pub fn display(&self) -> Rate {
+        self.display
     }
 
     /// The steering the held arrows give.
@@ -183,15 +206,14 @@ impl Controls {
     /// Applies one action.
     pub fn apply(&mut self, action: Action) -> Effect {
         use Action::*;
-        if let Some((settings, line)) = settings_after(action, self.settings()) {
+        if let Some((settings, line)) = settings_after(action, self.settings(), self.display) {
             self.session.set_settings(settings);
             return Effect::log(line);
         }
         match action {
             // Changes of the loop's settings, made above; here only when nothing changed.
-            UpdateRate(_) | FrameCap(_) | MaxUpdates(_) | TogglePause | TimeScale(_) => {
-                Effect::default()
-            }
+            UpdateRate(_) | FrameCap(_) | MaxUpdates(_) | TogglePause | TimeScale(_)
+            | NextDelta => Effect::default(),
             SelectStrategy(s) => self.set_strategy(s),
             NextStrategy => self.set_strategy(input::next_strategy(self.strategy())),
             ToggleVsync => {
@@ -291,10 +313,20 @@ impl Controls {
 /// The loop settings `action` asks for, from `current`, and the line that says so; `None`
 /// when `action` is not a change of the loop's settings (or changes nothing). The window's
 /// loop and compare mode's lanes change their settings through this one place.
-pub fn settings_after(action: Action, current: &LoopSettings) -> Option<(LoopSettings, String)> {
+///
+/// `refresh` is the display's refresh rate, for snapping frame deltas to.
+pub fn settings_after(
+    action: Action,
+    current: &LoopSettings,
+    refresh: Rate,
+) -> Option<(LoopSettings, String)> {
     use Action::*;
     let mut s = current.clone();
     let line = match action {
+        NextDelta => {
+            s.delta = DeltaKind::of(&s.delta).next().mode(refresh);
+            format!("frame deltas: {}", delta_text(&s.delta))
+        }
         UpdateRate(up) => {
             let next = step_f64(&UPDATE_RATES, s.update_rate.as_hz(), up);
             let rate = Rate::hz(next).ok()?;
@@ -347,6 +379,16 @@ fn step_time_scale(scale: TimeScale, up: bool) -> TimeScale {
     };
     let (low, high) = TIME_SCALE_RANGE;
     TimeScale::new(factor.clamp(low, high)).unwrap_or(TimeScale::ONE)
+}
+
+/// How frame deltas are read, in words: `measured`, `snapped to 59.94 Hz`, `smoothed
+/// over 8 frames`.
+pub fn delta_text(delta: &DeltaMode) -> String {
+    match delta {
+        DeltaMode::Snapped { refresh, .. } => format!("snapped to {refresh}"),
+        DeltaMode::Smoothed { frames } => format!("smoothed over {frames} frames"),
+        _ => "measured".to_string(),
+    }
 }
 
 fn on_off(b: bool) -> &'static str {
@@ -415,6 +457,34 @@ mod tests {
                 bullets: 100,
             },
         )
+    }
+
+    #[test]
+    fn d_cycles_how_deltas_are_read_and_snaps_to_the_display() {
+        let mut c = controls();
+        let tv = Rate::hz(59.94).unwrap();
+        c.set_display(tv);
+        let e = c.apply(Action::NextDelta);
+        assert_eq!(c.settings().delta, DeltaMode::snapped(tv));
+        assert_eq!(e.log.as_deref(), Some("frame deltas: snapped to 59.94 Hz"));
+        c.apply(Action::NextDelta);
+        assert_eq!(c.settings().delta, DeltaMode::smoothed());
+        c.apply(Action::NextDelta);
+        assert_eq!(c.settings().delta, DeltaMode::Measured);
+        // Snapping chosen before the window knew its display follows the display.
+        let mut early = Controls::new(
+            Strategy::CatchUp,
+            LoopSettings::default().with_delta(DeltaMode::snapped(Rate::SIXTY_HZ)),
+            Knobs::default(),
+            &WorldConfig {
+                seed: 1,
+                bullets: 1,
+            },
+        );
+        early.set_display(tv);
+        assert_eq!(early.settings().delta, DeltaMode::snapped(tv));
+        early.apply(Action::ResetKnobs);
+        assert_eq!(early.settings().delta, DeltaMode::snapped(tv));
     }
 
     #[test]

@@ -115,7 +115,8 @@ pub fn act_on_lanes(
                 "single step".to_string()
             }
             other => {
-                let (settings, line) = settings_after(other, &lane.settings())?;
+                let (settings, line) =
+                    settings_after(other, &lane.settings(), lane.profile.refresh)?;
                 lane.change(LaneChange::Settings(settings));
                 line
             }

@@ -23,7 +23,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use looplab_timing::{
-    Clock, FramePlan, FrameWait, LoopSettings, Strategy, SystemClock, UpdateBudget, WaitMode, Wake,
+    Clock, FramePlan, FrameWait, LoopSettings, Rate, Strategy, SystemClock, UpdateBudget, WaitMode,
+    Wake,
 };
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
@@ -662,6 +663,21 @@ impl ApplicationHandler for App {
                     describe_settings(self.controls.settings()),
                     self.options.world
                 );
+                let refresh = gfx
+                    .window
+                    .current_monitor()
+                    .and_then(|m| m.refresh_rate_millihertz())
+                    .and_then(|mhz| Rate::hz(f64::from(mhz) / 1000.0).ok());
+                match refresh {
+                    Some(r) => {
+                        log::info!("display: {r}");
+                        self.controls.set_display(r);
+                    }
+                    None => log::info!(
+                        "display: refresh rate unknown; snapped deltas assume {}",
+                        self.controls.display()
+                    ),
+                }
                 let overlay = OverlayHost::for_window(&gfx.window, gfx.max_texture_side());
                 self.window = Some(WindowParts { gfx, overlay });
                 self.frame.wake = Wake::Immediately;

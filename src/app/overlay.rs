@@ -10,7 +10,7 @@ use egui::{Align2, Color32, RichText};
 use glam::Vec2;
 use looplab_timing::{FramePlan, StatsSummary, Strategy, View};
 
-use super::controls::Controls;
+use super::controls::{Controls, delta_text};
 use crate::input::{Action, BINDINGS, strategy_key};
 use crate::render::scene::ViewTransform;
 use crate::render::timeline;
@@ -190,6 +190,7 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
                 Cap(s.frame_cap)
             ),
         ),
+        ("frame deltas", delta_text(&s.delta)),
         (
             "max updates",
             format!("{} a frame", MaxUpdates(s.max_updates)),

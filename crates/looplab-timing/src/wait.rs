@@ -95,7 +95,10 @@ impl WakeMargin {
             let mut sorted = self.late;
             let sorted = &mut sorted[..self.len];
             sorted.sort_unstable();
-            let at = (self.len * Self::PERCENTILE).div_ceil(100).clamp(1, self.len) - 1;
+            let at = (self.len * Self::PERCENTILE)
+                .div_ceil(100)
+                .clamp(1, self.len)
+                - 1;
             let high = Duration::from_nanos(u64::from(sorted[at]));
             self.margin = (high + Self::HEADROOM).clamp(Self::MIN, Self::MAX);
         }
@@ -216,7 +219,9 @@ impl FrameWait {
         if self.mode == WaitMode::Precise {
             let left = deadline.saturating_duration_since(Instant::now());
             // Spin all of it: the OS wait is over, and another sleep could overshoot.
-            let accuracy = u32::try_from(left.as_nanos()).unwrap_or(u32::MAX).saturating_add(1);
+            let accuracy = u32::try_from(left.as_nanos())
+                .unwrap_or(u32::MAX)
+                .saturating_add(1);
             spin_sleep::SpinSleeper::new(accuracy)
                 .with_spin_strategy(spin_sleep::SpinStrategy::SpinLoopHint)
                 .sleep_until(deadline);
@@ -311,7 +316,9 @@ mod tests {
         let start = Instant::now();
         for k in 1..=20u32 {
             let deadline = start + Duration::from_millis(16) * k;
-            let asked = w.os_wake(deadline, deadline - Duration::from_millis(10)).unwrap();
+            let asked = w
+                .os_wake(deadline, deadline - Duration::from_millis(10))
+                .unwrap();
             w.os_wake(deadline, asked + Duration::from_millis(3));
         }
         assert_eq!(w.early(), Duration::from_micros(500));
