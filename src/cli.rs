@@ -19,6 +19,7 @@ use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
 use crate::session::recording::Recording;
+use crate::session::trace::Trace;
 use crate::settings_text::{Cap, DeltaKind, MaxUpdates, StallClamp, parse_duration};
 use crate::world::WorldConfig;
 
@@ -250,6 +251,10 @@ pub struct AppArgs {
     /// recording anyone can play back (`--replay`, `looplab lab --replay`).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// On exit, write every presented frame's real timings (start, wait, updates, render,
+    /// present) to this file, for `looplab lab --trace FILE` to replay under every strategy.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     /// Play a recording back: its world, strategy and settings, the ship steered as recorded
     /// (the arrow keys are ignored), and at its end a check that the state is the same.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "stall_clamp", "time_scale", "bullets", "seed", "delta"])]
@@ -313,6 +318,7 @@ impl AppArgs {
             bare_renderer: self.bare_renderer,
             surface_faults: self.surface_faults,
             record: self.record.clone(),
+            trace: self.trace.clone(),
             replay: None,
             lanes: self.lanes.clone(),
         }
@@ -354,8 +360,14 @@ pub struct LabArgs {
     pub plot: Option<PathBuf>,
     /// How the strategies that read frame deltas read them, comma-separated: `measured`,
     /// `snapped` (to each profile's display refresh) and `smoothed`; each is a run of its own.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "measured", value_parser = str::parse::<DeltaKind>)]
+    /// Default: `measured`, or all three with `--trace`.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = str::parse::<DeltaKind>)]
     pub delta: Vec<DeltaKind>,
+    /// Replay the frame costs of a window's run (recorded with `looplab --trace FILE`) under
+    /// every strategy, with its update rate and frame cap, on the display it was recorded
+    /// on, for as long as it ran.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["profile", "replay", "seconds", "ups", "cap"])]
+    pub trace: Option<PathBuf>,
     /// End each run once this many updates have run (MonitorSim runs 10000), at most a day
     /// of virtual time; instead of `--seconds`.
     #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
@@ -518,6 +530,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &cli.app.record {
                 crate::output::check_target("--record", path)?;
             }
+            if let Some(path) = &cli.app.trace {
+                crate::output::check_target("--trace", path)?;
+            }
             if !cli.app.lanes.is_empty() && !(2..=6).contains(&cli.app.lanes.len()) {
                 return Err(Failure::usage(format!(
                     "invalid value for '--lane': compare mode takes 2 to 6 lanes, not {}",
@@ -530,6 +545,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     ("--record", &cli.app.record),
                     ("--stats", &cli.app.stats),
                     ("--frame-log", &cli.app.frame_log),
+                    ("--trace", &cli.app.trace),
                 ];
                 for (option, output) in outputs {
                     if output.as_ref().is_some_and(|o| same_file(o, path)) {
@@ -576,6 +592,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
         crate::output::check_target("--plot", path)?;
     }
     let recording = args.replay.as_deref().map(load_recording).transpose()?;
+    let trace = args.trace.as_deref().map(load_trace).transpose()?;
     let mut options = LabOptions {
         settings: args.loop_args.settings(),
         world: args.loop_args.world(LabOptions::DEFAULT_BULLETS),
@@ -589,10 +606,29 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
         deltas: {
             let mut deltas = args.delta.clone();
             deltas.dedup();
+            if deltas.is_empty() && trace.is_some() {
+                deltas = DeltaKind::ALL.to_vec();
+            } else if deltas.is_empty() {
+                deltas = vec![DeltaKind::Measured];
+            }
             deltas
         },
         ..LabOptions::default()
     };
+    if let Some(trace) = &trace {
+        options.profiles = vec![Profile::from_trace("trace", trace)];
+        if args.updates.is_none() {
+            options.duration = trace.span();
+        }
+        if args.loop_args.bullets.is_none() {
+            options.world.bullets = trace.header.bullets;
+        }
+        let h = &trace.header;
+        if let Ok(rate) = Rate::hz(h.update_hz) {
+            options.settings.update_rate = rate;
+        }
+        options.settings.frame_cap = h.frame_cap_hz.and_then(|hz| Rate::hz(hz).ok());
+    }
     if !args.strategy.is_empty() {
         let mut strategies = args.strategy;
         strategies.dedup();
@@ -659,6 +695,14 @@ pub fn load_recording(path: &std::path::Path) -> Result<Recording, Failure> {
     let bad = |problem: String| Failure::usage(format!("recording {}: {problem}", path.display()));
     let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
     Recording::parse(&text).map_err(bad)
+}
+
+/// Reads a frame-timing trace, or says in one line what is wrong with the file (exit
+/// status 2).
+pub fn load_trace(path: &std::path::Path) -> Result<Trace, Failure> {
+    let bad = |problem: String| Failure::usage(format!("trace {}: {problem}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    Trace::parse(&text).map_err(bad)
 }
 
 /// `looplab motion`: refuses a directory that already holds files, so nothing is

@@ -425,7 +425,12 @@ fn the_drift_experiment_prints_the_articles_values() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_status_2() {
-    let cases: [(&[&str], &str); 16] = [
+    let cases: [(&[&str], &str); 18] = [
+        (
+            &["lab", "--trace", "/nonexistent/t.trace"],
+            "cannot be read",
+        ),
+        (&["lab", "--trace", "Cargo.toml"], "not a Looplab trace"),
         (
             &["lab", "--delta", "warp"],
             "not measured, snapped or smoothed",

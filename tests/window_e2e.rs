@@ -438,3 +438,72 @@ fn compare_mode_keeps_fixed_steps_in_step_and_parts_fred_and_george() {
         assert!(stats(&stats_path)["ship"]["travelled_px"].as_f64().unwrap() > 200.0);
     }
 }
+
+#[test]
+fn a_trace_of_the_window_replays_in_the_lab() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("trace");
+    let trace = scratch.path("machine.trace");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--vsync",
+            "off",
+            "--cap",
+            "60",
+            "--bullets",
+            "500",
+            "--exit-after",
+            "4",
+            "--trace",
+            trace.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    let (status, log) = app.wait(Duration::from_secs(30));
+    assert!(status.success(), "looplab failed: {log}");
+    let text = std::fs::read_to_string(&trace).expect("the trace is written");
+    let frames = text.lines().count() - 1;
+    assert!(frames > 60, "a frame a line: {frames}");
+    assert!(
+        text.starts_with("{\"looplab_trace\":1,\"strategy\":\"interpolated\""),
+        "{text}"
+    );
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args([
+            "lab",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("looplab lab runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = report["runs"].as_array().unwrap();
+    // Two one-step strategies once, four that read deltas three ways each.
+    assert_eq!(runs.len(), 2 + 4 * 3, "{report}");
+    assert!(runs.iter().all(|r| r["profile"] == "trace"));
+    assert_eq!(report["profiles"][0]["vsync"], Value::Bool(false));
+    // Replayed for as long as the window ran, at the window's frame costs: the interpolated
+    // run, capped at 60 Hz as the window was, presents about as many frames.
+    let run = runs
+        .iter()
+        .find(|r| r["strategy"] == "interpolated" && r["delta"] == "measured")
+        .unwrap();
+    let seconds = report["seconds"].as_f64().unwrap();
+    assert!((2.0..4.5).contains(&seconds), "{seconds}");
+    let replayed = num(run, "fps") * seconds;
+    assert!(
+        (replayed - frames as f64).abs() < frames as f64 * 0.2,
+        "{replayed} frames replayed, {frames} recorded"
+    );
+}

@@ -45,6 +45,7 @@ use crate::session::input_delay::{self, InputDelay};
 use crate::session::recording::Recording;
 use crate::session::steering::SteerScript;
 use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
+use crate::session::trace::{self, Trace, TraceFrame, TraceHeader};
 use crate::settings_text::describe_settings;
 use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
@@ -96,6 +97,8 @@ pub struct AppOptions {
     pub surface_faults: Option<u32>,
     /// Write the run's steering and end state here on exit (`--record`).
     pub record: Option<PathBuf>,
+    /// Where to write the trace of every presented frame's timings.
+    pub trace: Option<PathBuf>,
     /// Steer the ship by this recording and check the state at its end (`--replay`).
     pub replay: Option<Recording>,
     /// Compare mode's lanes given with `--lane` (its `custom` preset).
@@ -235,7 +238,7 @@ impl App {
             draw: DrawState::default(),
             actions: Vec::new(),
             shift: false,
-            run: RunRecord::new(options.frame_log.is_some()),
+            run: RunRecord::new(options.frame_log.is_some(), options.trace.is_some()),
             cpu: CpuMeter::default(),
             speed: SpeedWatch::default(),
             faults: options.surface_faults.map(SurfaceFaults::every),
@@ -530,6 +533,11 @@ impl App {
         if !self.controls.settings().paused {
             self.draw.history.push(*record);
         }
+        if let Some(trace) = &mut self.run.trace
+            && record.presented.is_some()
+        {
+            trace.push(TraceFrame::of(record));
+        }
         self.cpu.sample();
         self.frame.wake = plan.wake;
         self.frame.idle_since = self.clock.now();
@@ -577,6 +585,21 @@ impl App {
         }
         if let Some(path) = &self.options.frame_log {
             self.run.write_frame_log(path)?;
+        }
+        if let (Some(path), Some(frames)) = (&self.options.trace, self.run.trace.take()) {
+            let trace = Trace {
+                header: TraceHeader {
+                    looplab_trace: trace::VERSION,
+                    strategy: self.controls.strategy().id().to_string(),
+                    update_hz: self.controls.settings().update_rate.as_hz(),
+                    frame_cap_hz: self.controls.settings().frame_cap.map(Rate::as_hz),
+                    refresh_hz: self.controls.display().as_hz(),
+                    vsync: self.controls.knobs.vsync,
+                    bullets: self.options.world.bullets,
+                },
+                frames,
+            };
+            output::write_file("--trace", path, trace.to_text().as_bytes())?;
         }
         if let Some(path) = &self.options.record {
             let o = &self.options;

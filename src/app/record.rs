@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::failure::Failure;
 use crate::output;
 use crate::session::frame::{FrameLog, FrameRecord, KeyLatency};
+use crate::session::trace::TraceFrame;
 use crate::world::accuracy::FrameAccuracy;
 use looplab_timing::Strategy;
 
@@ -167,13 +168,16 @@ pub struct RunRecord {
     pub skipped: u64,
     /// Every measured input-to-display delay of the ship.
     pub steer_delays: Vec<Duration>,
+    /// Every presented frame's timings, for `--trace`.
+    pub trace: Option<Vec<TraceFrame>>,
 }
 
 impl RunRecord {
-    /// A record that keeps a frame log when `frame_log`.
-    pub fn new(frame_log: bool) -> Self {
+    /// A record that keeps a frame log when `frame_log`, and a trace when `trace`.
+    pub fn new(frame_log: bool, trace: bool) -> Self {
         Self {
             log: frame_log.then(FrameLog::default),
+            trace: trace.then(Vec::new),
             ..Self::default()
         }
     }
@@ -220,7 +224,7 @@ mod run_record_tests {
     #[test]
     fn keys_are_measured_to_the_next_presented_frame() {
         let ms = Duration::from_millis;
-        let mut run = RunRecord::new(true);
+        let mut run = RunRecord::new(true, false);
         run.key_applied(ms(10));
         run.key_applied(ms(12));
         let shown = FrameRecord {
@@ -251,7 +255,7 @@ mod run_record_tests {
         );
         assert_eq!(run.presented, 2);
 
-        let mut no_log = RunRecord::new(false);
+        let mut no_log = RunRecord::new(false, false);
         no_log.key_applied(ms(1));
         no_log.presented(&shown);
         assert!(no_log.log.is_none() && no_log.unshown_keys.is_empty());

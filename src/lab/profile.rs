@@ -10,8 +10,13 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use oorandom::Rand32;
 use serde::Serialize;
+
+use super::run::jittered;
+use crate::session::trace::{Trace, TraceFrame};
 
 use crate::settings_text::{format_duration, parse_duration};
 use looplab_timing::Rate;
@@ -52,6 +57,10 @@ pub struct Profile {
     /// precise timer, about a millisecond for a coarse one.
     pub timer: Duration,
     pub stall: Option<Stall>,
+    /// Frame costs recorded on a real machine (`looplab --trace`), replayed in turn instead
+    /// of `render`, `update` and `jitter`.
+    #[serde(skip)]
+    pub recorded: Option<Arc<Vec<TraceFrame>>>,
 }
 
 fn serialize_rate<S: serde::Serializer>(r: &Rate, s: S) -> Result<S::Ok, S::Error> {
@@ -75,6 +84,64 @@ impl Profile {
             noise: 0.0,
             timer: Duration::ZERO,
             stall: None,
+            recorded: None,
+        }
+    }
+
+    /// A machine that costs what the frames of `trace` cost, on the display it was taken on.
+    pub fn from_trace(name: &str, trace: &Trace) -> Self {
+        let mut renders: Vec<Duration> = trace.frames.iter().map(TraceFrame::render).collect();
+        renders.sort_unstable();
+        let mut updates: Vec<Duration> = trace
+            .frames
+            .iter()
+            .filter_map(TraceFrame::per_update)
+            .collect();
+        updates.sort_unstable();
+        let at = |xs: &[Duration], q: f64| {
+            xs.get(((xs.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or_default()
+        };
+        let refresh = Rate::hz(trace.header.refresh_hz).unwrap_or(Rate::SIXTY_HZ);
+        let h = &trace.header;
+        Self {
+            render: at(&renders, 0.5),
+            update: at(&updates, 0.5),
+            refresh,
+            vsync: h.vsync,
+            recorded: Some(Arc::new(trace.frames.clone())),
+            description: format!(
+                "{} frames recorded over {:.1} s ({}, {} bullets, {} display, vsync {}); render median {}, p99 {}, max {}",
+                trace.frames.len(),
+                trace.span().as_secs_f64(),
+                h.strategy,
+                h.bullets,
+                refresh,
+                if h.vsync { "on" } else { "off" },
+                format_duration(at(&renders, 0.5)),
+                format_duration(at(&renders, 0.99)),
+                format_duration(at(&renders, 1.0)),
+            ),
+            ..Self::base(name, "")
+        }
+    }
+
+    /// What frame number `k` costs: an update, and the frame's drawing (with its present,
+    /// where no vsync waits in it). Recorded frames are replayed in turn (from the first
+    /// again when the run is longer); otherwise `render` varied by `jitter`.
+    pub fn frame_costs(&self, k: u64, rng: &mut Rand32) -> (Duration, Duration) {
+        match &self.recorded {
+            Some(frames) if !frames.is_empty() => {
+                let f = frames[(k % frames.len() as u64) as usize];
+                let present = if self.vsync {
+                    Duration::ZERO
+                } else {
+                    f.present()
+                };
+                (f.per_update().unwrap_or(self.update), f.render() + present)
+            }
+            _ => (self.update, jittered(self.render, self.jitter, rng)),
         }
     }
 

@@ -177,7 +177,7 @@ pub fn run(config: &RunConfig) -> RunResult {
     let strip_from = STRIP_END.saturating_sub(TIMELINE_SPAN * 3 / 2);
     let mut idle_since = Duration::ZERO;
     while clock.now() < config.duration {
-        let update_cost = profile.update;
+        let (update_cost, render) = profile.frame_costs(frames, &mut jitter_rng);
         let start = clock.now();
         let reading = profile.read_clock(start, &mut timer_rng);
         let plan = session.frame(reading, |world, step| {
@@ -195,7 +195,6 @@ pub fn run(config: &RunConfig) -> RunResult {
         repeats += u64::from(plan.updates == 0);
         most = most.max(plan.updates);
 
-        let render = jittered(profile.render, profile.jitter, &mut jitter_rng);
         clock.advance(render);
         busy += render;
         if let Some(s) = stall

@@ -9,6 +9,7 @@ pub mod input_delay;
 pub mod recording;
 pub mod steering;
 pub mod timeline;
+pub mod trace;
 
 use std::ops::ControlFlow;
 use std::time::Duration;

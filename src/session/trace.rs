@@ -1,0 +1,240 @@
+//! A trace of a real machine's frame timings: what each frame of a window's run cost, so a
+//! stutter seen once on someone's machine can be replayed headless, under every strategy
+//! (`looplab --trace FILE`, then `looplab lab --trace FILE`).
+//!
+//! The file is JSON lines: a header with the display and the loop the trace was taken
+//! under, then one line per presented frame:
+//!
+//! ```text
+//! {"looplab_trace":1,"strategy":"interpolated","update_hz":60.0,"frame_cap_hz":60.0,"refresh_hz":60.0,"vsync":false,"bullets":2000}
+//! {"start_ns":16711000,"wait_ns":0,"updates":1,"update_ns":41000,"render_ns":7120000,"present_ns":310000}
+//! ```
+//!
+//! `start_ns` is when the frame started on the run's clock; `wait_ns` the time it waited for
+//! its deadline before that; `update_ns` the time its `updates` updates took; `render_ns`
+//! the time it took to draw (acquiring the surface, laying out, uploading, encoding) and
+//! `present_ns` to submit and present (where a FIFO present waits for the display).
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::frame::FrameRecord;
+
+/// The version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The most frames a trace may hold: an hour at 1000 FPS.
+pub const MAX_FRAMES: usize = 3_600_000;
+
+/// What the trace was taken under.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceHeader {
+    pub looplab_trace: u32,
+    pub strategy: String,
+    pub update_hz: f64,
+    /// The frame cap, if there was one.
+    pub frame_cap_hz: Option<f64>,
+    /// The monitor's refresh rate as the window learnt it (60 where it could not).
+    pub refresh_hz: f64,
+    pub vsync: bool,
+    pub bullets: usize,
+}
+
+/// One presented frame's timings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceFrame {
+    pub start_ns: u64,
+    pub wait_ns: u64,
+    pub updates: u32,
+    pub update_ns: u64,
+    pub render_ns: u64,
+    pub present_ns: u64,
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+impl TraceFrame {
+    /// The timings of a presented frame's record.
+    pub fn of(record: &FrameRecord) -> Self {
+        let r = &record.render;
+        Self {
+            start_ns: nanos(record.start),
+            wait_ns: nanos(record.waited),
+            updates: record.updates,
+            update_ns: nanos(record.update_time),
+            render_ns: nanos(r.acquire + r.overlay + r.upload + r.encode),
+            present_ns: nanos(r.present),
+        }
+    }
+
+    pub fn render(&self) -> Duration {
+        Duration::from_nanos(self.render_ns)
+    }
+
+    pub fn present(&self) -> Duration {
+        Duration::from_nanos(self.present_ns)
+    }
+
+    /// What one of its updates took on average; `None` when it ran none.
+    pub fn per_update(&self) -> Option<Duration> {
+        (self.updates > 0).then(|| Duration::from_nanos(self.update_ns / u64::from(self.updates)))
+    }
+}
+
+/// A whole trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub header: TraceHeader,
+    pub frames: Vec<TraceFrame>,
+}
+
+impl Trace {
+    /// The file's text.
+    pub fn to_text(&self) -> String {
+        let mut out = serde_json::to_string(&self.header).unwrap_or_default();
+        out.push('\n');
+        for f in &self.frames {
+            out.push_str(&serde_json::to_string(f).unwrap_or_default());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Reads a trace, or says in a few words what is wrong with it.
+    pub fn parse(text: &str) -> Result<Trace, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, first)) = lines.next() else {
+            return Err("is empty".into());
+        };
+        let version = serde_json::from_str::<serde_json::Value>(first)
+            .ok()
+            .and_then(|v| v.get("looplab_trace").and_then(|v| v.as_u64()))
+            .ok_or("is not a Looplab trace (its first line has no \"looplab_trace\")")?;
+        if version != u64::from(VERSION) {
+            return Err(format!(
+                "is a version {version} trace; this Looplab reads version {VERSION}"
+            ));
+        }
+        let header: TraceHeader =
+            serde_json::from_str(first).map_err(|e| format!("line 1 is not valid: {e}"))?;
+        for (hz, what) in [
+            (header.update_hz, "update_hz"),
+            (header.refresh_hz, "refresh_hz"),
+        ] {
+            looplab_timing::Rate::hz(hz).map_err(|e| format!("line 1: {what}: {e}"))?;
+        }
+        let mut frames: Vec<TraceFrame> = Vec::new();
+        for (i, line) in lines {
+            let frame: TraceFrame = serde_json::from_str(line)
+                .map_err(|e| format!("line {} is not a frame: {e}", i + 1))?;
+            if let Some(last) = frames.last()
+                && frame.start_ns < last.start_ns
+            {
+                return Err(format!(
+                    "line {}: the frame starts before the one above it",
+                    i + 1
+                ));
+            }
+            if frames.len() == MAX_FRAMES {
+                return Err(format!("holds more than {MAX_FRAMES} frames"));
+            }
+            frames.push(frame);
+        }
+        if frames.len() < 2 {
+            return Err("holds fewer than two frames".into());
+        }
+        Ok(Trace { header, frames })
+    }
+
+    /// Real time from the first frame's start to the last's.
+    pub fn span(&self) -> Duration {
+        let (first, last) = (
+            self.frames[0].start_ns,
+            self.frames[self.frames.len() - 1].start_ns,
+        );
+        Duration::from_nanos(last - first)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::frame::RenderTimes;
+
+    fn trace() -> Trace {
+        let ms = Duration::from_millis;
+        let frames = (0..3u32)
+            .map(|k| {
+                TraceFrame::of(&FrameRecord {
+                    start: ms(17) * k,
+                    waited: ms(1),
+                    updates: k,
+                    update_time: ms(2) * k,
+                    render: RenderTimes {
+                        acquire: ms(1),
+                        overlay: ms(2),
+                        upload: ms(1),
+                        encode: ms(1),
+                        present: ms(3),
+                    },
+                    ..FrameRecord::default()
+                })
+            })
+            .collect();
+        Trace {
+            header: TraceHeader {
+                looplab_trace: VERSION,
+                strategy: "interpolated".into(),
+                update_hz: 60.0,
+                frame_cap_hz: Some(30.0),
+                refresh_hz: 59.94,
+                vsync: true,
+                bullets: 2000,
+            },
+            frames,
+        }
+    }
+
+    #[test]
+    fn a_trace_reads_back_as_written() {
+        let t = trace();
+        assert_eq!(t.frames[1].render(), Duration::from_millis(5));
+        assert_eq!(t.frames[1].present(), Duration::from_millis(3));
+        assert_eq!(t.frames[2].per_update(), Some(Duration::from_millis(2)));
+        assert_eq!(t.frames[0].per_update(), None);
+        let back = Trace::parse(&t.to_text()).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(back.span(), Duration::from_millis(34));
+    }
+
+    #[test]
+    fn bad_traces_say_what_is_wrong() {
+        let good = trace().to_text();
+        let lines: Vec<&str> = good.lines().collect();
+        let err = |text: &str| Trace::parse(text).unwrap_err();
+        assert_eq!(err(""), "is empty");
+        assert!(err("{\"looplab_recording\":1}").contains("not a Looplab trace"));
+        assert!(
+            err(&good.replace("\"looplab_trace\":1", "\"looplab_trace\":7")).contains("version 7")
+        );
+        assert!(err(&good.replace("59.94", "-1")).contains("refresh_hz"));
+        assert!(err(&format!("{}\n{}\n", lines[0], lines[1])).contains("fewer than two"));
+        assert!(
+            err(&format!("{}\n{}\n{{\"start_ns\":1}}\n", lines[0], lines[1]))
+                .contains("line 3 is not a frame")
+        );
+        assert!(
+            err(&format!("{}\n{}\n{}\n", lines[0], lines[2], lines[1]))
+                .contains("line 3: the frame starts before")
+        );
+        assert!(
+            err(&good.replace("\"updates\":1", "\"updates\":-1")).contains("line 3 is not a frame")
+        );
+    }
+}
