@@ -14,7 +14,7 @@ use crate::app::AppOptions;
 use crate::app::controls::Knobs;
 use crate::failure::{EXIT_USAGE, Failure};
 use crate::input;
-use crate::lab::compare::{Preset, parse_lane};
+use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
@@ -226,9 +226,10 @@ pub struct AppArgs {
     pub compare: Option<Preset>,
     /// Start in compare mode with these lanes instead (two to six): a machine as the lab
     /// writes it (a built-in name or `NAME:render=9ms,refresh=59.94,...`) and a strategy,
-    /// like `--lane fast/variable --lane weak-gpu/variable`.
-    #[arg(long = "lane", value_name = "PROFILE/STRATEGY", value_parser = parse_lane, conflicts_with = "compare")]
-    pub lanes: Vec<(Profile, Strategy)>,
+    /// like `--lane fast/variable --lane weak-gpu/variable`; `+snapped` or `+smoothed` after
+    /// the strategy reads its deltas that way.
+    #[arg(long = "lane", value_name = "PROFILE/STRATEGY[+DELTA]", value_parser = parse_lane, conflicts_with = "compare")]
+    pub lanes: Vec<LaneSpec>,
     /// Quit by itself after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub exit_after: Option<Duration>,

@@ -233,13 +233,14 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(key(K::KeyL), ToggleCompare)],
     },
     Binding {
-        label: "F5 / F6 / F7 / F8",
-        does: "compare: Fred and George (variable step) / fixed step / the six strategies / the weak GPU",
+        label: "F5 / F6 / F7 / F8 / F9",
+        does: "compare: Fred and George (variable step) / fixed step / the six strategies / the weak GPU / snapping on a noisy 60 Hz display",
         keys: &[
             (key(K::F5), ComparePreset(Preset::FredAndGeorge)),
             (key(K::F6), ComparePreset(Preset::FixedStep)),
             (key(K::F7), ComparePreset(Preset::SixStrategies)),
             (key(K::F8), ComparePreset(Preset::WeakGpu)),
+            (key(K::F9), ComparePreset(Preset::Snapping)),
         ],
     },
     Binding {

@@ -57,8 +57,8 @@ pub fn lane_caption(s: &LaneStatus, two_lines: bool) -> String {
         format!("{h} at {} s", t.as_secs())
     });
     let figures = format!(
-        "{} FPS  {} UPS  game/real {:.2}  hash {hash}",
-        s.fps, s.ups, s.ratio
+        "{} FPS  {} UPS  doubles {}/s  game/real {:.2}  hash {hash}",
+        s.fps, s.ups, s.doubles, s.ratio
     );
     let head = format!("{}   {}", s.title, s.agreement_text());
     if two_lines {

@@ -34,8 +34,7 @@ use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
 use crate::input::{self, Action, Direction};
-use crate::lab::compare::{Compare, Preset};
-use crate::lab::profile::Profile;
+use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::output;
 use crate::render::lanes::LanesScratch;
 use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
@@ -102,7 +101,7 @@ pub struct AppOptions {
     /// Steer the ship by this recording and check the state at its end (`--replay`).
     pub replay: Option<Recording>,
     /// Compare mode's lanes given with `--lane` (its `custom` preset).
-    pub lanes: Vec<(Profile, Strategy)>,
+    pub lanes: Vec<LaneSpec>,
 }
 
 /// Opens the window and runs until it is closed.

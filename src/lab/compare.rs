@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::lane::{Agreement, Lane, agreement, steer_stamp};
 use super::profile::Profile;
+use crate::settings_text::DeltaKind;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
 use looplab_timing::{LoopSettings, Strategy};
@@ -24,16 +25,20 @@ pub enum Preset {
     SixStrategies,
     /// The weak GPU under every strategy.
     WeakGpu,
+    /// MonitorSim's case: a 60 Hz display, a noisy timer, catch-up reading deltas as
+    /// measured, snapped and smoothed.
+    Snapping,
     /// Lanes given on the command line (`--lane PROFILE/STRATEGY`).
     Custom,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [Preset; 5] = [
         Preset::FredAndGeorge,
         Preset::FixedStep,
         Preset::SixStrategies,
         Preset::WeakGpu,
+        Preset::Snapping,
     ];
 
     pub fn id(self) -> &'static str {
@@ -42,6 +47,7 @@ impl Preset {
             Preset::FixedStep => "fixed-step",
             Preset::SixStrategies => "six-strategies",
             Preset::WeakGpu => "weak-gpu",
+            Preset::Snapping => "snapping",
             Preset::Custom => "custom",
         }
     }
@@ -55,23 +61,31 @@ impl Preset {
             Preset::FixedStep => "two machines, fixed step: they stay identical",
             Preset::SixStrategies => "one machine, the six strategies: the same motion six ways",
             Preset::WeakGpu => "the weak GPU under every strategy",
+            Preset::Snapping => {
+                "a 60 Hz display and a noisy timer: deltas as measured double and skip updates, snapped they do not"
+            }
             Preset::Custom => "the machines and strategies given with --lane",
         }
     }
 
-    /// Its lanes: a machine and a strategy each (none for `Custom`: the caller has them).
-    pub fn lanes(self) -> Vec<(Profile, Strategy)> {
+    /// Its lanes (none for `Custom`: the caller has them).
+    pub fn lanes(self) -> Vec<LaneSpec> {
         let profile = |name: &str| {
             Profile::builtin()
                 .into_iter()
                 .find(|p| p.name == name)
                 .expect("a built-in profile")
         };
-        let pair = |strategy| vec![(profile("fast"), strategy), (profile("weak-gpu"), strategy)];
+        let pair = |strategy| {
+            vec![
+                LaneSpec::new(profile("fast"), strategy),
+                LaneSpec::new(profile("weak-gpu"), strategy),
+            ]
+        };
         let every = |name: &str| {
             Strategy::ALL
                 .into_iter()
-                .map(|s| (profile(name), s))
+                .map(|s| LaneSpec::new(profile(name), s))
                 .collect()
         };
         match self {
@@ -79,22 +93,62 @@ impl Preset {
             Preset::FixedStep => pair(Strategy::Interpolated),
             Preset::SixStrategies => every("vsync-60"),
             Preset::WeakGpu => every("weak-gpu"),
+            Preset::Snapping => {
+                // MonitorSim's defaults: 5 ms renders, timer noise of 0.5% of a frame.
+                let monitor = Profile::parse("monitor:refresh=60,render=5ms,noise=0.5%")
+                    .expect("a valid profile");
+                DeltaKind::ALL
+                    .into_iter()
+                    .map(|delta| LaneSpec {
+                        delta,
+                        ..LaneSpec::new(monitor.clone(), Strategy::CatchUp)
+                    })
+                    .collect()
+            }
             Preset::Custom => Vec::new(),
         }
     }
 }
 
-/// One `--lane` argument: `PROFILE/STRATEGY`, the profile a built-in name or a custom spec in
-/// the lab's syntax (`laptop:render=9ms,refresh=59.94`), the strategy an id.
-pub fn parse_lane(spec: &str) -> Result<(Profile, Strategy), String> {
+/// One lane: a machine, a strategy, and how the strategy reads frame deltas.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneSpec {
+    pub profile: Profile,
+    pub strategy: Strategy,
+    pub delta: DeltaKind,
+}
+
+impl LaneSpec {
+    /// `strategy` on `profile`, deltas as measured.
+    pub fn new(profile: Profile, strategy: Strategy) -> Self {
+        Self {
+            profile,
+            strategy,
+            delta: DeltaKind::Measured,
+        }
+    }
+}
+
+/// One `--lane` argument: `PROFILE/STRATEGY[+DELTA]`, the profile a built-in name or a
+/// custom spec in the lab's syntax (`laptop:render=9ms,refresh=59.94`), the strategy an id,
+/// and how it reads deltas as the lab's table writes it (`catch-up+snapped`).
+pub fn parse_lane(spec: &str) -> Result<LaneSpec, String> {
     let (profile, strategy) = spec
         .rsplit_once('/')
         .ok_or_else(|| format!("'{spec}' is not PROFILE/STRATEGY, like weak-gpu/variable"))?;
+    let (strategy, delta) = match strategy.split_once('+') {
+        Some((s, d)) => (s, d.parse::<DeltaKind>()?),
+        None => (strategy, DeltaKind::Measured),
+    };
     let strategy = strategy
         .trim()
         .parse::<Strategy>()
         .map_err(|e| e.to_string())?;
-    Ok((Profile::parse(profile)?, strategy))
+    Ok(LaneSpec {
+        profile: Profile::parse(profile)?,
+        strategy,
+        delta,
+    })
 }
 
 impl fmt::Display for Preset {
@@ -136,6 +190,8 @@ pub struct LaneStatus {
     /// Pictures and updates in the last second.
     pub fps: usize,
     pub ups: u32,
+    /// Pictures in the last second that showed two or more new updates.
+    pub doubles: usize,
     /// Game time over real time since compare mode started.
     pub ratio: f64,
     /// The last state hash, as 8 hex digits, and the game time it was taken at.
@@ -158,14 +214,19 @@ impl Compare {
     /// `lanes` (a machine and a strategy each), named `preset`.
     pub fn with_lanes(
         preset: Preset,
-        lanes: Vec<(Profile, Strategy)>,
+        lanes: Vec<LaneSpec>,
         settings: &LoopSettings,
         world: &WorldConfig,
         now: Duration,
     ) -> Self {
         let lanes = lanes
             .into_iter()
-            .map(|(profile, strategy)| Lane::new(profile, strategy, settings.clone(), world, now))
+            .map(|spec| {
+                let settings = settings
+                    .clone()
+                    .with_delta(spec.delta.mode(spec.profile.refresh));
+                Lane::new(spec.profile, spec.strategy, settings, world, now)
+            })
             .collect();
         Self {
             preset,
@@ -200,16 +261,24 @@ impl Compare {
     pub fn status(&self, i: usize, now: Duration) -> LaneStatus {
         let lane = &self.lanes[i];
         let (fps, ups) = lane.rates(now);
+        let doubles = lane.doubles(now);
+        let delta = DeltaKind::of(&lane.session().settings().delta);
+        let delta = if delta == DeltaKind::Measured {
+            String::new()
+        } else {
+            format!("+{delta}")
+        };
         let real = now.saturating_sub(self.started).as_secs_f64();
         let game = lane.session().world().time().as_secs_f64();
         LaneStatus {
             title: format!(
-                "{} / {}",
+                "{} / {}{delta}",
                 lane.profile.name,
                 lane.session().planner().strategy().id()
             ),
             fps,
             ups,
+            doubles,
             ratio: if real > 0.0 { game / real } else { 0.0 },
             hash: lane
                 .hashes()
@@ -254,6 +323,43 @@ mod tests {
             c.advance_to(now);
         }
         c
+    }
+
+    #[test]
+    fn snapping_lanes_show_doubles_only_where_deltas_are_measured() {
+        let c = run(Preset::Snapping, 6);
+        let now = Duration::from_secs(6);
+        let status: Vec<LaneStatus> = (0..3).map(|i| c.status(i, now)).collect();
+        assert_eq!(status[0].title, "monitor / catch-up");
+        assert_eq!(status[1].title, "monitor / catch-up+snapped");
+        assert_eq!(status[2].title, "monitor / catch-up+smoothed");
+        assert!(status.iter().all(|s| s.fps == 60), "{status:?}");
+        assert!(status[0].doubles >= 5, "{status:?}");
+        assert_eq!(status[1].doubles, 0, "{status:?}");
+        assert!(status[2].doubles < status[0].doubles, "{status:?}");
+        // Fixed steps: however deltas are read, the same world.
+        assert!(
+            matches!(status[1].agreement, Some(Agreement::InStep(_))),
+            "{status:?}"
+        );
+    }
+
+    #[test]
+    fn a_lane_reads_its_deltas_as_written() {
+        let spec = parse_lane("tv:refresh=59.94/interpolated+snapped").unwrap();
+        assert_eq!(
+            (spec.strategy, spec.delta),
+            (Strategy::Interpolated, DeltaKind::Snapped)
+        );
+        assert_eq!(
+            parse_lane("fast/variable").unwrap().delta,
+            DeltaKind::Measured
+        );
+        assert!(
+            parse_lane("fast/variable+wobbly")
+                .unwrap_err()
+                .contains("not measured, snapped or smoothed")
+        );
     }
 
     #[test]

@@ -288,6 +288,16 @@ impl Lane {
         &self.session
     }
 
+    /// Pictures in the last second of real time before `now` that showed two or more new
+    /// updates: the jumps of a loop out of step with its display.
+    pub fn doubles(&self, now: Duration) -> usize {
+        let from = now.saturating_sub(Duration::from_secs(1));
+        self.recent
+            .iter()
+            .filter(|&&(t, n)| t > from && t <= now && n >= 2)
+            .count()
+    }
+
     /// Pictures and updates in the last second of real time before `now`.
     pub fn rates(&self, now: Duration) -> (usize, u32) {
         let from = now.saturating_sub(Duration::from_secs(1));
