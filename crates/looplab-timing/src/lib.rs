@@ -43,8 +43,9 @@
 //! The planner is made of small parts that work alone, in the manner of `bevy_time`:
 //! an [`Accumulator`] (the lag, paid off in steps: `accumulate`, `expend`,
 //! `overstep_fraction`), a [`GameClock`] (real time between frames, clamped after a stall,
-//! scaled and paused), a [`DeadlineGrid`] (frame deadlines that keep a cap's rate on
-//! average), and [`FrameStats`] (FPS, UPS and the game's speed over the last second).
+//! scaled and paused, its deltas read as [`DeltaMode`] says: measured, snapped to the
+//! display's refresh or smoothed), a [`DeadlineGrid`] (frame deadlines that keep a cap's rate
+//! on average), and [`FrameStats`] (FPS, UPS and the game's speed over the last second).
 //!
 //! # Defaults, and why
 //!
@@ -58,8 +59,8 @@
 //!
 //! - `std` (default): [`SystemClock`]. Without it the crate is `#![no_std]` and needs only
 //!   `alloc` (for [`FrameStats`] and error messages).
-//! - `spin`: `FrameWait`, the precise frame-deadline wait, with its one dependency,
-//!   `spin_sleep`.
+//! - `spin`: `FrameWait`, the precise frame-deadline wait, its early-wake margin learnt from
+//!   how late the OS wakes the loop (`WakeMargin`), with its one dependency, `spin_sleep`.
 //!
 //! # Examples
 //!
