@@ -570,6 +570,11 @@ impl App {
                 "peak_rss_kib": crate::process::peak_rss_kib(),
                 "surface_size": gfx.map(|g| g.size()),
                 "speed_warning": self.speed.warning(),
+                "frame_wait": {
+                    "mode": self.frame.wait.mode().id(),
+                    "early_ms": self.frame.wait.early().as_secs_f64() * 1e3,
+                    "wake_readings": self.frame.wait.wake_margin().readings(),
+                },
                 "ship": self.ship_report(),
                 "compare": self.compare.as_ref().map(|c| self.compare_report(c)),
                 "replay": self.replay.as_ref().map(|r| serde_json::json!({

@@ -6,6 +6,7 @@
 pub mod checkpoint;
 pub mod frame;
 pub mod input_delay;
+pub mod json_lines;
 pub mod recording;
 pub mod steering;
 pub mod timeline;

@@ -23,6 +23,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
 
+use super::json_lines;
 use super::steering::SteerChange;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
@@ -160,24 +161,8 @@ impl Recording {
     /// did not write as it is: another version, a damaged or cut-short file, or one edited
     /// by hand.
     pub fn parse(text: &str) -> Result<Recording, String> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
-        let Some((_, first)) = lines.next() else {
-            return Err("is empty".into());
-        };
-        let version = serde_json::from_str::<serde_json::Value>(first)
-            .ok()
-            .and_then(|v| v.get("looplab_recording").and_then(|v| v.as_u64()))
-            .ok_or("is not a Looplab recording (its first line has no \"looplab_recording\")")?;
-        if version != u64::from(VERSION) {
-            return Err(format!(
-                "is a version {version} recording; this Looplab reads version {VERSION}"
-            ));
-        }
-        let header: Header =
-            serde_json::from_str(first).map_err(|e| format!("line 1 is not valid: {e}"))?;
+        let (header, lines): (Header, _) =
+            json_lines::open(text, "looplab_recording", "recording", VERSION)?;
         let strategy: Strategy = header
             .strategy
             .parse()
@@ -200,8 +185,7 @@ impl Recording {
         }
         let mut changes: Vec<SteerChange> = Vec::new();
         let (mut end, mut checksum) = (None, None);
-        for (i, line) in lines {
-            let n = i + 1;
+        for (n, line) in lines {
             if checksum.is_some() {
                 return Err(format!("has more after its checksum line (line {n})"));
             }
@@ -230,7 +214,7 @@ impl Recording {
                     });
                 }
                 Ok(Line::End(e)) => end = Some((n, e.end)),
-                Ok(Line::Checksum(c)) => checksum = Some((line_start(text, i), c.checksum)),
+                Ok(Line::Checksum(c)) => checksum = Some((line_start(text, n - 1), c.checksum)),
                 Err(_) => {
                     return Err(format!(
                         "line {n} is not a steering line, the end line or the checksum"

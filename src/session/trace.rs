@@ -20,6 +20,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::frame::FrameRecord;
+use super::json_lines;
 
 /// The version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -105,40 +106,25 @@ impl Trace {
 
     /// Reads a trace, or says in a few words what is wrong with it.
     pub fn parse(text: &str) -> Result<Trace, String> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
-        let Some((_, first)) = lines.next() else {
-            return Err("is empty".into());
-        };
-        let version = serde_json::from_str::<serde_json::Value>(first)
-            .ok()
-            .and_then(|v| v.get("looplab_trace").and_then(|v| v.as_u64()))
-            .ok_or("is not a Looplab trace (its first line has no \"looplab_trace\")")?;
-        if version != u64::from(VERSION) {
-            return Err(format!(
-                "is a version {version} trace; this Looplab reads version {VERSION}"
-            ));
-        }
-        let header: TraceHeader =
-            serde_json::from_str(first).map_err(|e| format!("line 1 is not valid: {e}"))?;
+        let (header, lines): (TraceHeader, _) =
+            json_lines::open(text, "looplab_trace", "trace", VERSION)?;
+        let cap = header.frame_cap_hz.unwrap_or(60.0);
         for (hz, what) in [
             (header.update_hz, "update_hz"),
             (header.refresh_hz, "refresh_hz"),
+            (cap, "frame_cap_hz"),
         ] {
             looplab_timing::Rate::hz(hz).map_err(|e| format!("line 1: {what}: {e}"))?;
         }
         let mut frames: Vec<TraceFrame> = Vec::new();
-        for (i, line) in lines {
-            let frame: TraceFrame = serde_json::from_str(line)
-                .map_err(|e| format!("line {} is not a frame: {e}", i + 1))?;
+        for (n, line) in lines {
+            let frame: TraceFrame =
+                serde_json::from_str(line).map_err(|e| format!("line {n} is not a frame: {e}"))?;
             if let Some(last) = frames.last()
                 && frame.start_ns < last.start_ns
             {
                 return Err(format!(
-                    "line {}: the frame starts before the one above it",
-                    i + 1
+                    "line {n}: the frame starts before the one above it"
                 ));
             }
             if frames.len() == MAX_FRAMES {
