@@ -12,6 +12,7 @@ use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale, WaitMode};
 
 use crate::app::AppOptions;
 use crate::app::controls::Knobs;
+use crate::app::key_script::KeyScript;
 use crate::failure::{EXIT_USAGE, Failure};
 use crate::input;
 use crate::lab::compare::{LaneSpec, Preset, parse_lane};
@@ -260,6 +261,11 @@ pub struct AppArgs {
     /// (the arrow keys are ignored), and at its end a check that the state is the same.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "stall_clamp", "time_scale", "bullets", "seed", "delta"])]
     pub replay: Option<PathBuf>,
+    /// Press keys from a script instead of a keyboard: `SECONDS:KEY` or `SECONDS:KEY/HELD`,
+    /// separated by spaces or commas, xdotool's key names (`1.5:4 3:Right/0.5 6:Escape`).
+    /// For tests on displays nothing can type into.
+    #[arg(long, value_name = "SCRIPT", hide = true, value_parser = KeyScript::parse)]
+    pub key_script: Option<KeyScript>,
     /// Make every N-th frame find its surface outdated or lost, alternately: a test of
     /// recovery.
     #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
@@ -320,6 +326,7 @@ impl AppArgs {
             surface_faults: self.surface_faults,
             record: self.record.clone(),
             trace: self.trace.clone(),
+            key_script: self.key_script.clone(),
             replay: None,
             lanes: self.lanes.clone(),
         }

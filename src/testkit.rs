@@ -1,5 +1,5 @@
 //! The kit that runs the real window where no person is watching, shared by the tests and
-//! `looplab bench`: a private Xvfb display, a scratch directory with a private runtime
+//! `looplab bench`: a private Xvfb display or Weston compositor, a scratch directory with a private runtime
 //! directory, keys sent with xdotool, screenshots with ImageMagick. A missing tool is an
 //! error that names the Debian package to install; nothing here skips.
 
@@ -190,6 +190,115 @@ pub fn screenshot(display: &str, path: &Path) -> Result<(), String> {
     let target = path.to_str().ok_or("the screenshot path is not UTF-8")?;
     let out = run_on(display, "import", &["-window", "root", target])?;
     succeeded("import (ImageMagick)", out)
+}
+
+/// A private Wayland compositor: Weston's headless backend, stopped when dropped. It draws
+/// with its software renderer (pixman) and allows its debug protocols, so
+/// `weston-screenshooter` can read back what it shows.
+pub struct Weston {
+    child: Child,
+    socket: String,
+    runtime: PathBuf,
+}
+
+impl Weston {
+    /// Starts Weston on a socket of its own in `runtime` (a private `XDG_RUNTIME_DIR`), with
+    /// one output of `width` x `height`, and waits for the socket to appear.
+    pub fn start(runtime: &Path, width: u32, height: u32) -> Result<Weston, String> {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let socket = format!("looplab-{}-{n}", std::process::id());
+        let log = std::fs::File::create(runtime.join(format!("{socket}.log")))
+            .map_err(|e| format!("cannot create Weston's log in {}: {e}", runtime.display()))?;
+        let child = Command::new("weston")
+            .args([
+                "--backend=headless-backend.so",
+                &format!("--socket={socket}"),
+                &format!("--width={width}"),
+                &format!("--height={height}"),
+                "--use-pixman",
+                "--debug",
+                "--idle-time=0",
+            ])
+            .env("XDG_RUNTIME_DIR", runtime)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("cannot start weston ({e}); install the weston package"))?;
+        let mut weston = Weston {
+            child,
+            socket,
+            runtime: runtime.to_path_buf(),
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !runtime.join(&weston.socket).exists() {
+            if let Ok(Some(status)) = weston.child.try_wait() {
+                return Err(format!(
+                    "weston exited ({status}) before opening its socket: {}",
+                    weston.log()
+                ));
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(format!("weston opened no socket in 10 s: {}", weston.log()));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Ok(weston)
+    }
+
+    /// The socket name, for `WAYLAND_DISPLAY`.
+    pub fn socket(&self) -> &str {
+        &self.socket
+    }
+
+    /// Its runtime directory, for `XDG_RUNTIME_DIR`.
+    pub fn runtime_dir(&self) -> &Path {
+        &self.runtime
+    }
+
+    /// What Weston has logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.runtime.join(format!("{}.log", self.socket)))
+            .unwrap_or_default()
+    }
+
+    /// A screenshot of its output as PNG, with `weston-screenshooter`.
+    pub fn screenshot(&self, path: &Path) -> Result<(), String> {
+        let dir = self.runtime.join("shots");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let out = Command::new("weston-screenshooter")
+            .current_dir(&dir)
+            .env("XDG_RUNTIME_DIR", &self.runtime)
+            .env("WAYLAND_DISPLAY", &self.socket)
+            .env_remove("DISPLAY")
+            .output()
+            .map_err(|e| {
+                format!("cannot run weston-screenshooter ({e}); install the weston package")
+            })?;
+        let shot = std::fs::read_dir(&dir)
+            .ok()
+            .and_then(|mut entries| entries.find_map(|e| e.ok()).map(|e| e.path()))
+            .ok_or_else(|| {
+                format!(
+                    "weston-screenshooter wrote nothing: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )
+            })?;
+        std::fs::rename(&shot, path)
+            .or_else(|_| std::fs::copy(&shot, path).map(|_| ()))
+            .map_err(|e| format!("cannot move the screenshot to {}: {e}", path.display()))
+    }
+}
+
+impl Drop for Weston {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// A scratch directory, removed when dropped, with a private runtime directory (`xdg`,

@@ -11,6 +11,7 @@
 
 pub mod controls;
 pub mod faults;
+pub mod key_script;
 pub mod lanes_view;
 pub mod overlay;
 pub mod overlay_host;
@@ -29,7 +30,9 @@ use looplab_timing::{
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::PhysicalKey;
+use winit::keyboard::{KeyCode, PhysicalKey};
+
+use key_script::KeyScript;
 use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
@@ -98,6 +101,8 @@ pub struct AppOptions {
     pub record: Option<PathBuf>,
     /// Where to write the trace of every presented frame's timings.
     pub trace: Option<PathBuf>,
+    /// Keys pressed by a script (tests on displays with no way to type).
+    pub key_script: Option<KeyScript>,
     /// Steer the ship by this recording and check the state at its end (`--replay`).
     pub replay: Option<Recording>,
     /// Compare mode's lanes given with `--lane` (its `custom` preset).
@@ -196,6 +201,8 @@ struct App {
     /// Input recorded by `window_event` with its arrival time, applied before the next frame.
     actions: Vec<(Input, Duration)>,
     shift: bool,
+    /// Keys still to be pressed by `--key-script`.
+    script: Option<KeyScript>,
     run: RunRecord,
     cpu: CpuMeter,
     speed: SpeedWatch,
@@ -237,6 +244,7 @@ impl App {
             draw: DrawState::default(),
             actions: Vec::new(),
             shift: false,
+            script: options.key_script.clone(),
             run: RunRecord::new(options.frame_log.is_some(), options.trace.is_some()),
             cpu: CpuMeter::default(),
             speed: SpeedWatch::default(),
@@ -264,6 +272,17 @@ impl App {
     fn title(&self) -> String {
         let s = self.controls.strategy();
         format!("Looplab: {} {}", input::strategy_key(s), s.id())
+    }
+
+    /// A key went down or up at `arrival`: its action waits for the next frame.
+    fn key(&mut self, code: KeyCode, shift: bool, down: bool, arrival: Duration) {
+        if down {
+            if let Some(action) = input::action_for(code, shift) {
+                self.actions.push((Input::Press(action), arrival));
+            }
+        } else if let Some(direction) = input::steer_direction(code) {
+            self.actions.push((Input::Release(direction), arrival));
+        }
     }
 
     /// Applies the input recorded since the last frame.
@@ -662,6 +681,10 @@ impl ApplicationHandler for App {
         };
         let attributes = Window::default_attributes()
             .with_title(self.title())
+            // The scene is dark; saying so also spares a Wayland window's decorations from
+            // asking the desktop portal for its colour scheme (without a portal that logs an
+            // error after a 100 ms wait).
+            .with_theme(Some(winit::window::Theme::Dark))
             .with_inner_size(winit::dpi::PhysicalSize::new(
                 WORLD_SIZE.x as u32,
                 WORLD_SIZE.y as u32,
@@ -738,16 +761,8 @@ impl ApplicationHandler for App {
                 };
                 let now = self.clock.now();
                 match event.state {
-                    ElementState::Pressed if !event.repeat => {
-                        if let Some(action) = input::action_for(code, self.shift) {
-                            self.actions.push((Input::Press(action), now));
-                        }
-                    }
-                    ElementState::Released => {
-                        if let Some(direction) = input::steer_direction(code) {
-                            self.actions.push((Input::Release(direction), now));
-                        }
-                    }
+                    ElementState::Pressed if !event.repeat => self.key(code, self.shift, true, now),
+                    ElementState::Released => self.key(code, self.shift, false, now),
                     _ => {}
                 }
             }
@@ -768,6 +783,12 @@ impl ApplicationHandler for App {
             return;
         }
         let now = self.clock.now();
+        if let Some(script) = &mut self.script {
+            let due = script.due(now).to_vec();
+            for k in due {
+                self.key(k.code, k.shift, k.down, k.at);
+            }
+        }
         if let Some(limit) = self.options.exit_after
             && now >= limit
         {

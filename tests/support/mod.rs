@@ -51,6 +51,28 @@ impl Xvfb {
     }
 }
 
+/// A private Weston compositor (headless) for one test, in the scratch directory's runtime
+/// directory.
+pub struct Weston {
+    pub server: testkit::Weston,
+}
+
+impl Weston {
+    /// Starts Weston with a 1280x800 output (the 720-pixel window and Weston's panel).
+    pub fn start(scratch: &Scratch) -> Weston {
+        let server = testkit::Weston::start(&scratch.0.runtime_dir(), 1280, 800)
+            .unwrap_or_else(|e| panic!("{e}"));
+        Weston { server }
+    }
+
+    /// A screenshot of the output as PNG.
+    pub fn screenshot(&self, path: &Path) {
+        self.server
+            .screenshot(path)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
 /// A scratch directory removed at the end of the test.
 pub struct Scratch(testkit::Scratch);
 
@@ -78,6 +100,24 @@ impl App {
             .env("DISPLAY", &xvfb.display)
             .env_remove("WAYLAND_DISPLAY")
             .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir())
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("looplab starts");
+        App {
+            child,
+            started: Instant::now(),
+        }
+    }
+
+    /// Starts `looplab` with `args` as a Wayland client of `weston` (no X display).
+    pub fn start_wayland(weston: &Weston, args: &[&str]) -> App {
+        let child = Command::new(env!("CARGO_BIN_EXE_looplab"))
+            .args(args)
+            .env_remove("DISPLAY")
+            .env("WAYLAND_DISPLAY", weston.server.socket())
+            .env("XDG_RUNTIME_DIR", weston.server.runtime_dir())
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

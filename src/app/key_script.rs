@@ -1,0 +1,212 @@
+//! Keys pressed by a script instead of a person (`--key-script`, for tests): the way to send
+//! the window keys where no tool can, as on a headless Wayland compositor, which has no seat
+//! to type into. A scripted key goes through the same path as a real one, from its action
+//! to the frame that applies it; only its arrival is the script's.
+//!
+//! The script is a list of `SECONDS:KEY` (a press and release) or `SECONDS:KEY/HELD`
+//! (held for HELD seconds), separated by spaces or commas, times from the start of the run,
+//! keys by the names xdotool uses: `4`, `g`, `shift+f`, `space`, `Escape`, `Right`, `F9`.
+
+use std::time::Duration;
+
+use winit::keyboard::KeyCode;
+
+/// A key going down or up at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptedKey {
+    pub at: Duration,
+    pub code: KeyCode,
+    pub shift: bool,
+    pub down: bool,
+}
+
+/// The keys of a script, in time order, handed out as they fall due.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KeyScript {
+    keys: Vec<ScriptedKey>,
+    next: usize,
+}
+
+impl KeyScript {
+    /// Reads a script, or says which entry is wrong.
+    pub fn parse(text: &str) -> Result<KeyScript, String> {
+        let mut keys = Vec::new();
+        for entry in text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|e| !e.is_empty())
+        {
+            let bad =
+                |why: &str| format!("'{entry}' {why} (write SECONDS:KEY or SECONDS:KEY/HELD)");
+            let (at, key) = entry.split_once(':').ok_or_else(|| bad("has no time"))?;
+            let at = seconds(at).ok_or_else(|| bad("has no time in seconds"))?;
+            let (key, held) = match key.split_once('/') {
+                Some((k, h)) => (k, seconds(h).ok_or_else(|| bad("holds for no time"))?),
+                None => (key, Duration::ZERO),
+            };
+            let (shift, name) = match key.strip_prefix("shift+") {
+                Some(name) => (true, name),
+                None => (false, key),
+            };
+            let code = key_code(name).ok_or_else(|| bad("names no key Looplab knows"))?;
+            keys.push(ScriptedKey {
+                at,
+                code,
+                shift,
+                down: true,
+            });
+            keys.push(ScriptedKey {
+                at: at + held,
+                code,
+                shift,
+                down: false,
+            });
+        }
+        keys.sort_by_key(|k| k.at);
+        Ok(KeyScript { keys, next: 0 })
+    }
+
+    /// The keys due by `now`, not handed out before.
+    pub fn due(&mut self, now: Duration) -> &[ScriptedKey] {
+        let from = self.next;
+        while self.next < self.keys.len() && self.keys[self.next].at <= now {
+            self.next += 1;
+        }
+        &self.keys[from..self.next]
+    }
+}
+
+fn seconds(s: &str) -> Option<Duration> {
+    let x: f64 = s.trim().parse().ok()?;
+    (x.is_finite() && (0.0..=86_400.0).contains(&x)).then(|| Duration::from_secs_f64(x))
+}
+
+/// A key by its xdotool name.
+fn key_code(name: &str) -> Option<KeyCode> {
+    use KeyCode as K;
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        let digits = [
+            K::Digit0,
+            K::Digit1,
+            K::Digit2,
+            K::Digit3,
+            K::Digit4,
+            K::Digit5,
+            K::Digit6,
+            K::Digit7,
+            K::Digit8,
+            K::Digit9,
+        ];
+        let letters = [
+            K::KeyA,
+            K::KeyB,
+            K::KeyC,
+            K::KeyD,
+            K::KeyE,
+            K::KeyF,
+            K::KeyG,
+            K::KeyH,
+            K::KeyI,
+            K::KeyJ,
+            K::KeyK,
+            K::KeyL,
+            K::KeyM,
+            K::KeyN,
+            K::KeyO,
+            K::KeyP,
+            K::KeyQ,
+            K::KeyR,
+            K::KeyS,
+            K::KeyT,
+            K::KeyU,
+            K::KeyV,
+            K::KeyW,
+            K::KeyX,
+            K::KeyY,
+            K::KeyZ,
+        ];
+        return match c {
+            '0'..='9' => Some(digits[c as usize - '0' as usize]),
+            'a'..='z' => Some(letters[c as usize - 'a' as usize]),
+            _ => None,
+        };
+    }
+    let f_keys = [
+        K::F1,
+        K::F2,
+        K::F3,
+        K::F4,
+        K::F5,
+        K::F6,
+        K::F7,
+        K::F8,
+        K::F9,
+        K::F10,
+        K::F11,
+        K::F12,
+    ];
+    if let Some(n) = name.strip_prefix('F').and_then(|n| n.parse::<usize>().ok()) {
+        return f_keys.get(n.checked_sub(1)?).copied();
+    }
+    Some(match name {
+        "Left" => K::ArrowLeft,
+        "Right" => K::ArrowRight,
+        "Up" => K::ArrowUp,
+        "Down" => K::ArrowDown,
+        "space" => K::Space,
+        "Tab" => K::Tab,
+        "Escape" => K::Escape,
+        "Page_Up" => K::PageUp,
+        "Page_Down" => K::PageDown,
+        "bracketleft" => K::BracketLeft,
+        "bracketright" => K::BracketRight,
+        "equal" | "plus" => K::Equal,
+        "minus" => K::Minus,
+        "period" => K::Period,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_hands_out_presses_and_releases_in_time() {
+        let mut s = KeyScript::parse("2:4, 1:shift+f 3:Right/0.5 5.5:Escape").unwrap();
+        let secs = Duration::from_secs_f64;
+        assert!(s.due(secs(0.9)).is_empty());
+        let due: Vec<(KeyCode, bool, bool)> = s
+            .due(secs(2.0))
+            .iter()
+            .map(|k| (k.code, k.shift, k.down))
+            .collect();
+        assert_eq!(
+            due,
+            [
+                (KeyCode::KeyF, true, true),
+                (KeyCode::KeyF, true, false),
+                (KeyCode::Digit4, false, true),
+                (KeyCode::Digit4, false, false)
+            ]
+        );
+        let held: Vec<bool> = s.due(secs(3.2)).iter().map(|k| k.down).collect();
+        assert_eq!(held, [true], "Right is held");
+        assert_eq!(s.due(secs(3.5))[0].code, KeyCode::ArrowRight);
+        assert_eq!(s.due(secs(9.0)).len(), 2, "Escape");
+        assert!(s.due(secs(10.0)).is_empty());
+    }
+
+    #[test]
+    fn bad_scripts_name_the_entry() {
+        let err = |t: &str| KeyScript::parse(t).unwrap_err();
+        assert!(err("4").contains("'4' has no time"));
+        assert!(err("x:4").contains("no time in seconds"));
+        assert!(err("1:Hyper").contains("names no key"));
+        assert!(err("1:Right/soon").contains("holds for no time"));
+        assert!(err("-1:4").contains("no time in seconds"));
+        assert_eq!(KeyScript::parse("").unwrap(), KeyScript::default());
+        assert_eq!(key_code("F9"), Some(KeyCode::F9));
+        assert_eq!(key_code("F13"), None);
+    }
+}
