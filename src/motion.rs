@@ -132,6 +132,7 @@ fn render_strategy(
             summary: session.stats().summary(),
             accuracy: Default::default(),
             present_mode: wgpu::PresentMode::Fifo,
+            compositor_paced: false,
             cpu_percent: None,
             adapter: "offscreen",
             steer_delay: &steer_delay,

@@ -51,12 +51,17 @@ fn the_window_runs_switches_strategies_and_quits_on_wayland() {
         assert!(log.contains(line), "'{line}' in:\n{log}");
     }
     assert!(!log.contains("ERROR"), "a clean start-up: {log}");
+    assert!(
+        log.contains("platform: Wayland; the compositor paces the window"),
+        "{log}"
+    );
     let stats = stats(&stats_path);
     assert!(
         stats["seconds"].as_f64().unwrap() < 20.0,
         "Escape quit it: {stats}"
     );
     assert_eq!(stats["gpu_errors"], 0);
+    assert_eq!(stats["platform"], "wayland");
     assert_eq!(stats["surface_size"], serde_json::json!([1280, 720]));
     for id in ["fixed-sleep", "catch-up", "interpolated"] {
         let s = &stats["strategies"][id];

@@ -186,6 +186,7 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     assert!((num(i, "ratio") - 1.0).abs() < 0.05, "{i}");
     assert!(num(i, "max_updates_in_frame") >= 2.0, "{i}");
     // The precise wait learnt its margin from the wake-ups of those capped frames.
+    assert_eq!(stats["platform"], "x11");
     let wait = &stats["frame_wait"];
     assert_eq!(wait["mode"], "precise");
     assert!(num(wait, "wake_readings") >= 8.0, "{wait}");

@@ -203,6 +203,8 @@ struct App {
     shift: bool,
     /// Keys still to be pressed by `--key-script`.
     script: Option<KeyScript>,
+    /// The window is a Wayland client (its compositor paces it).
+    wayland: bool,
     run: RunRecord,
     cpu: CpuMeter,
     speed: SpeedWatch,
@@ -245,6 +247,7 @@ impl App {
             actions: Vec::new(),
             shift: false,
             script: options.key_script.clone(),
+            wayland: false,
             run: RunRecord::new(options.frame_log.is_some(), options.trace.is_some()),
             cpu: CpuMeter::default(),
             speed: SpeedWatch::default(),
@@ -508,6 +511,7 @@ impl App {
                     summary: session.stats().summary(),
                     accuracy: self.draw.accuracy,
                     present_mode: w.gfx.present_mode(),
+                    compositor_paced: self.wayland,
                     cpu_percent: self.cpu.percent(),
                     adapter: &adapter,
                     steer_delay: &self.draw.steer_delay,
@@ -578,6 +582,7 @@ impl App {
             let gfx = self.window.as_ref().map(|w| &w.gfx);
             let report = serde_json::json!({
                 "seconds": self.clock.now().as_secs_f64(),
+                "platform": if self.wayland { "wayland" } else { "x11" },
                 "strategies": self.run.totals.totals(),
                 "final_strategy": self.controls.strategy().id(),
                 "frames_presented": self.run.presented,
@@ -679,6 +684,14 @@ impl ApplicationHandler for App {
         let Some(instance) = self.instance.take() else {
             return;
         };
+        self.wayland = is_wayland(event_loop);
+        if self.wayland {
+            log::info!(
+                "platform: Wayland; the compositor paces the window (a frame is drawn when the \
+                 last one's frame callback comes), so vsync off and an uncapped loop cannot \
+                 outrun it; a frame cap below its rate still applies"
+            );
+        }
         let attributes = Window::default_attributes()
             .with_title(self.title())
             // The scene is dark; saying so also spares a Wayland window's decorations from
@@ -838,4 +851,28 @@ impl ApplicationHandler for App {
             ControlFlow::Wait
         });
     }
+}
+
+/// Whether the event loop talks to a Wayland compositor.
+#[cfg(any(
+    target_os = "linux",
+    target_os = "dragonfly",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd"
+))]
+fn is_wayland(event_loop: &ActiveEventLoop) -> bool {
+    use winit::platform::wayland::ActiveEventLoopExtWayland;
+    event_loop.is_wayland()
+}
+
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "dragonfly",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd"
+)))]
+fn is_wayland(_: &ActiveEventLoop) -> bool {
+    false
 }

@@ -37,6 +37,9 @@ pub struct OverlayModel<'a> {
     /// Drawn-position error, averaged over recent frames.
     pub accuracy: FrameAccuracy,
     pub present_mode: wgpu::PresentMode,
+    /// The window is a Wayland client, whose compositor paces its frames (through frame
+    /// callbacks) whatever the present mode: vsync off and uncapped cannot outrun it.
+    pub compositor_paced: bool,
     /// Share of one core the process used over the last half second, in percent.
     pub cpu_percent: Option<f64>,
     pub adapter: &'a str,
@@ -184,10 +187,15 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         (
             "present",
             format!(
-                "{:?}, vsync {}, cap {}",
+                "{:?}, vsync {}, cap {}{}",
                 m.present_mode,
                 if c.knobs.vsync { "on" } else { "off" },
-                Cap(s.frame_cap)
+                Cap(s.frame_cap),
+                if m.compositor_paced {
+                    "; paced by the compositor"
+                } else {
+                    ""
+                }
             ),
         ),
         ("frame deltas", delta_text(&s.delta)),
@@ -708,6 +716,7 @@ mod tests {
                 judder: 0.0,
             },
             present_mode: wgpu::PresentMode::Immediate,
+            compositor_paced: false,
             cpu_percent: Some(97.0),
             adapter: "test",
             steer_delay: delay,

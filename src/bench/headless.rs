@@ -339,6 +339,7 @@ fn offscreen_model<'a>(
         summary: controls.session().stats().summary(),
         accuracy: Default::default(),
         present_mode: wgpu::PresentMode::Immediate,
+        compositor_paced: false,
         cpu_percent: None,
         adapter: "offscreen",
         steer_delay,
