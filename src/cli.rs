@@ -231,6 +231,10 @@ pub struct AppArgs {
     /// the strategy reads its deltas that way.
     #[arg(long = "lane", value_name = "PROFILE/STRATEGY[+DELTA]", value_parser = parse_lane, conflicts_with = "compare")]
     pub lanes: Vec<LaneSpec>,
+    /// Keep the game running while the window is hidden (covered, minimized, no area); by
+    /// default it pauses and the loop rests until the window is seen again.
+    #[arg(long)]
+    pub run_hidden: bool,
     /// Quit by itself after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub exit_after: Option<Duration>,
@@ -327,6 +331,7 @@ impl AppArgs {
             record: self.record.clone(),
             trace: self.trace.clone(),
             key_script: self.key_script.clone(),
+            run_hidden: self.run_hidden,
             replay: None,
             lanes: self.lanes.clone(),
         }

@@ -133,6 +133,7 @@ fn render_strategy(
             accuracy: Default::default(),
             present_mode: wgpu::PresentMode::Fifo,
             compositor_paced: false,
+            hidden_note: None,
             cpu_percent: None,
             adapter: "offscreen",
             steer_delay: &steer_delay,

@@ -68,6 +68,7 @@ fn overlay_model<'a>(
         accuracy: Default::default(),
         present_mode: wgpu::PresentMode::Fifo,
         compositor_paced: false,
+        hidden_note: None,
         cpu_percent: Some(50.0),
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)",
         steer_delay: delay,

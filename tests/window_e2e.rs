@@ -514,3 +514,72 @@ fn a_trace_of_the_window_replays_in_the_lab() {
         "{replayed} frames replayed, {frames} recorded"
     );
 }
+
+#[test]
+fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("hidden");
+    let stats_path = scratch.path("stats.json");
+    let cover = scratch.path("cover.png");
+    let made = std::process::Command::new("convert")
+        .args(["-size", "1280x800", "xc:gray", cover.to_str().unwrap()])
+        .status()
+        .expect("ImageMagick's convert runs");
+    assert!(made.success());
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &[
+            "--strategy",
+            "interpolated",
+            "--vsync",
+            "off",
+            "--cap",
+            "60",
+            "--bullets",
+            "500",
+            "--exit-after",
+            "11",
+            "--stats",
+            stats_path.to_str().unwrap(),
+        ],
+    );
+    xvfb.wait_for_window();
+    app.at(Duration::from_secs(3));
+    // Another window over the whole screen (there is no window manager to minimize with):
+    // X tells the app it is fully obscured.
+    let mut cover_window = std::process::Command::new("display")
+        .args(["-geometry", "+0+0", cover.to_str().unwrap()])
+        .env("DISPLAY", &xvfb.display)
+        .spawn()
+        .expect("ImageMagick's display runs");
+    app.at(Duration::from_secs(7));
+    let _ = cover_window.kill();
+    let _ = cover_window.wait();
+    let (status, log) = app.wait(Duration::from_secs(30));
+    assert!(status.success(), "looplab failed: {log}");
+    assert!(log.contains("window hidden: the game pauses"), "{log}");
+    assert!(
+        log.contains("the game goes on from where it paused"),
+        "{log}"
+    );
+    let stats = stats(&stats_path);
+    let hidden = &stats["hidden"];
+    assert_eq!(hidden["spells"], 1, "{hidden}");
+    let seconds = num(hidden, "seconds");
+    assert!((3.0..5.0).contains(&seconds), "{hidden}");
+    assert_eq!(hidden["frames_presented"], 0, "{hidden}");
+    let cpu = num(hidden, "cpu_percent");
+    assert!(cpu < 2.0, "resting uses under 2% of a core: {hidden}");
+    // The game paused while hidden and did not jump on return: its clock trails real time
+    // by the hidden spell, and no frame ran a burst of updates.
+    let i = strategy(&stats, "interpolated");
+    let behind = num(i, "seconds") - num(i, "game_seconds");
+    assert!(
+        (behind - seconds).abs() < 0.5,
+        "{behind} s behind after {seconds} s hidden: {i}"
+    );
+    // (A jump would be the stall clamp's 250 ms: 15 updates in one frame.)
+    assert!(num(i, "max_updates_in_frame") <= 6.0, "{i}");
+}

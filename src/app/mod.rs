@@ -18,6 +18,7 @@ pub mod overlay_host;
 pub mod pacing;
 pub mod record;
 pub mod replay;
+pub mod visibility;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,6 +34,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 
 use key_script::KeyScript;
+use visibility::{Change, Visibility};
 use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
@@ -103,6 +105,8 @@ pub struct AppOptions {
     pub trace: Option<PathBuf>,
     /// Keys pressed by a script (tests on displays with no way to type).
     pub key_script: Option<KeyScript>,
+    /// Keep simulating while the window is hidden (it never draws then).
+    pub run_hidden: bool,
     /// Steer the ship by this recording and check the state at its end (`--replay`).
     pub replay: Option<Recording>,
     /// Compare mode's lanes given with `--lane` (its `custom` preset).
@@ -205,6 +209,10 @@ struct App {
     script: Option<KeyScript>,
     /// The window is a Wayland client (its compositor paces it).
     wayland: bool,
+    /// Whether anyone can see the window.
+    visibility: Visibility,
+    /// Frames presented, real time and CPU time spent while the window was hidden.
+    hidden: HiddenTotals,
     run: RunRecord,
     cpu: CpuMeter,
     speed: SpeedWatch,
@@ -248,6 +256,8 @@ impl App {
             shift: false,
             script: options.key_script.clone(),
             wayland: false,
+            visibility: Visibility::default(),
+            hidden: HiddenTotals::default(),
             run: RunRecord::new(options.frame_log.is_some(), options.trace.is_some()),
             cpu: CpuMeter::default(),
             speed: SpeedWatch::default(),
@@ -275,6 +285,61 @@ impl App {
     fn title(&self) -> String {
         let s = self.controls.strategy();
         format!("Looplab: {} {}", input::strategy_key(s), s.id())
+    }
+
+    /// What the overlay says of the last time the window was hidden, for ten seconds after.
+    fn hidden_note(&self, now: Duration) -> Option<String> {
+        let (shown, after) = self.visibility.last_spell()?;
+        if now.saturating_sub(shown) > Duration::from_secs(10) {
+            return None;
+        }
+        let did = if self.options.run_hidden {
+            "ran on"
+        } else {
+            "paused"
+        };
+        Some(format!(
+            "was hidden {:.1} s: the game {did}",
+            after.as_secs_f64()
+        ))
+    }
+
+    /// The window was hidden or shown again.
+    fn visibility_changed(&mut self, change: Option<Change>) {
+        let now = self.clock.now();
+        let cpu = crate::process::cpu_time().unwrap_or_default();
+        match change {
+            Some(Change::Hidden) => {
+                self.hidden.since = Some((now, cpu));
+                if self.options.run_hidden {
+                    log::info!("window hidden: the game runs on without drawing (--run-hidden)");
+                } else {
+                    log::info!(
+                        "window hidden: the game pauses and the loop rests until it is shown"
+                    );
+                }
+            }
+            Some(Change::Shown { after }) => {
+                if let Some((since, cpu_then)) = self.hidden.since.take() {
+                    self.hidden.seconds += now.saturating_sub(since).as_secs_f64();
+                    self.hidden.cpu_seconds += cpu.saturating_sub(cpu_then).as_secs_f64();
+                }
+                self.hidden.spells += 1;
+                if self.options.run_hidden {
+                    log::info!("window shown after {:.1} s hidden", after.as_secs_f64());
+                } else {
+                    // The hidden time is neither simulated nor clamped: the game goes on
+                    // from where it paused.
+                    self.controls.session_mut().resync(now);
+                    self.frame.wake = Wake::Immediately;
+                    log::info!(
+                        "window shown after {:.1} s hidden: the game goes on from where it paused",
+                        after.as_secs_f64()
+                    );
+                }
+            }
+            None => {}
+        }
     }
 
     /// A key went down or up at `arrival`: its action waits for the next frame.
@@ -438,7 +503,7 @@ impl App {
             ..self.controls.session().record(&plan)
         };
         match &self.window {
-            Some(w) if w.gfx.size().0 > 0 => {
+            Some(w) if w.gfx.size().0 > 0 && !self.visibility.is_hidden() => {
                 self.frame.pending = Some(Pending { plan, record });
                 w.gfx.window.request_redraw();
             }
@@ -455,9 +520,16 @@ impl App {
         let Some(Pending { plan, mut record }) = self.frame.pending.take() else {
             return;
         };
+        if self.visibility.is_hidden() {
+            // Hidden since the redraw was asked for: nobody would see the frame.
+            self.run.skipped += 1;
+            self.finish_frame(&plan, &record, FrameAccuracy::default());
+            return;
+        }
         pacing::busy_for(self.controls.knobs.render_cost);
         let accuracy = self.controls.session_mut().measure_accuracy(&plan);
         self.draw.smooth(accuracy);
+        let hidden_note = self.hidden_note(self.clock.now());
         let Some(w) = &mut self.window else {
             return;
         };
@@ -512,6 +584,7 @@ impl App {
                     accuracy: self.draw.accuracy,
                     present_mode: w.gfx.present_mode(),
                     compositor_paced: self.wayland,
+                    hidden_note,
                     cpu_percent: self.cpu.percent(),
                     adapter: &adapter,
                     steer_delay: &self.draw.steer_delay,
@@ -535,6 +608,9 @@ impl App {
                 record.presented = Some(self.clock.now());
                 record.cpu = crate::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);
+                if self.visibility.is_hidden() {
+                    self.hidden.presented += 1;
+                }
                 self.draw.last = record;
             }
             FrameOutcome::Skipped(why) => {
@@ -583,6 +659,14 @@ impl App {
             let report = serde_json::json!({
                 "seconds": self.clock.now().as_secs_f64(),
                 "platform": if self.wayland { "wayland" } else { "x11" },
+                "hidden": {
+                    "spells": self.hidden.spells,
+                    "seconds": self.hidden.seconds,
+                    "cpu_percent": (self.hidden.seconds > 0.0)
+                        .then(|| self.hidden.cpu_seconds / self.hidden.seconds * 100.0),
+                    "frames_presented": self.hidden.presented,
+                    "run_hidden": self.options.run_hidden,
+                },
                 "strategies": self.run.totals.totals(),
                 "final_strategy": self.controls.strategy().id(),
                 "frames_presented": self.run.presented,
@@ -766,6 +850,14 @@ impl ApplicationHandler for App {
                 if let Some(w) = &mut self.window {
                     w.gfx.resize(size.width, size.height);
                 }
+                let change = self
+                    .visibility
+                    .resized(size.width, size.height, self.clock.now());
+                self.visibility_changed(change);
+            }
+            WindowEvent::Occluded(occluded) => {
+                let change = self.visibility.occluded(occluded, self.clock.now());
+                self.visibility_changed(change);
             }
             WindowEvent::ModifiersChanged(m) => self.shift = m.state().shift_key(),
             WindowEvent::KeyboardInput { event, .. } => {
@@ -809,6 +901,11 @@ impl ApplicationHandler for App {
             self.exit(event_loop);
             return;
         }
+        if self.visibility.is_hidden() && !self.options.run_hidden {
+            // Nobody can see it: no frames, no spinning, until an event shows it again.
+            event_loop.set_control_flow(ControlFlow::Wait);
+            return;
+        }
         if let Some(Pending { plan, record }) = self.frame.pending {
             if now.saturating_sub(plan.now) < REDRAW_TIMEOUT {
                 event_loop.set_control_flow(ControlFlow::Wait);
@@ -841,6 +938,13 @@ impl ApplicationHandler for App {
         self.begin_frame();
         // Uncapped loops spin (Poll); paced ones wait for their redraw, then for their wake
         // time (WaitUntil, set when the next `about_to_wait` sees how far off it is).
+        if self.visibility.is_hidden() {
+            // Running on hidden (`--run-hidden`): updates without drawing, at most a frame
+            // every 10 ms rather than a spin.
+            let next = Instant::now() + HIDDEN_FRAME_INTERVAL;
+            event_loop.set_control_flow(ControlFlow::WaitUntil(next));
+            return;
+        }
         let spin = self
             .frame
             .pending
@@ -851,6 +955,20 @@ impl ApplicationHandler for App {
             ControlFlow::Wait
         });
     }
+}
+
+/// How often a hidden window that runs on (`--run-hidden`) runs a frame at most.
+const HIDDEN_FRAME_INTERVAL: Duration = Duration::from_millis(10);
+
+/// What happened while the window was hidden, for `--stats`.
+#[derive(Clone, Debug, Default)]
+struct HiddenTotals {
+    /// When the current spell began, on the loop's clock, and the CPU time then.
+    since: Option<(Duration, Duration)>,
+    spells: u32,
+    seconds: f64,
+    cpu_seconds: f64,
+    presented: u64,
 }
 
 /// Whether the event loop talks to a Wayland compositor.

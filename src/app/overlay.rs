@@ -40,6 +40,8 @@ pub struct OverlayModel<'a> {
     /// The window is a Wayland client, whose compositor paces its frames (through frame
     /// callbacks) whatever the present mode: vsync off and uncapped cannot outrun it.
     pub compositor_paced: bool,
+    /// What the game did while the window was last hidden, for a while after it is shown.
+    pub hidden_note: Option<String>,
     /// Share of one core the process used over the last half second, in percent.
     pub cpu_percent: Option<f64>,
     pub adapter: &'a str,
@@ -199,6 +201,10 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
             ),
         ),
         ("frame deltas", delta_text(&s.delta)),
+        (
+            "window",
+            m.hidden_note.clone().unwrap_or_else(|| "shown".to_string()),
+        ),
         (
             "max updates",
             format!("{} a frame", MaxUpdates(s.max_updates)),
@@ -717,6 +723,7 @@ mod tests {
             },
             present_mode: wgpu::PresentMode::Immediate,
             compositor_paced: false,
+            hidden_note: None,
             cpu_percent: Some(97.0),
             adapter: "test",
             steer_delay: delay,

@@ -340,6 +340,7 @@ fn offscreen_model<'a>(
         accuracy: Default::default(),
         present_mode: wgpu::PresentMode::Immediate,
         compositor_paced: false,
+        hidden_note: None,
         cpu_percent: None,
         adapter: "offscreen",
         steer_delay,

@@ -161,6 +161,12 @@ impl Session {
     }
 
     /// The planner: its strategy, settings and clocks.
+    /// Starts the next frame's measure at `now`: the time before is neither simulated nor
+    /// clamped (a window that was hidden and paused goes on from where it was).
+    pub fn resync(&mut self, now: Duration) {
+        self.planner.resync(now);
+    }
+
     pub fn planner(&self) -> &Planner {
         &self.planner
     }
