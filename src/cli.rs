@@ -666,7 +666,10 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
         }
         return Ok(());
     }
-    let report = run_lab(&options);
+    let mut report = run_lab(&options);
+    report.recorded = trace
+        .as_ref()
+        .map(crate::lab::scorecard::Scorecard::of_trace);
     match args.format {
         Format::Table => print!("{}", report.table()),
         Format::Csv => print!("{}", report.csv()),

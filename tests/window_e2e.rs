@@ -500,6 +500,9 @@ fn a_trace_of_the_window_replays_in_the_lab() {
     assert_eq!(runs.len(), 2 + 4 * 3, "{report}");
     assert!(runs.iter().all(|r| r["profile"] == "trace"));
     assert_eq!(report["profiles"][0]["vsync"], Value::Bool(false));
+    // Beside the replays, the scorecard of what the window really presented.
+    let recorded = &report["recorded"];
+    assert!(recorded["refreshes"].as_u64().unwrap() > 60, "{recorded}");
     // Replayed for as long as the window ran, at the window's frame costs: the interpolated
     // run, capped at 60 Hz as the window was, presents about as many frames.
     let run = runs

@@ -134,12 +134,18 @@ impl Profile {
         match &self.recorded {
             Some(frames) if !frames.is_empty() => {
                 let f = frames[(k % frames.len() as u64) as usize];
+                // The wait to be let draw (a compositor's frame callback) is the platform's
+                // pace, paid whatever the strategy; a vsync present's wait is the display's,
+                // which the model adds itself.
                 let present = if self.vsync {
                     Duration::ZERO
                 } else {
                     f.present()
                 };
-                (f.per_update().unwrap_or(self.update), f.render() + present)
+                (
+                    f.per_update().unwrap_or(self.update),
+                    f.redraw_wait() + f.render() + present,
+                )
             }
             _ => (self.update, jittered(self.render, self.jitter, rng)),
         }

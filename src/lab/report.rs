@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::profile::Profile;
 use super::run::RunResult;
+use super::scorecard::Scorecard;
 
 /// Everything a lab invocation found.
 #[derive(Clone, Debug, Serialize)]
@@ -20,6 +21,8 @@ pub struct LabReport {
     pub checkpoint_seconds: f64,
     pub profiles: Vec<Profile>,
     pub runs: Vec<RunRow>,
+    /// With `--trace`: the scorecard of the frames the window really presented.
+    pub recorded: Option<Scorecard>,
 }
 
 /// A run and its determinism verdict.
@@ -72,6 +75,7 @@ impl LabReport {
             checkpoint_seconds,
             profiles,
             runs,
+            recorded: None,
         }
     }
 
@@ -194,6 +198,21 @@ impl LabReport {
         let mut out =
             String::from("\nPacing: what each display refresh showed (MonitorSim's terms)\n\n");
         out.push_str(&self.aligned(&Self::PACING_HEADERS, &rows));
+        if let Some(c) = &self.recorded {
+            let _ = writeln!(
+                out,
+                "\nAs the window really presented them: {} refreshes, 0/1/2/3+ new: {}/{}/{}/{}, {} doubles, {} skipped ({} missed), drift {:+.1} ms",
+                c.refreshes,
+                c.histogram[0],
+                c.histogram[1],
+                c.histogram[2],
+                c.histogram[3],
+                c.doubles,
+                c.skipped,
+                c.missed,
+                c.drift_ms
+            );
+        }
         out.push_str(
             "\nN new: refreshes that showed N updates the previous refresh had not. doubles: refreshes\n\
              with 2 or more (the motion jumps). skipped: refreshes with none while the game ran (the\n\

@@ -14,6 +14,9 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::session::trace::Trace;
+use looplab_timing::Rate;
+
 /// One presented frame: when its picture was handed to the display (for a vsync present,
 /// the refresh that shows it) and how many updates the game had run by then.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +94,30 @@ impl Scorecard {
         card
     }
 
+    /// The scorecard of the frames a window really presented (`looplab --trace`), on the
+    /// refresh rate its monitor reported.
+    pub fn of_trace(trace: &Trace) -> Self {
+        let mut so_far = 0u64;
+        let presents: Vec<Present> = trace
+            .frames
+            .iter()
+            .map(|f| {
+                so_far += u64::from(f.updates);
+                Present {
+                    at: Duration::from_nanos(f.presented_ns),
+                    updates_so_far: so_far,
+                }
+            })
+            .collect();
+        let (first, last) = (&trace.frames[0], &trace.frames[trace.frames.len() - 1]);
+        let game = last.game_ns as f64 - first.game_ns as f64;
+        let real = last.start_ns as f64 - first.start_ns as f64;
+        let period = Rate::hz(trace.header.refresh_hz)
+            .unwrap_or(Rate::SIXTY_HZ)
+            .period();
+        Self::score(&presents, period, (game - real) / 1e9)
+    }
+
     /// Share of refreshes that showed exactly one new update: 1 is perfect pacing.
     pub fn smooth_share(&self) -> f64 {
         self.histogram[1] as f64 / self.refreshes.max(1) as f64
@@ -160,6 +187,43 @@ mod tests {
         let card = Scorecard::score(&list, P, 0.0);
         assert_eq!(card.histogram[3], card.refreshes);
         assert_eq!(card.refreshes, 29);
+    }
+
+    #[test]
+    fn a_traced_window_is_scored_on_its_monitor() {
+        use crate::session::trace::{TraceFrame, TraceHeader, VERSION};
+        // Presents at every refresh of 60 Hz, one update each, except frame 5 which
+        // carries two and comes a refresh late; the game clock ends 1 ms ahead.
+        let frames: Vec<TraceFrame> = (0..10u64)
+            .map(|k| TraceFrame {
+                start_ns: k * 16_666_667,
+                wait_ns: 0,
+                updates: if k == 5 { 2 } else { 1 },
+                update_ns: 0,
+                redraw_wait_ns: 0,
+                render_ns: 0,
+                present_ns: 0,
+                presented_ns: (k + 1 + u64::from(k >= 5)) * 16_666_667 - 1000,
+                game_ns: k * 16_666_667 + if k == 9 { 1_000_000 } else { 0 },
+            })
+            .collect();
+        let trace = Trace {
+            header: TraceHeader {
+                looplab_trace: VERSION,
+                strategy: "catch-up".into(),
+                update_hz: 60.0,
+                frame_cap_hz: None,
+                refresh_hz: 60.0,
+                vsync: true,
+                bullets: 1,
+            },
+            frames,
+        };
+        let card = Scorecard::of_trace(&trace);
+        assert_eq!(card.refreshes, 10);
+        assert_eq!(card.histogram, [1, 8, 1, 0]);
+        assert_eq!((card.doubles, card.missed), (1, 1));
+        assert!((card.drift_ms - 1.0).abs() < 1e-6, "{}", card.drift_ms);
     }
 
     #[test]

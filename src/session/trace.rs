@@ -7,13 +7,16 @@
 //!
 //! ```text
 //! {"looplab_trace":1,"strategy":"interpolated","update_hz":60.0,"frame_cap_hz":60.0,"refresh_hz":60.0,"vsync":false,"bullets":2000}
-//! {"start_ns":16711000,"wait_ns":0,"updates":1,"update_ns":41000,"render_ns":7120000,"present_ns":310000}
+//! {"start_ns":16711000,"wait_ns":0,"updates":1,"update_ns":41000,"redraw_wait_ns":0,"render_ns":7120000,"present_ns":310000,"presented_ns":24192000,"game_ns":16666667}
 //! ```
 //!
 //! `start_ns` is when the frame started on the run's clock; `wait_ns` the time it waited for
-//! its deadline before that; `update_ns` the time its `updates` updates took; `render_ns`
-//! the time it took to draw (acquiring the surface, laying out, uploading, encoding) and
-//! `present_ns` to submit and present (where a FIFO present waits for the display).
+//! its deadline before that; `update_ns` the time its `updates` updates took;
+//! `redraw_wait_ns` the time it then waited for the windowing system to let it draw (on
+//! Wayland, the compositor's frame callback); `render_ns` the time it took to draw
+//! (acquiring the surface, laying out, uploading, encoding) and `present_ns` to submit and
+//! present (where a FIFO present waits for the display); `presented_ns` when the present
+//! ended, and `game_ns` the game-clock instant the frame showed.
 
 use std::time::Duration;
 
@@ -49,8 +52,11 @@ pub struct TraceFrame {
     pub wait_ns: u64,
     pub updates: u32,
     pub update_ns: u64,
+    pub redraw_wait_ns: u64,
     pub render_ns: u64,
     pub present_ns: u64,
+    pub presented_ns: u64,
+    pub game_ns: u64,
 }
 
 fn nanos(d: Duration) -> u64 {
@@ -61,14 +67,27 @@ impl TraceFrame {
     /// The timings of a presented frame's record.
     pub fn of(record: &FrameRecord) -> Self {
         let r = &record.render;
+        let render = r.acquire + r.overlay + r.upload + r.encode;
+        let presented = record.presented.unwrap_or(record.start);
+        let redraw_wait = presented
+            .saturating_sub(record.start)
+            .saturating_sub(record.update_time + render + r.present);
         Self {
             start_ns: nanos(record.start),
             wait_ns: nanos(record.waited),
             updates: record.updates,
             update_ns: nanos(record.update_time),
-            render_ns: nanos(r.acquire + r.overlay + r.upload + r.encode),
+            redraw_wait_ns: nanos(redraw_wait),
+            render_ns: nanos(render),
             present_ns: nanos(r.present),
+            presented_ns: nanos(presented),
+            game_ns: nanos(record.game_shown),
         }
+    }
+
+    /// The wait for the windowing system to let the frame draw.
+    pub fn redraw_wait(&self) -> Duration {
+        Duration::from_nanos(self.redraw_wait_ns)
     }
 
     pub fn render(&self) -> Duration {
@@ -162,6 +181,7 @@ mod tests {
                     waited: ms(1),
                     updates: k,
                     update_time: ms(2) * k,
+                    presented: Some(ms(17) * k + ms(15)),
                     render: RenderTimes {
                         acquire: ms(1),
                         overlay: ms(2),
@@ -194,6 +214,9 @@ mod tests {
         assert_eq!(t.frames[1].present(), Duration::from_millis(3));
         assert_eq!(t.frames[2].per_update(), Some(Duration::from_millis(2)));
         assert_eq!(t.frames[0].per_update(), None);
+        // Frame 1: 15 ms from start to presented, 2 ms of updates, 5 of drawing, 3 of
+        // presenting: it waited 5 ms to be let draw.
+        assert_eq!(t.frames[1].redraw_wait(), Duration::from_millis(5));
         let back = Trace::parse(&t.to_text()).unwrap();
         assert_eq!(back, t);
         assert_eq!(back.span(), Duration::from_millis(34));
