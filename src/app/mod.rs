@@ -902,8 +902,12 @@ impl ApplicationHandler for App {
             return;
         }
         if self.visibility.is_hidden() && !self.options.run_hidden {
-            // Nobody can see it: no frames, no spinning, until an event shows it again.
-            event_loop.set_control_flow(ControlFlow::Wait);
+            // Nobody can see it: no frames, no spinning, until an event shows it again (or
+            // it is time to quit).
+            event_loop.set_control_flow(match self.options.exit_after {
+                Some(limit) => ControlFlow::WaitUntil(self.clock.instant_at(limit)),
+                None => ControlFlow::Wait,
+            });
             return;
         }
         if let Some(Pending { plan, record }) = self.frame.pending {
