@@ -617,8 +617,12 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
         checkpoint: args.checkpoint,
         until_updates: args.updates,
         deltas: {
-            let mut deltas = args.delta.clone();
-            deltas.dedup();
+            let mut deltas: Vec<DeltaKind> = Vec::new();
+            for d in &args.delta {
+                if !deltas.contains(d) {
+                    deltas.push(*d);
+                }
+            }
             if deltas.is_empty() && trace.is_some() {
                 deltas = DeltaKind::ALL.to_vec();
             } else if deltas.is_empty() {

@@ -65,6 +65,11 @@ impl KeyScript {
         Ok(KeyScript { keys, next: 0 })
     }
 
+    /// When the next key not yet handed out is due.
+    pub fn next_due(&self) -> Option<Duration> {
+        self.keys.get(self.next).map(|k| k.at)
+    }
+
     /// The keys due by `now`, not handed out before.
     pub fn due(&mut self, now: Duration) -> &[ScriptedKey] {
         let from = self.next;
@@ -176,6 +181,7 @@ mod tests {
         let mut s = KeyScript::parse("2:4, 1:shift+f 3:Right/0.5 5.5:Escape").unwrap();
         let secs = Duration::from_secs_f64;
         assert!(s.due(secs(0.9)).is_empty());
+        assert_eq!(s.next_due(), Some(secs(1.0)));
         let due: Vec<(KeyCode, bool, bool)> = s
             .due(secs(2.0))
             .iter()

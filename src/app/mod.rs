@@ -310,7 +310,7 @@ impl App {
         let cpu = crate::process::cpu_time().unwrap_or_default();
         match change {
             Some(Change::Hidden) => {
-                self.hidden.since = Some((now, cpu));
+                self.hidden.since = Some((now, cpu, self.run.presented));
                 if self.options.run_hidden {
                     log::info!("window hidden: the game runs on without drawing (--run-hidden)");
                 } else {
@@ -320,10 +320,13 @@ impl App {
                 }
             }
             Some(Change::Shown { after }) => {
-                if let Some((since, cpu_then)) = self.hidden.since.take() {
+                if let Some((since, cpu_then, presented_then)) = self.hidden.since.take() {
                     self.hidden.seconds += now.saturating_sub(since).as_secs_f64();
                     self.hidden.cpu_seconds += cpu.saturating_sub(cpu_then).as_secs_f64();
+                    self.hidden.presented += self.run.presented.saturating_sub(presented_then);
                 }
+                // Whatever wake-up was asked before is stale.
+                self.frame.wait.forget();
                 self.hidden.spells += 1;
                 if self.options.run_hidden {
                     log::info!("window shown after {:.1} s hidden", after.as_secs_f64());
@@ -608,9 +611,6 @@ impl App {
                 record.presented = Some(self.clock.now());
                 record.cpu = crate::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);
-                if self.visibility.is_hidden() {
-                    self.hidden.presented += 1;
-                }
                 self.draw.last = record;
             }
             FrameOutcome::Skipped(why) => {
@@ -902,10 +902,19 @@ impl ApplicationHandler for App {
             return;
         }
         if self.visibility.is_hidden() && !self.options.run_hidden {
-            // Nobody can see it: no frames, no spinning, until an event shows it again (or
-            // it is time to quit).
-            event_loop.set_control_flow(match self.options.exit_after {
-                Some(limit) => ControlFlow::WaitUntil(self.clock.instant_at(limit)),
+            // Nobody can see it: no frames, no spinning, until an event shows it again, a
+            // scripted key is due or it is time to quit. Keys still act (Escape quits).
+            self.apply_actions(event_loop);
+            if self.exiting {
+                return;
+            }
+            let next_key = self.script.as_ref().and_then(KeyScript::next_due);
+            let wake = [self.options.exit_after, next_key]
+                .into_iter()
+                .flatten()
+                .min();
+            event_loop.set_control_flow(match wake {
+                Some(t) => ControlFlow::WaitUntil(self.clock.instant_at(t)),
                 None => ControlFlow::Wait,
             });
             return;
@@ -967,8 +976,9 @@ const HIDDEN_FRAME_INTERVAL: Duration = Duration::from_millis(10);
 /// What happened while the window was hidden, for `--stats`.
 #[derive(Clone, Debug, Default)]
 struct HiddenTotals {
-    /// When the current spell began, on the loop's clock, and the CPU time then.
-    since: Option<(Duration, Duration)>,
+    /// When the current spell began, on the loop's clock, and the CPU time and frames
+    /// presented then.
+    since: Option<(Duration, Duration, u64)>,
     spells: u32,
     seconds: f64,
     cpu_seconds: f64,

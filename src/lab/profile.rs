@@ -134,18 +134,15 @@ impl Profile {
         match &self.recorded {
             Some(frames) if !frames.is_empty() => {
                 let f = frames[(k % frames.len() as u64) as usize];
-                // The wait to be let draw (a compositor's frame callback) is the platform's
-                // pace, paid whatever the strategy; a vsync present's wait is the display's,
-                // which the model adds itself.
-                let present = if self.vsync {
-                    Duration::ZERO
+                // With vsync, the waits to be let draw, for a surface image and in the
+                // present are the display's, which the model adds itself (GPU work hidden in
+                // the present is lost with them); without, they are what the frame cost.
+                let cost = if self.vsync {
+                    f.render()
                 } else {
-                    f.present()
+                    f.redraw_wait() + f.acquire() + f.render() + f.present()
                 };
-                (
-                    f.per_update().unwrap_or(self.update),
-                    f.redraw_wait() + f.render() + present,
-                )
+                (f.per_update().unwrap_or(self.update), cost)
             }
             _ => (self.update, jittered(self.render, self.jitter, rng)),
         }

@@ -48,79 +48,134 @@ impl Scorecard {
     /// refreshes at whole multiples of it. A frame handed over between two refreshes is
     /// shown by the next one; if several are, the newest wins.
     pub fn score(presents: &[Present], period: Duration, drift: f64) -> Self {
-        let period = period.as_nanos().max(1);
-        let mut card = Self {
-            drift_ms: drift * 1e3,
-            ..Self::default()
-        };
-        let Some(first) = presents.first() else {
-            return card;
-        };
-        // The refresh that shows a present at `t`: the first at or after it.
-        let refresh_of = |p: &Present| p.at.as_nanos().div_ceil(period);
-        // The first refresh shows the newest of the frames handed over for it.
-        let mut shown_refresh = refresh_of(first);
-        let mut shown_updates = first.updates_so_far;
-        let mut i = 0;
-        while i < presents.len() && refresh_of(&presents[i]) <= shown_refresh {
-            shown_updates = presents[i].updates_so_far;
-            i += 1;
+        let mut keeper = ScoreKeeper::new(period, Duration::ZERO);
+        for &p in presents {
+            keeper.push(p);
         }
-        while i < presents.len() {
-            // The newest frame the next refresh shows, if any arrived for it.
-            let next = shown_refresh + 1;
-            let mut newest = None;
-            while i < presents.len() && refresh_of(&presents[i]) <= next {
-                newest = Some(presents[i]);
-                i += 1;
-            }
-            let new_updates = match newest {
-                Some(p) => {
-                    let n = p.updates_so_far.saturating_sub(shown_updates);
-                    shown_updates = p.updates_so_far;
-                    n
-                }
-                None => {
-                    card.missed += 1;
-                    0
-                }
-            };
-            card.refreshes += 1;
-            card.histogram[(new_updates as usize).min(3)] += 1;
-            card.doubles += u64::from(new_updates >= 2);
-            card.skipped += u64::from(new_updates == 0);
-            shown_refresh = next;
-        }
-        card
+        keeper.finish(drift)
     }
 
     /// The scorecard of the frames a window really presented (`looplab --trace`), on the
     /// refresh rate its monitor reported.
     pub fn of_trace(trace: &Trace) -> Self {
-        let mut so_far = 0u64;
-        let presents: Vec<Present> = trace
-            .frames
-            .iter()
-            .map(|f| {
-                so_far += u64::from(f.updates);
-                Present {
-                    at: Duration::from_nanos(f.presented_ns),
-                    updates_so_far: so_far,
-                }
-            })
-            .collect();
-        let (first, last) = (&trace.frames[0], &trace.frames[trace.frames.len() - 1]);
-        let game = last.game_ns as f64 - first.game_ns as f64;
-        let real = last.start_ns as f64 - first.start_ns as f64;
         let period = Rate::hz(trace.header.refresh_hz)
             .unwrap_or(Rate::SIXTY_HZ)
             .period();
-        Self::score(&presents, period, (game - real) / 1e9)
+        // The window's clock started anywhere between two refreshes: put the grid's
+        // boundaries half a period from where most presents land, so the timer's jitter
+        // does not split presents between neighbouring refreshes.
+        let p = period.as_nanos().max(1);
+        let mut offsets: Vec<u128> = trace
+            .frames
+            .iter()
+            .map(|f| u128::from(f.presented_ns) % p)
+            .collect();
+        offsets.sort_unstable();
+        let typical = offsets[offsets.len() / 2];
+        let phase = (typical + p / 2) % p;
+        let mut keeper = ScoreKeeper::new(
+            period,
+            Duration::from_nanos(u64::try_from(phase).unwrap_or(0)),
+        );
+        let mut so_far = 0u64;
+        for f in &trace.frames {
+            so_far += u64::from(f.updates);
+            keeper.push(Present {
+                at: Duration::from_nanos(f.presented_ns),
+                updates_so_far: so_far,
+            });
+        }
+        let (first, last) = (&trace.frames[0], &trace.frames[trace.frames.len() - 1]);
+        let game = last.game_ns as f64 - first.game_ns as f64;
+        let real = last.start_ns as f64 - first.start_ns as f64;
+        keeper.finish((game - real) / 1e9)
     }
 
     /// Share of refreshes that showed exactly one new update: 1 is perfect pacing.
     pub fn smooth_share(&self) -> f64 {
         self.histogram[1] as f64 / self.refreshes.max(1) as f64
+    }
+}
+
+/// Scores presents one at a time, in order of time, keeping only the refresh being filled:
+/// a run of any length costs no memory, and a long gap (a stall) is counted in one step.
+#[derive(Clone, Debug)]
+pub struct ScoreKeeper {
+    period: u128,
+    /// Refresh boundaries are at `phase + k * period`.
+    phase: u128,
+    card: Scorecard,
+    /// The refresh last counted and the updates it showed; `None` before the first present.
+    shown: Option<(u128, u64)>,
+    /// The refresh after it with frames handed over for it, and the newest one's updates.
+    filling: Option<(u128, u64)>,
+}
+
+impl ScoreKeeper {
+    pub fn new(period: Duration, phase: Duration) -> Self {
+        let period = period.as_nanos().max(1);
+        Self {
+            period,
+            phase: phase.as_nanos() % period,
+            card: Scorecard::default(),
+            shown: None,
+            filling: None,
+        }
+    }
+
+    /// The refresh that shows a present at `t`: the first boundary at or after it.
+    fn refresh_of(&self, t: Duration) -> u128 {
+        (t.as_nanos() + self.period - self.phase).div_ceil(self.period)
+    }
+
+    /// The next present (no earlier than the one before).
+    pub fn push(&mut self, p: Present) {
+        let r = self.refresh_of(p.at);
+        match (self.shown, self.filling) {
+            (None, _) => self.shown = Some((r, p.updates_so_far)),
+            // The first refresh shows the newest of the frames handed over for it.
+            (Some((shown, _)), _) if r <= shown => self.shown = Some((shown, p.updates_so_far)),
+            (Some(_), Some((filling, _))) if r <= filling => {
+                self.filling = Some((filling, p.updates_so_far))
+            }
+            (Some(_), filling) => {
+                if let Some(done) = filling {
+                    self.count(done);
+                }
+                self.filling = Some((r, p.updates_so_far));
+            }
+        }
+    }
+
+    /// Counts refresh `r` showing a frame with `updates` so far, and the refreshes before
+    /// it that got none.
+    fn count(&mut self, (r, updates): (u128, u64)) {
+        let Some((shown, shown_updates)) = self.shown else {
+            return;
+        };
+        let missed = u64::try_from(r.saturating_sub(shown + 1)).unwrap_or(u64::MAX);
+        let c = &mut self.card;
+        c.refreshes += missed;
+        c.missed += missed;
+        c.skipped += missed;
+        c.histogram[0] += missed;
+        let new_updates = updates.saturating_sub(shown_updates);
+        c.refreshes += 1;
+        c.histogram[(new_updates as usize).min(3)] += 1;
+        c.doubles += u64::from(new_updates >= 2);
+        c.skipped += u64::from(new_updates == 0);
+        self.shown = Some((r, updates));
+    }
+
+    /// The scorecard, with the run's drift (game time minus real time) in seconds.
+    pub fn finish(mut self, drift: f64) -> Scorecard {
+        if let Some(done) = self.filling.take() {
+            self.count(done);
+        }
+        Scorecard {
+            drift_ms: drift * 1e3,
+            ..self.card
+        }
     }
 }
 
@@ -201,6 +256,7 @@ mod tests {
                 updates: if k == 5 { 2 } else { 1 },
                 update_ns: 0,
                 redraw_wait_ns: 0,
+                acquire_ns: 0,
                 render_ns: 0,
                 present_ns: 0,
                 presented_ns: (k + 1 + u64::from(k >= 5)) * 16_666_667 - 1000,
@@ -224,6 +280,24 @@ mod tests {
         assert_eq!(card.histogram, [1, 8, 1, 0]);
         assert_eq!((card.doubles, card.missed), (1, 1));
         assert!((card.drift_ms - 1.0).abs() < 1e-6, "{}", card.drift_ms);
+    }
+
+    #[test]
+    fn a_long_stall_is_counted_at_once() {
+        let list = [
+            Present {
+                at: P,
+                updates_so_far: 1,
+            },
+            Present {
+                at: P * 1_000_000_000,
+                updates_so_far: 2,
+            },
+        ];
+        let card = Scorecard::score(&list, P, 0.0);
+        assert_eq!(card.refreshes, 999_999_999);
+        assert_eq!(card.missed, 999_999_998);
+        assert_eq!(card.histogram[1], 1);
     }
 
     #[test]

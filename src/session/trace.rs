@@ -7,15 +7,16 @@
 //!
 //! ```text
 //! {"looplab_trace":1,"strategy":"interpolated","update_hz":60.0,"frame_cap_hz":60.0,"refresh_hz":60.0,"vsync":false,"bullets":2000}
-//! {"start_ns":16711000,"wait_ns":0,"updates":1,"update_ns":41000,"redraw_wait_ns":0,"render_ns":7120000,"present_ns":310000,"presented_ns":24192000,"game_ns":16666667}
+//! {"start_ns":16711000,"wait_ns":0,"updates":1,"update_ns":41000,"redraw_wait_ns":0,"acquire_ns":30000,"render_ns":7090000,"present_ns":310000,"presented_ns":24192000,"game_ns":16666667}
 //! ```
 //!
 //! `start_ns` is when the frame started on the run's clock; `wait_ns` the time it waited for
 //! its deadline before that; `update_ns` the time its `updates` updates took;
 //! `redraw_wait_ns` the time it then waited for the windowing system to let it draw (on
-//! Wayland, the compositor's frame callback); `render_ns` the time it took to draw
-//! (acquiring the surface, laying out, uploading, encoding) and `present_ns` to submit and
-//! present (where a FIFO present waits for the display); `presented_ns` when the present
+//! Wayland, the compositor's frame callback); `acquire_ns` the time it waited for a surface
+//! image (where a FIFO swapchain waits for the display); `render_ns` the time it took to draw
+//! (laying out, uploading, encoding) and `present_ns` to submit and present (the GPU's work
+//! on a software rasteriser, and where a FIFO present waits for the display); `presented_ns` when the present
 //! ended, and `game_ns` the game-clock instant the frame showed.
 
 use std::time::Duration;
@@ -53,6 +54,7 @@ pub struct TraceFrame {
     pub updates: u32,
     pub update_ns: u64,
     pub redraw_wait_ns: u64,
+    pub acquire_ns: u64,
     pub render_ns: u64,
     pub present_ns: u64,
     pub presented_ns: u64,
@@ -67,22 +69,28 @@ impl TraceFrame {
     /// The timings of a presented frame's record.
     pub fn of(record: &FrameRecord) -> Self {
         let r = &record.render;
-        let render = r.acquire + r.overlay + r.upload + r.encode;
+        let render = r.overlay + r.upload + r.encode;
         let presented = record.presented.unwrap_or(record.start);
         let redraw_wait = presented
             .saturating_sub(record.start)
-            .saturating_sub(record.update_time + render + r.present);
+            .saturating_sub(record.update_time + r.acquire + render + r.present);
         Self {
             start_ns: nanos(record.start),
             wait_ns: nanos(record.waited),
             updates: record.updates,
             update_ns: nanos(record.update_time),
             redraw_wait_ns: nanos(redraw_wait),
+            acquire_ns: nanos(r.acquire),
             render_ns: nanos(render),
             present_ns: nanos(r.present),
             presented_ns: nanos(presented),
             game_ns: nanos(record.game_shown),
         }
+    }
+
+    /// Waiting for a surface image (where a FIFO swapchain's vsync waits).
+    pub fn acquire(&self) -> Duration {
+        Duration::from_nanos(self.acquire_ns)
     }
 
     /// The wait for the windowing system to let the frame draw.
@@ -144,6 +152,14 @@ impl Trace {
             {
                 return Err(format!(
                     "line {n}: the frame starts before the one above it"
+                ));
+            }
+            if frame.presented_ns < frame.start_ns {
+                return Err(format!("line {n}: the frame is presented before it starts"));
+            }
+            if frame.presented_ns - frame.start_ns > 86_400_000_000_000 {
+                return Err(format!(
+                    "line {n}: the frame is presented more than a day after it starts"
                 ));
             }
             if frames.len() == MAX_FRAMES {
@@ -210,7 +226,8 @@ mod tests {
     #[test]
     fn a_trace_reads_back_as_written() {
         let t = trace();
-        assert_eq!(t.frames[1].render(), Duration::from_millis(5));
+        assert_eq!(t.frames[1].render(), Duration::from_millis(4));
+        assert_eq!(t.frames[1].acquire(), Duration::from_millis(1));
         assert_eq!(t.frames[1].present(), Duration::from_millis(3));
         assert_eq!(t.frames[2].per_update(), Some(Duration::from_millis(2)));
         assert_eq!(t.frames[0].per_update(), None);
@@ -244,6 +261,18 @@ mod tests {
         );
         assert!(
             err(&good.replace("\"updates\":1", "\"updates\":-1")).contains("line 3 is not a frame")
+        );
+        let early = lines[2].replace("\"presented_ns\":32000000", "\"presented_ns\":1");
+        assert!(
+            err(&format!("{}\n{}\n{early}\n", lines[0], lines[1]))
+                .contains("line 3: the frame is presented before it starts")
+        );
+        let late = lines[2].replace(
+            "\"presented_ns\":32000000",
+            "\"presented_ns\":100000000000000000",
+        );
+        assert!(
+            err(&format!("{}\n{}\n{late}\n", lines[0], lines[1])).contains("more than a day after")
         );
     }
 }

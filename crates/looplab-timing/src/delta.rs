@@ -95,6 +95,8 @@ pub(crate) struct DeltaReader {
     next: usize,
     /// Outliers in a row: a third starts the average afresh (the frame rate changed).
     outliers: u8,
+    /// The number of deltas averaged when the ring was filled.
+    window: usize,
     /// Nanoseconds measured but not yet read (negative: read ahead of the clock).
     owed: i128,
 }
@@ -113,6 +115,7 @@ impl DeltaReader {
             len: 0,
             next: 0,
             outliers: 0,
+            window: 0,
             owed: 0,
         }
     }
@@ -162,6 +165,11 @@ impl DeltaReader {
 
     fn smooth(&mut self, measured: Duration, frames: u8) -> Duration {
         let window = usize::from(frames.clamp(2, DeltaMode::MAX_SMOOTHED_FRAMES));
+        if window != self.window {
+            // A new length of average: the ring's order no longer holds.
+            self.forget_average();
+            self.window = window;
+        }
         let x = u64::try_from(measured.as_nanos()).unwrap_or(u64::MAX);
         if self.len > 0 {
             let mean = self.mean();
@@ -194,10 +202,6 @@ impl DeltaReader {
     }
 
     fn push(&mut self, x: u64, window: usize) {
-        if self.len > window {
-            // The window shrank: keep the newest.
-            self.forget_average();
-        }
         self.recent[self.next] = x;
         self.next = (self.next + 1) % window;
         self.len = (self.len + 1).min(window);

@@ -65,7 +65,8 @@ impl WakeMargin {
     pub const SAMPLES: usize = 64;
     /// Readings needed before the margin follows them.
     pub const WARM_UP: usize = 8;
-    /// The percentile followed: of the last 64 readings, the second latest. A margin at a
+    /// The percentile followed: of the last 64 readings, the second latest (the latest until
+    /// there are 51). A margin at a
     /// lower percentile leaves that share of frames late by construction (at the 95th, one
     /// in twenty: a frame cap's p99 error is then the OS's); the single latest is left out,
     /// so one scheduling hiccup, which no margin within bounds would cover, does not make a
@@ -137,8 +138,9 @@ pub struct FrameWait {
     margin: WakeMargin,
     /// A margin given by the caller instead of the learnt one.
     fixed: Option<Duration>,
-    /// The wake-up last asked of the OS, until the loop sees it happen.
-    asked: Option<Instant>,
+    /// The wake-up last asked of the OS and the deadline it was for, until the loop sees it
+    /// happen.
+    asked: Option<(Instant, Instant)>,
     /// The deadline the OS last woke the loop for: it is not asked to wait for it again
     /// (a second wait could overshoot too).
     woken_for: Option<Instant>,
@@ -194,12 +196,16 @@ impl FrameWait {
     /// the OS wait is over (or not worth starting) and the rest is to be spun. A call after
     /// the OS woke the loop for an earlier answer measures how late it was.
     pub fn os_wake(&mut self, deadline: Instant, now: Instant) -> Option<Instant> {
-        if let Some(asked) = self.asked
-            && now >= asked
+        if let Some((asked, asked_for)) = self.asked
+            && (now >= asked || asked_for != deadline)
         {
-            self.margin.observe(now - asked);
             self.asked = None;
-            self.woken_for = Some(deadline);
+            // Only a wake-up for this deadline measures the OS: one asked for another (a
+            // frame that never came, a window hidden meanwhile) says nothing.
+            if asked_for == deadline {
+                self.margin.observe(now - asked);
+                self.woken_for = Some(deadline);
+            }
         }
         if self.woken_for == Some(deadline) {
             return None;
@@ -210,10 +216,17 @@ impl FrameWait {
                 .checked_sub(self.early())
                 .filter(|&wake| wake > now),
         };
-        if wake.is_some() {
-            self.asked = wake;
+        if let Some(wake) = wake {
+            self.asked = Some((wake, deadline));
         }
         wake
+    }
+
+    /// Forgets the wake-up asked for, if any: the loop stopped waiting for it (the window
+    /// was hidden, the deadline grid started afresh). What the margin learnt is kept.
+    pub fn forget(&mut self) {
+        self.asked = None;
+        self.woken_for = None;
     }
 
     /// Spins out what is left before `deadline` (nothing in naive mode, which trusted the
@@ -325,5 +338,24 @@ mod tests {
             w.os_wake(deadline, asked + Duration::from_millis(3));
         }
         assert_eq!(w.early(), Duration::from_micros(500));
+    }
+
+    #[test]
+    fn a_wake_up_asked_for_another_deadline_is_no_reading() {
+        let mut w = FrameWait::new(WaitMode::Precise);
+        let start = Instant::now();
+        let ms = Duration::from_millis;
+        // Asked to wake for a deadline, then the loop moves on to another (it was hidden):
+        // the old request measures nothing, even seconds later.
+        w.os_wake(start + ms(30), start).unwrap();
+        let later = start + ms(4000);
+        assert!(w.os_wake(later + ms(30), later).is_some());
+        assert_eq!(w.wake_margin().readings(), 0);
+        w.forget();
+        assert!(
+            w.os_wake(later + ms(30), later + ms(40)).is_none(),
+            "past the deadline"
+        );
+        assert_eq!(w.wake_margin().readings(), 0);
     }
 }
