@@ -985,26 +985,11 @@ struct HiddenTotals {
     presented: u64,
 }
 
-/// Whether the event loop talks to a Wayland compositor.
-#[cfg(any(
-    target_os = "linux",
-    target_os = "dragonfly",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd"
-))]
+/// Whether the event loop talks to a Wayland compositor (its display handle says so, on any
+/// platform).
 fn is_wayland(event_loop: &ActiveEventLoop) -> bool {
-    use winit::platform::wayland::ActiveEventLoopExtWayland;
-    event_loop.is_wayland()
-}
-
-#[cfg(not(any(
-    target_os = "linux",
-    target_os = "dragonfly",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd"
-)))]
-fn is_wayland(_: &ActiveEventLoop) -> bool {
-    false
+    use winit::raw_window_handle::{HasDisplayHandle, RawDisplayHandle};
+    event_loop
+        .display_handle()
+        .is_ok_and(|h| matches!(h.as_raw(), RawDisplayHandle::Wayland(_)))
 }

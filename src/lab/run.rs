@@ -13,7 +13,7 @@ use oorandom::Rand32;
 use serde::Serialize;
 
 use super::profile::Profile;
-use super::scorecard::{Present, Scorecard};
+use super::scorecard::{Present, ScoreKeeper, Scorecard};
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
 use crate::session::frame::FrameRecord;
@@ -158,7 +158,7 @@ pub fn run(config: &RunConfig) -> RunResult {
     let mut clock = ManualClock::default();
     let mut jitter_rng = Rand32::new(config.world.seed ^ 0x6a69_7474_6572);
     let mut timer_rng = Rand32::new(config.world.seed ^ 0x0074_696d_6572);
-    let mut presents = Vec::new();
+    let mut scores = ScoreKeeper::new(profile.refresh.period(), Duration::ZERO);
     let mut drift = 0.0f64;
     let mut checkpoint = Checkpoint::new(config.aligned_checkpoint());
     if let Some(replay) = &config.replay {
@@ -208,7 +208,7 @@ pub fn run(config: &RunConfig) -> RunResult {
         // The modelled present is the wait for the display's refresh.
         record.render.present = clock.now() - drawn;
         record.presented = Some(clock.now());
-        presents.push(Present {
+        scores.push(Present {
             at: clock.now(),
             updates_so_far: updates,
         });
@@ -273,7 +273,7 @@ pub fn run(config: &RunConfig) -> RunResult {
         energy_drift: session.world().balls.energy_drift(),
         game_seconds: game.as_secs_f64(),
         updates,
-        scorecard: Scorecard::score(&presents, profile.refresh.period(), drift),
+        scorecard: scores.finish(drift),
         trace,
         frames: strip_frames,
     }

@@ -95,29 +95,28 @@ pub struct App {
 impl App {
     /// Starts `looplab` with `args` on `xvfb`, logging at info level to a pipe.
     pub fn start(xvfb: &Xvfb, scratch: &Scratch, args: &[&str]) -> App {
-        let child = Command::new(env!("CARGO_BIN_EXE_looplab"))
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_looplab"));
+        command
             .env("DISPLAY", &xvfb.display)
             .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir())
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("looplab starts");
-        App {
-            child,
-            started: Instant::now(),
-        }
+            .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir());
+        Self::spawn(command, args)
     }
 
     /// Starts `looplab` with `args` as a Wayland client of `weston` (no X display).
     pub fn start_wayland(weston: &Weston, args: &[&str]) -> App {
-        let child = Command::new(env!("CARGO_BIN_EXE_looplab"))
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_looplab"));
+        command
             .env_remove("DISPLAY")
             .env("WAYLAND_DISPLAY", weston.server.socket())
-            .env("XDG_RUNTIME_DIR", weston.server.runtime_dir())
+            .env("XDG_RUNTIME_DIR", weston.server.runtime_dir());
+        Self::spawn(command, args)
+    }
+
+    /// Runs `command` (its display chosen) with `args`, logging at info level to a pipe.
+    fn spawn(mut command: Command, args: &[&str]) -> App {
+        let child = command
+            .args(args)
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
