@@ -527,7 +527,10 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             match bench.format {
                 BenchFormat::Table => print!("{}", crate::bench::report::table(&report)),
                 BenchFormat::Json => {
-                    println!("{}", crate::output::to_json("report", &report, true)?)
+                    println!(
+                        "{}",
+                        crate::platform::files::to_json("report", &report, true)?
+                    )
                 }
             }
             Ok(())
@@ -535,16 +538,16 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Motion(m)) => run_motion(m),
         None => {
             if let Some(path) = &cli.app.stats {
-                crate::output::check_target("--stats", path)?;
+                crate::platform::files::check_target("--stats", path)?;
             }
             if let Some(path) = &cli.app.frame_log {
-                crate::output::check_target("--frame-log", path)?;
+                crate::platform::files::check_target("--frame-log", path)?;
             }
             if let Some(path) = &cli.app.record {
-                crate::output::check_target("--record", path)?;
+                crate::platform::files::check_target("--record", path)?;
             }
             if let Some(path) = &cli.app.trace {
-                crate::output::check_target("--trace", path)?;
+                crate::platform::files::check_target("--trace", path)?;
             }
             if !cli.app.lanes.is_empty() && !(2..=6).contains(&cli.app.lanes.len()) {
                 return Err(Failure::usage(format!(
@@ -594,7 +597,10 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
             match format {
                 BenchFormat::Table => print!("{}", crate::lab::soak::table(&report)),
                 BenchFormat::Json => {
-                    println!("{}", crate::output::to_json("report", &report, true)?)
+                    println!(
+                        "{}",
+                        crate::platform::files::to_json("report", &report, true)?
+                    )
                 }
             }
             return Ok(());
@@ -602,7 +608,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
         None => {}
     }
     if let Some(path) = &args.plot {
-        crate::output::check_target("--plot", path)?;
+        crate::platform::files::check_target("--plot", path)?;
     }
     let recording = args.replay.as_deref().map(load_recording).transpose()?;
     let trace = args.trace.as_deref().map(load_trace).transpose()?;
@@ -665,7 +671,10 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     if let Some(recording) = recording {
         let report = replay_all(&recording, &options.profiles, &options.strategies);
         match args.format {
-            Format::Json => println!("{}", crate::output::to_json("report", &report, true)?),
+            Format::Json => println!(
+                "{}",
+                crate::platform::files::to_json("report", &report, true)?
+            ),
             Format::Table | Format::Csv => print!("{}", report.table()),
         }
         return Ok(());
@@ -677,11 +686,14 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     match args.format {
         Format::Table => print!("{}", report.table()),
         Format::Csv => print!("{}", report.csv()),
-        Format::Json => println!("{}", crate::output::to_json("report", &report, true)?),
+        Format::Json => println!(
+            "{}",
+            crate::platform::files::to_json("report", &report, true)?
+        ),
     }
     if let Some(path) = args.plot {
         let svg = plot::svg(&report).map_err(Failure::runtime)?;
-        crate::output::write_file("--plot", &path, svg.as_bytes())?;
+        crate::platform::files::write_file("--plot", &path, svg.as_bytes())?;
         eprintln!("plot written to {}", path.display());
     }
     Ok(())

@@ -15,7 +15,7 @@ use looplab_timing::{LoopSettings, ManualClock, Rate, Strategy};
 use crate::app::controls::{Controls, Knobs};
 use crate::app::overlay::OverlayModel;
 use crate::app::overlay_host::OverlayHost;
-use crate::output;
+use crate::platform::files;
 use crate::render::gpu::Gpu;
 use crate::render::offscreen::{OffscreenTarget, render};
 use crate::render::painter::Painter;
@@ -145,7 +145,7 @@ fn render_strategy(
         render(gpu, &mut painter, &target, &sprites, Some(words.paint))?;
         let pixels = target.read_rgba(gpu)?;
         let path = dir.join(format!("{}-{i:03}.png", strategy.id()));
-        output::write_file("motion", &path, &encode_png(width, height, &pixels)?)
+        files::write_file("motion", &path, &encode_png(width, height, &pixels)?)
             .map_err(|f| f.to_string())?;
         clock.advance(interval);
     }

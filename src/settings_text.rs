@@ -10,6 +10,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use looplab_timing::{DeltaMode, LoopSettings, Rate};
+use serde::{Deserialize, Serialize};
 
 /// A frame cap: a rate, or `off`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,7 +117,10 @@ pub fn describe_settings(s: &LoopSettings) -> String {
 
 /// How the loop reads frame deltas, without the display it snaps to (the window asks the
 /// monitor, the lab each profile): `measured`, `snapped` or `smoothed`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum DeltaKind {
     #[default]
     Measured,

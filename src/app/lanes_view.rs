@@ -116,12 +116,12 @@ pub fn act_on_lanes(
             }
             other => {
                 let (settings, line) =
-                    settings_after(other, &lane.settings(), lane.profile.refresh)?;
+                    settings_after(other, &lane.settings(), lane.profile().refresh)?;
                 lane.change(LaneChange::Settings(settings));
                 line
             }
         };
-        lines.push(format!("lane {} ({}): {line}", i + 1, lane.profile.name));
+        lines.push(format!("lane {} ({}): {line}", i + 1, lane.profile().name));
     }
     (!lines.is_empty()).then(|| lines.join("; "))
 }

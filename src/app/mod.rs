@@ -15,7 +15,6 @@ pub mod key_script;
 pub mod lanes_view;
 pub mod overlay;
 pub mod overlay_host;
-pub mod pacing;
 pub mod record;
 pub mod replay;
 pub mod visibility;
@@ -40,7 +39,8 @@ use winit::window::{Window, WindowId};
 use crate::failure::Failure;
 use crate::input::{self, Action, Direction};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
-use crate::output;
+use crate::platform::files;
+use crate::platform::process::CpuMeter;
 use crate::render::lanes::LanesScratch;
 use crate::render::scene::{self, ShapeInstance, Showing, ViewTransform};
 use crate::render::{FrameOutcome, Graphics};
@@ -59,7 +59,6 @@ use faults::SurfaceFaults;
 use lanes_view::compare_frame;
 use overlay::{OverlayModel, SpeedWatch};
 use overlay_host::OverlayHost;
-use pacing::CpuMeter;
 use record::RunRecord;
 use replay::ReplayCheck;
 
@@ -307,7 +306,7 @@ impl App {
     /// The window was hidden or shown again.
     fn visibility_changed(&mut self, change: Option<Change>) {
         let now = self.clock.now();
-        let cpu = crate::process::cpu_time().unwrap_or_default();
+        let cpu = crate::platform::process::cpu_time().unwrap_or_default();
         match change {
             Some(Change::Hidden) => {
                 self.hidden.since = Some((now, cpu, self.run.presented));
@@ -422,7 +421,7 @@ impl App {
                 Some(i) => format!(
                     "compare: keys act on lane {} ({})",
                     i + 1,
-                    compare.lanes[i].profile.name
+                    compare.lanes[i].profile().name
                 ),
                 None => "compare: keys act on all lanes".to_string(),
             });
@@ -475,7 +474,7 @@ impl App {
                 if let Some(r) = replay.as_mut() {
                     r.checkpoint.before_update(world, step);
                 }
-                pacing::busy_for(update_cost);
+                crate::platform::clock::spin_for(update_cost);
                 budget.check(clock.now())
             });
         if let Some(r) = self.replay.as_mut() {
@@ -529,7 +528,7 @@ impl App {
             self.finish_frame(&plan, &record, FrameAccuracy::default());
             return;
         }
-        pacing::busy_for(self.controls.knobs.render_cost);
+        crate::platform::clock::spin_for(self.controls.knobs.render_cost);
         let accuracy = self.controls.session_mut().measure_accuracy(&plan);
         self.draw.smooth(accuracy);
         let hidden_note = self.hidden_note(self.clock.now());
@@ -609,7 +608,7 @@ impl App {
         match outcome {
             FrameOutcome::Presented => {
                 record.presented = Some(self.clock.now());
-                record.cpu = crate::process::cpu_time().unwrap_or_default();
+                record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);
                 self.draw.last = record;
             }
@@ -675,7 +674,7 @@ impl App {
                 "adapter": gfx.map(|g| g.gpu.adapter_summary()),
                 "present_mode": gfx.map(|g| format!("{:?}", g.present_mode())),
                 "bullets": self.controls.session().world().bullets.len(),
-                "peak_rss_kib": crate::process::peak_rss_kib(),
+                "peak_rss_kib": crate::platform::process::peak_rss_kib(),
                 "surface_size": gfx.map(|g| g.size()),
                 "speed_warning": self.speed.warning(),
                 "frame_wait": {
@@ -692,8 +691,8 @@ impl App {
                     "ship_offset_px": r.outcome().map(|o| o.ship_offset_px),
                 })),
             });
-            let text = output::to_json("stats", &report, true)?;
-            output::write_file("--stats", path, text.as_bytes())?;
+            let text = files::to_json("stats", &report, true)?;
+            files::write_file("--stats", path, text.as_bytes())?;
         }
         if let Some(path) = &self.options.frame_log {
             self.run.write_frame_log(path)?;
@@ -702,7 +701,7 @@ impl App {
             let trace = Trace {
                 header: TraceHeader {
                     looplab_trace: trace::VERSION,
-                    strategy: self.controls.strategy().id().to_string(),
+                    strategy: self.controls.strategy(),
                     update_hz: self.controls.settings().update_rate.as_hz(),
                     frame_cap_hz: self.controls.settings().frame_cap.map(Rate::as_hz),
                     refresh_hz: self.controls.display().as_hz(),
@@ -711,13 +710,13 @@ impl App {
                 },
                 frames,
             };
-            output::write_file("--trace", path, trace.to_text().as_bytes())?;
+            files::write_file("--trace", path, trace.to_text().as_bytes())?;
         }
         if let Some(path) = &self.options.record {
             let o = &self.options;
             let recording =
                 replay::recording_of(o.strategy, &o.settings, &o.world, self.controls.session());
-            output::write_file("--record", path, recording.to_text().as_bytes())?;
+            files::write_file("--record", path, recording.to_text().as_bytes())?;
         }
         Ok(())
     }

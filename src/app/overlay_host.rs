@@ -1,7 +1,7 @@
 //! egui for the overlay, run by the application as eframe does: window input in, layout of
 //! [`overlay::ui`], tessellation, and out come the finished paint jobs for the renderer.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use glam::Vec2;
 use winit::event::WindowEvent;
@@ -9,6 +9,7 @@ use winit::window::Window;
 
 use super::overlay::{self, OverlayModel};
 use crate::input::Action;
+use crate::platform::clock::Stopwatch;
 use crate::render::{OverlayPaint, TextureChanges};
 
 /// The overlay's egui context and, in a window, its input state.
@@ -16,7 +17,7 @@ pub struct OverlayHost {
     ctx: egui::Context,
     window_input: Option<egui_winit::State>,
     /// egui's clock starts here.
-    started: Instant,
+    started: Stopwatch,
 }
 
 /// One laid-out overlay frame.
@@ -44,7 +45,7 @@ impl OverlayHost {
         Self {
             ctx,
             window_input: Some(state),
-            started: Instant::now(),
+            started: Stopwatch::start(),
         }
     }
 
@@ -53,7 +54,7 @@ impl OverlayHost {
         Self {
             ctx: egui::Context::default(),
             window_input: None,
-            started: Instant::now(),
+            started: Stopwatch::start(),
         }
     }
 
@@ -73,7 +74,7 @@ impl OverlayHost {
         size: (u32, u32),
         model: &OverlayModel,
     ) -> OverlayFrame {
-        let t = Instant::now();
+        let t = Stopwatch::start();
         // One point is one world pixel: the words scale with the window as the scene does.
         let native = window.map_or(1.0, |w| w.scale_factor() as f32);
         let zoom = model.transform.zoom / native;

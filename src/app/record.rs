@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::failure::Failure;
-use crate::output;
+use crate::platform::files;
 use crate::session::frame::{FrameLog, FrameRecord, KeyLatency};
 use crate::session::trace::TraceFrame;
 use crate::world::accuracy::FrameAccuracy;
@@ -211,9 +211,9 @@ impl RunRecord {
         let Some(log) = &mut self.log else {
             return Ok(());
         };
-        log.peak_rss_kib = crate::process::peak_rss_kib();
-        let text = output::to_json("frame log", log, false)?;
-        output::write_file("--frame-log", path, text.as_bytes())
+        log.peak_rss_kib = crate::platform::process::peak_rss_kib();
+        let text = files::to_json("frame log", log, false)?;
+        files::write_file("--frame-log", path, text.as_bytes())
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
-use crate::session::recording::{RecordedEnd, Recording};
+use crate::session::recording::{RecordedEnd, Recording, ReplayOutcome};
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
 use looplab_timing::{LoopSettings, Strategy};
@@ -44,14 +44,6 @@ pub struct ReplayCheck {
     pub checkpoint: Checkpoint,
 }
 
-/// How a replay compared with its recording at the recording's end.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct ReplayOutcome {
-    pub same_state: bool,
-    /// How far the ship is from where it was in the recording, world pixels.
-    pub ship_offset_px: f64,
-}
-
 impl ReplayCheck {
     pub fn new(recording: &Recording) -> Self {
         Self {
@@ -62,13 +54,7 @@ impl ReplayCheck {
 
     /// Once the replay has reached the recording's end: whether it reached the same state.
     pub fn outcome(&self) -> Option<ReplayOutcome> {
-        let hash = self.checkpoint.hash()?;
-        let [x, y] = self.checkpoint.ship()?;
-        let [rx, ry] = self.end.ship;
-        Some(ReplayOutcome {
-            same_state: hash == self.end.hash,
-            ship_offset_px: f64::from(x - rx).hypot(f64::from(y - ry)),
-        })
+        self.end.compare(&self.checkpoint)
     }
 
     /// The recording's end, in game seconds.

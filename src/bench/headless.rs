@@ -84,7 +84,7 @@ impl PacingResult {
 const STALL_MS: f64 = 2.0;
 
 fn cpu_now() -> Duration {
-    crate::process::cpu_time().unwrap_or_default()
+    crate::platform::process::cpu_time().unwrap_or_default()
 }
 
 /// Runs the interpolated loop capped at `rate_hz` for `seconds` with a light world, waiting

@@ -174,7 +174,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
             progress(&format!("skipping the windowed parts: {why}"));
             report.windowed_skipped = Some(why);
             // Without a window, the bench process itself after the 100k offscreen runs.
-            if let Some(kib) = crate::process::peak_rss_kib() {
+            if let Some(kib) = crate::platform::process::peak_rss_kib() {
                 report.peak_rss_mib = Some((
                     kib as f64 / 1024.0,
                     "headless: this bench process after rendering 100k bullets offscreen".into(),

@@ -273,17 +273,14 @@ impl Compare {
         LaneStatus {
             title: format!(
                 "{} / {}{delta}",
-                lane.profile.name,
+                lane.profile().name,
                 lane.session().planner().strategy().id()
             ),
             fps,
             ups,
             doubles,
             ratio: if real > 0.0 { game / real } else { 0.0 },
-            hash: lane
-                .hashes()
-                .last()
-                .map(|&(t, h)| (t, format!("{:08x}", h >> 32))),
+            hash: lane.hashes().last().map(|&(t, h)| (t, h.short())),
             agreement: (i > 0).then(|| agreement(&self.lanes[0], lane)),
         }
     }

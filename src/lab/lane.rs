@@ -17,16 +17,15 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use oorandom::Rand32;
-
-use super::profile::{Profile, Stall};
-use super::run::jittered;
+use super::machine::Machine;
+use super::profile::Profile;
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
 use crate::session::steering::SteerChange;
+use crate::world::hash::StateHash;
 use crate::world::ship::Steer;
 use crate::world::{World, WorldConfig};
-use looplab_timing::{FramePlan, LoopSettings, Strategy, Wake};
+use looplab_timing::{FramePlan, LoopSettings, Strategy};
 
 /// Game time between two state hashes.
 pub const CHECK_EVERY: Duration = Duration::from_secs(1);
@@ -86,10 +85,9 @@ pub struct Picture {
 /// One modelled machine running one strategy.
 #[derive(Clone, Debug)]
 pub struct Lane {
-    pub profile: Profile,
+    /// The modelled hardware: the lab's machine.
+    machine: Machine,
     session: Session,
-    rng: Rand32,
-    stall: Option<Stall>,
     /// When the next frame starts, while none is in progress.
     next_start: Duration,
     working: Option<Working>,
@@ -101,7 +99,7 @@ pub struct Lane {
     changes: Vec<LaneChange>,
     checkpoint: Checkpoint,
     /// State hashes every [`CHECK_EVERY`] of game time, oldest first.
-    hashes: Vec<(Duration, u64)>,
+    hashes: Vec<(Duration, StateHash)>,
     /// Real times at which recent pictures appeared (the last second), and their updates.
     recent: VecDeque<(Duration, u32)>,
 }
@@ -116,15 +114,9 @@ impl Lane {
         world: &WorldConfig,
         start: Duration,
     ) -> Self {
-        let stall = profile.stall.map(|s| Stall {
-            at: start + s.at,
-            ..s
-        });
         Self {
-            profile,
+            machine: Machine::new(profile, world.seed, start),
             session: Session::new(strategy, settings, world),
-            rng: Rand32::new(world.seed ^ 0x6c61_6e65),
-            stall,
             next_start: start,
             working: None,
             picture: None,
@@ -239,18 +231,9 @@ impl Lane {
             self.session.schedule(change);
             self.unpolled.pop_front();
         }
-        let reading = self.profile.read_clock(start, &mut self.rng);
-        let plan = self.session.plan_frame(reading);
-        let p = &self.profile;
-        let work = p.update * plan.updates + jittered(p.render, p.jitter, &mut self.rng);
-        let mut done = start + work;
-        if let Some(s) = self.stall
-            && done >= s.at
-        {
-            done += s.length;
-            self.stall = None;
-        }
-        done = p.present_at(done);
+        let begun = self.machine.begin_frame(start);
+        let plan = self.session.plan_frame(begun.reading);
+        let done = self.machine.finish_frame(&begun, plan.updates).shown;
         self.working = Some(Working { plan, done });
     }
 
@@ -272,10 +255,12 @@ impl Lane {
         {
             self.recent.pop_front();
         }
-        self.next_start = match w.plan.wake {
-            Wake::At(t) if t > w.done => self.profile.wake_from_sleep(t, &mut self.rng),
-            _ => w.done,
-        };
+        self.next_start = self.machine.next_start(w.plan.wake, w.done);
+    }
+
+    /// The machine's profile.
+    pub fn profile(&self) -> &Profile {
+        self.machine.profile()
     }
 
     /// The picture it shows now (`None` before its first frame finishes).
@@ -308,7 +293,7 @@ impl Lane {
     }
 
     /// The state hashes taken so far, every [`CHECK_EVERY`] of game time.
-    pub fn hashes(&self) -> &[(Duration, u64)] {
+    pub fn hashes(&self) -> &[(Duration, StateHash)] {
         &self.hashes
     }
 }
@@ -316,7 +301,7 @@ impl Lane {
 /// Takes the state at every multiple of [`CHECK_EVERY`] an update reaches or steps over.
 fn take_hashes(
     checkpoint: &mut Checkpoint,
-    hashes: &mut Vec<(Duration, u64)>,
+    hashes: &mut Vec<(Duration, StateHash)>,
     world: &World,
     step: Duration,
 ) {
@@ -395,6 +380,91 @@ mod tests {
             }
         }
         pictures
+    }
+
+    /// A trace of 40 frames whose drawing takes 3 to 42 ms, without vsync.
+    fn recorded(name: &str) -> Profile {
+        use crate::session::trace::{Trace, TraceFrame, TraceHeader, VERSION};
+        let frames = (0..40u64)
+            .map(|i| TraceFrame {
+                start_ns: i * 20_000_000,
+                wait_ns: 0,
+                updates: 1,
+                update_ns: 300_000,
+                redraw_wait_ns: 0,
+                acquire_ns: 100_000,
+                render_ns: 3_000_000 + (i * 7 % 40) * 1_000_000,
+                present_ns: 200_000,
+                presented_ns: i * 20_000_000 + 5_000_000,
+                game_ns: i * 16_666_667,
+            })
+            .collect();
+        let header = TraceHeader {
+            looplab_trace: VERSION,
+            strategy: Strategy::Interpolated,
+            update_hz: 60.0,
+            frame_cap_hz: None,
+            refresh_hz: 60.0,
+            vsync: false,
+            bullets: 100,
+        };
+        Profile::from_trace(name, &Trace { header, frames })
+    }
+
+    #[test]
+    fn a_lane_runs_the_labs_machine_frame_for_frame() {
+        use super::super::run::{RunConfig, run};
+        let profiles = [
+            Profile::parse(
+                "mix:render=9ms,jitter=8ms,refresh=60,noise=1%,timer=coarse,stall=300ms@2s",
+            )
+            .unwrap(),
+            Profile::parse("jitter").unwrap(),
+            recorded("trace"),
+        ];
+        let world = WorldConfig {
+            seed: 9,
+            bullets: 50,
+        };
+        for profile in profiles {
+            for strategy in [Strategy::CatchUp, Strategy::Variable] {
+                let settings =
+                    LoopSettings::default().with_frame_cap(looplab_timing::Rate::hz(90.0).ok());
+                // The lab keeps the frames that start from 1.5 s to 3 s, for its strips.
+                let lab = run(&RunConfig {
+                    strategy,
+                    profile: profile.clone(),
+                    settings: settings.clone(),
+                    world: world.clone(),
+                    duration: Duration::from_secs(4),
+                    checkpoint: RunConfig::DEFAULT_CHECKPOINT,
+                    trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+                    replay: None,
+                    until_updates: None,
+                });
+                let lab: Vec<(Duration, u32, Duration)> = lab
+                    .frames
+                    .iter()
+                    .map(|f| (f.start, f.updates, f.presented.unwrap()))
+                    .collect();
+                let mut lane =
+                    Lane::new(profile.clone(), strategy, settings, &world, Duration::ZERO);
+                let mut pictures = Vec::new();
+                for ms in 0..=3100 {
+                    if lane.advance_to(Duration::from_millis(ms)) {
+                        let p = lane.picture().unwrap();
+                        pictures.push((p.plan.now, p.plan.updates, p.shown_at));
+                    }
+                }
+                let (first, last) = (lab[0].0, lab[lab.len() - 1].0);
+                let lane: Vec<_> = pictures
+                    .into_iter()
+                    .filter(|&(start, _, _)| start >= first && start <= last)
+                    .collect();
+                assert!(lab.len() > 20, "{}: {} frames", profile.name, lab.len());
+                assert_eq!(lab, lane, "{} under {strategy}", profile.name);
+            }
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod drift;
 pub mod lane;
+pub mod machine;
 pub mod plot;
 pub mod profile;
 pub mod replay;

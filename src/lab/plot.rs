@@ -9,6 +9,7 @@ use super::report::LabReport;
 use super::run::STRIP_END;
 use crate::session::timeline::{StripGeometry, StripPiece, TIMELINE_SPAN, strip_pieces};
 use crate::world::layout::Region;
+use looplab_timing::Strategy;
 
 /// One colour per strategy, in key order; chosen to stay apart for colour-blind readers.
 const COLOURS: [RGBColor; 6] = [
@@ -68,12 +69,8 @@ fn draw<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let panels = root.split_evenly((report.profiles.len().max(1), 2));
-    let strategies: Vec<&str> = {
-        let mut v: Vec<&str> = report
-            .runs
-            .iter()
-            .map(|r| r.result.strategy.as_str())
-            .collect();
+    let strategies: Vec<Strategy> = {
+        let mut v: Vec<Strategy> = report.runs.iter().map(|r| r.result.strategy).collect();
         v.dedup();
         v
     };
@@ -139,7 +136,7 @@ fn draw<DB: DrawingBackend>(
                     trace.iter().map(|p| (p.real, p.game.min(game_max))),
                     colour.stroke_width(2),
                 ))?
-                .label(run.result.strategy.clone())
+                .label(run.result.strategy.id())
                 .legend(move |(x, y)| {
                     PathElement::new([(x, y), (x + 16, y)], colour.stroke_width(2))
                 });

@@ -8,14 +8,11 @@
 //! ```
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::time::Duration;
 
-use std::sync::Arc;
-
-use oorandom::Rand32;
 use serde::Serialize;
 
-use super::run::jittered;
 use crate::session::trace::{Trace, TraceFrame};
 
 use crate::settings_text::{format_duration, parse_duration};
@@ -125,56 +122,6 @@ impl Profile {
             ),
             ..Self::base(name, "")
         }
-    }
-
-    /// What frame number `k` costs: an update, and the frame's drawing (with its present,
-    /// where no vsync waits in it). Recorded frames are replayed in turn (from the first
-    /// again when the run is longer); otherwise `render` varied by `jitter`.
-    pub fn frame_costs(&self, k: u64, rng: &mut Rand32) -> (Duration, Duration) {
-        match &self.recorded {
-            Some(frames) if !frames.is_empty() => {
-                let f = frames[(k % frames.len() as u64) as usize];
-                // With vsync, the waits to be let draw, for a surface image and in the
-                // present are the display's, which the model adds itself (GPU work hidden in
-                // the present is lost with them); without, they are what the frame cost.
-                let cost = if self.vsync {
-                    f.render()
-                } else {
-                    f.redraw_wait() + f.acquire() + f.render() + f.present()
-                };
-                (f.per_update().unwrap_or(self.update), cost)
-            }
-            _ => (self.update, jittered(self.render, self.jitter, rng)),
-        }
-    }
-
-    /// When a frame whose work is done at `done` is shown: with vsync, at the next refresh
-    /// (the present waits for it); without, at once.
-    pub fn present_at(&self, done: Duration) -> Duration {
-        if !self.vsync {
-            return done;
-        }
-        let period = self.refresh.period().as_nanos().max(1);
-        let vblank = done.as_nanos().div_ceil(period) * period;
-        Duration::from_nanos(u64::try_from(vblank).unwrap_or(u64::MAX))
-    }
-
-    /// The clock's reading of the true time `now`: off by the timer's noise.
-    pub fn read_clock(&self, now: Duration, rng: &mut Rand32) -> Duration {
-        if self.noise == 0.0 {
-            return now;
-        }
-        let most = self.refresh.period().as_secs_f64() * self.noise;
-        let off = (rng.rand_float() as f64 * 2.0 - 1.0) * most;
-        Duration::from_secs_f64((now.as_secs_f64() + off).max(0.0))
-    }
-
-    /// When a sleep until `deadline` ends: that late, by up to the timer's coarseness.
-    pub fn wake_from_sleep(&self, deadline: Duration, rng: &mut Rand32) -> Duration {
-        if self.timer.is_zero() {
-            return deadline;
-        }
-        deadline + self.timer.mul_f64(rng.rand_float() as f64)
     }
 
     /// The built-in profiles, each the situation one of the texts' claims is about.

@@ -10,18 +10,20 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::profile::Profile;
-use super::run::{ReplayInput, RunConfig, RunResult, short_hash};
+use super::run::{ReplayInput, RunConfig, RunResult};
 use crate::session::recording::Recording;
 use crate::session::steering::SteerScript;
+use crate::world::hash::StateHash;
 use looplab_timing::Strategy;
 
 /// One machine and strategy playing the recording.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReplayRow {
     pub profile: String,
-    pub strategy: String,
+    #[serde(with = "crate::serde_ids::strategy")]
+    pub strategy: Strategy,
     /// The state hash at the recording's end; `None` if the run did not get there.
-    pub hash: Option<String>,
+    pub hash: Option<StateHash>,
     /// Whether it is the recorded hash.
     pub matches: bool,
     /// How far the ship ended from where it ended in the recording, world pixels.
@@ -31,12 +33,14 @@ pub struct ReplayRow {
 /// Every row, with what was recorded.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReplayReport {
-    pub recorded_strategy: String,
-    pub recorded_hash: String,
+    #[serde(with = "crate::serde_ids::strategy")]
+    pub recorded_strategy: Strategy,
+    pub recorded_hash: StateHash,
     pub recorded_steps: u64,
     pub game_seconds: f64,
     pub profiles: Vec<String>,
-    pub strategies: Vec<String>,
+    #[serde(with = "crate::serde_ids::strategies")]
+    pub strategies: Vec<Strategy>,
     pub rows: Vec<ReplayRow>,
 }
 
@@ -76,27 +80,24 @@ pub fn replay_all(
         .map(|r| row(recording, r))
         .collect();
     ReplayReport {
-        recorded_strategy: recording.strategy.id().to_string(),
-        recorded_hash: short_hash(recording.end.hash),
+        recorded_strategy: recording.strategy,
+        recorded_hash: recording.end.hash,
         recorded_steps: recording.end.steps,
         game_seconds: until.as_secs_f64(),
         profiles: profiles.iter().map(|p| p.name.clone()).collect(),
-        strategies: strategies.iter().map(|s| s.id().to_string()).collect(),
+        strategies: strategies.to_vec(),
         rows,
     }
 }
 
 fn row(recording: &Recording, r: &RunResult) -> ReplayRow {
-    let recorded = short_hash(recording.end.hash);
-    let [x, y] = recording.end.ship;
+    let outcome = recording.end.compare(&r.checkpoint);
     ReplayRow {
         profile: r.profile.clone(),
-        strategy: r.strategy.clone(),
-        matches: r.checkpoint_hash.as_deref() == Some(recorded.as_str()),
-        hash: r.checkpoint_hash.clone(),
-        ship_offset_px: r
-            .checkpoint_ship
-            .map(|[sx, sy]| f64::from(sx - x).hypot(f64::from(sy - y))),
+        strategy: r.strategy,
+        hash: r.checkpoint.hash(),
+        matches: outcome.is_some_and(|o| o.same_state),
+        ship_offset_px: outcome.map(|o| o.ship_offset_px),
     }
 }
 
@@ -108,7 +109,10 @@ impl ReplayReport {
         let _ = writeln!(
             out,
             "Replay: recorded under {}, {} updates, {:.2} s of game time, end hash {}",
-            self.recorded_strategy, self.recorded_steps, self.game_seconds, self.recorded_hash
+            self.recorded_strategy.id(),
+            self.recorded_steps,
+            self.game_seconds,
+            self.recorded_hash
         );
         let _ = writeln!(
             out,
@@ -117,7 +121,7 @@ impl ReplayReport {
         let width = 14;
         let _ = write!(out, "{:<10}", "profile");
         for s in &self.strategies {
-            let _ = write!(out, " {s:>width$}");
+            let _ = write!(out, " {:>width$}", s.id());
         }
         out.push('\n');
         for p in &self.profiles {
@@ -126,7 +130,7 @@ impl ReplayReport {
                 let cell = self
                     .rows
                     .iter()
-                    .find(|r| &r.profile == p && &r.strategy == s)
+                    .find(|r| &r.profile == p && r.strategy == *s)
                     .map_or("-".to_string(), cell);
                 let _ = write!(out, " {cell:>width$}");
             }

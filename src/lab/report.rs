@@ -9,6 +9,9 @@ use serde::Serialize;
 use super::profile::Profile;
 use super::run::RunResult;
 use super::scorecard::Scorecard;
+use crate::settings_text::DeltaKind;
+use crate::world::hash::StateHash;
+use looplab_timing::Strategy;
 
 /// Everything a lab invocation found.
 #[derive(Clone, Debug, Serialize)]
@@ -46,26 +49,21 @@ impl LabReport {
     ) -> Self {
         // Judged per strategy and way of reading deltas: snapping may make a strategy agree
         // with itself across profiles where measured deltas do not.
-        let mut hashes: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+        let mut hashes: BTreeMap<(Strategy, DeltaKind), Vec<StateHash>> = BTreeMap::new();
         for r in &results {
-            if let Some(h) = &r.checkpoint_hash {
-                hashes.entry((&r.strategy, &r.delta)).or_default().push(h);
+            if let Some(h) = r.checkpoint.hash() {
+                hashes.entry((r.strategy, r.delta)).or_default().push(h);
             }
         }
-        let verdict: BTreeMap<(String, String), Option<bool>> = hashes
+        let verdict: BTreeMap<(Strategy, DeltaKind), bool> = hashes
             .into_iter()
-            .map(|((s, d), hs)| {
-                let v = (hs.len() >= 2).then(|| hs.iter().all(|h| *h == hs[0]));
-                ((s.to_string(), d.to_string()), v)
-            })
+            .filter(|(_, hs)| hs.len() >= 2)
+            .map(|(key, hs)| (key, hs.iter().all(|h| *h == hs[0])))
             .collect();
         let runs = results
             .into_iter()
             .map(|result| RunRow {
-                deterministic: verdict
-                    .get(&(result.strategy.clone(), result.delta.clone()))
-                    .copied()
-                    .flatten(),
+                deterministic: verdict.get(&(result.strategy, result.delta)).copied(),
                 result,
             })
             .collect();
@@ -80,7 +78,7 @@ impl LabReport {
     }
 
     /// The row for a strategy and profile.
-    pub fn row(&self, strategy: &str, profile: &str) -> Option<&RunRow> {
+    pub fn row(&self, strategy: Strategy, profile: &str) -> Option<&RunRow> {
         self.runs
             .iter()
             .find(|r| r.result.strategy == strategy && r.result.profile == profile)
@@ -117,7 +115,9 @@ impl LabReport {
             format!("{:.2}", r.mean_error),
             format!("{:.2}", r.max_error),
             format!("{:.2}", r.mean_judder),
-            r.checkpoint_hash.clone().unwrap_or_else(|| "-".into()),
+            r.checkpoint
+                .hash()
+                .map_or_else(|| "-".into(), |h| h.to_string()),
             match row.deterministic {
                 Some(true) => "yes".into(),
                 Some(false) => "no".into(),
@@ -248,10 +248,10 @@ impl LabReport {
         let _ = writeln!(out, "{}", line(&headers));
         let mut last_strategy = None;
         for (row, cells) in self.runs.iter().zip(rows) {
-            if last_strategy.is_some_and(|s| s != &row.result.strategy) {
+            if last_strategy.is_some_and(|s| s != row.result.strategy) {
                 out.push('\n');
             }
-            last_strategy = Some(&row.result.strategy);
+            last_strategy = Some(row.result.strategy);
             let _ = writeln!(out, "{}", line(cells));
         }
         out
@@ -271,7 +271,7 @@ impl LabReport {
             let _ = writeln!(
                 out,
                 "{},{},{},{:.3},{:.3},{:.5},{},{:.5},{:.4},{:.4},{:.4},{},{},{:.5},{:.5},{:.6},{:.4},{},{},{},{},{},{},{},{},{},{:.3}",
-                r.strategy,
+                r.strategy.id(),
                 r.profile,
                 r.delta,
                 r.fps,
@@ -282,7 +282,7 @@ impl LabReport {
                 r.mean_error,
                 r.max_error,
                 r.mean_judder,
-                r.checkpoint_hash.as_deref().unwrap_or(""),
+                r.checkpoint.hash().map_or(String::new(), |h| h.to_string()),
                 row.deterministic.map_or(String::new(), |d| d.to_string()),
                 r.busy_share,
                 r.tunnel_share,

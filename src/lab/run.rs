@@ -9,19 +9,21 @@
 
 use std::time::Duration;
 
-use oorandom::Rand32;
 use serde::Serialize;
 
+use super::machine::Machine;
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
-use crate::session::frame::FrameRecord;
+use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::session::steering::SteerScript;
 use crate::session::timeline::{self, Strip, TIMELINE_SPAN};
+use crate::settings_text::DeltaKind;
 use crate::world::WorldConfig;
 use crate::world::accuracy::AccuracySummary;
-use looplab_timing::{LoopSettings, ManualClock, Strategy, Wake};
+use crate::world::hash::StateHash;
+use looplab_timing::{LoopSettings, Strategy};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -86,10 +88,12 @@ pub struct TracePoint {
 /// What a run measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
-    pub strategy: String,
+    #[serde(with = "crate::serde_ids::strategy")]
+    pub strategy: Strategy,
+    /// The profile's name.
     pub profile: String,
-    /// How the loop read frame deltas: `measured`, `snapped` or `smoothed`.
-    pub delta: String,
+    /// How the loop read frame deltas.
+    pub delta: DeltaKind,
     /// Frames per second of real time.
     pub fps: f64,
     /// Updates per second of real time.
@@ -105,13 +109,12 @@ pub struct RunResult {
     pub mean_error: f64,
     pub max_error: f64,
     pub mean_judder: f64,
-    /// State hash at the checkpoint game time; `None` if the run never got there.
-    pub checkpoint_hash: Option<String>,
-    /// Where the ship was at the checkpoint.
-    #[serde(skip)]
-    pub checkpoint_ship: Option<[f32; 2]>,
+    /// The state at the checkpoint game time, written as its hash (`None` if the run never
+    /// got there).
+    #[serde(rename = "checkpoint_hash", serialize_with = "checkpoint_hash")]
+    pub checkpoint: Checkpoint,
     /// State hash at the end of the run.
-    pub end_hash: String,
+    pub end_hash: StateHash,
     /// Share of real time spent working (updates and rendering) rather than waiting.
     pub busy_share: f64,
     /// Share of darts that reached the wall and went through.
@@ -135,13 +138,16 @@ pub struct RunResult {
 /// before the stall of the stall profile.
 pub const STRIP_END: Duration = Duration::from_secs(3);
 
+fn checkpoint_hash<S: serde::Serializer>(c: &Checkpoint, s: S) -> Result<S::Ok, S::Error> {
+    c.hash().serialize(s)
+}
+
 impl RunResult {
     /// The strategy, and how it read deltas unless as measured: `catch-up+snapped`.
     pub fn label(&self) -> String {
-        if self.delta == "measured" {
-            self.strategy.clone()
-        } else {
-            format!("{}+{}", self.strategy, self.delta)
+        match self.delta {
+            DeltaKind::Measured => self.strategy.id().to_string(),
+            delta => format!("{}+{delta}", self.strategy.id()),
         }
     }
 
@@ -155,16 +161,13 @@ impl RunResult {
 pub fn run(config: &RunConfig) -> RunResult {
     let profile = &config.profile;
     let mut session = Session::new(config.strategy, config.settings.clone(), &config.world);
-    let mut clock = ManualClock::default();
-    let mut jitter_rng = Rand32::new(config.world.seed ^ 0x6a69_7474_6572);
-    let mut timer_rng = Rand32::new(config.world.seed ^ 0x0074_696d_6572);
+    let mut machine = Machine::new(profile.clone(), config.world.seed, Duration::ZERO);
     let mut scores = ScoreKeeper::new(profile.refresh.period(), Duration::ZERO);
     let mut drift = 0.0f64;
     let mut checkpoint = Checkpoint::new(config.aligned_checkpoint());
     if let Some(replay) = &config.replay {
         session.play(replay.script.clone());
     }
-    let mut stall = profile.stall;
     let (mut frames, mut updates, mut repeats, mut most) = (0u64, 0u64, 0u64, 0u32);
     let mut busy = Duration::ZERO;
     let mut trace = Vec::new();
@@ -175,46 +178,36 @@ pub fn run(config: &RunConfig) -> RunResult {
 
     let mut strip_frames = Vec::new();
     let strip_from = STRIP_END.saturating_sub(TIMELINE_SPAN * 3 / 2);
-    let mut idle_since = Duration::ZERO;
-    while clock.now() < config.duration {
-        let (update_cost, render) = profile.frame_costs(frames, &mut jitter_rng);
-        let start = clock.now();
-        let reading = profile.read_clock(start, &mut timer_rng);
-        let plan = session.frame(reading, |world, step| {
+    let (mut now, mut idle_since) = (Duration::ZERO, Duration::ZERO);
+    while now < config.duration {
+        let begun = machine.begin_frame(now);
+        let plan = session.frame(begun.reading, |world, step| {
             checkpoint.before_update(world, step);
-            clock.advance(update_cost);
-            busy += update_cost;
         });
-        let mut record = FrameRecord {
-            waited: start - idle_since,
-            update_time: clock.now() - start,
+        let times = machine.finish_frame(&begun, plan.updates);
+        let record = FrameRecord {
+            waited: begun.start - idle_since,
+            update_time: times.updated - begun.start,
+            render: RenderTimes {
+                // The modelled present is the wait for the display's refresh.
+                present: times.shown - times.drawn,
+                ..RenderTimes::default()
+            },
+            presented: Some(times.shown),
             ..session.record(&plan)
         };
         frames += 1;
         updates += plan.updates as u64;
         repeats += u64::from(plan.updates == 0);
         most = most.max(plan.updates);
-
-        clock.advance(render);
-        busy += render;
-        if let Some(s) = stall
-            && clock.now() >= s.at
-        {
-            clock.advance(s.length);
-            stall = None;
-        }
-        let drawn = clock.now();
-        clock.advance_to(profile.present_at(drawn));
-        // The modelled present is the wait for the display's refresh.
-        record.render.present = clock.now() - drawn;
-        record.presented = Some(clock.now());
+        busy += times.busy;
         scores.push(Present {
-            at: clock.now(),
+            at: times.shown,
             updates_so_far: updates,
         });
-        drift = plan.game_now.as_secs_f64() - start.as_secs_f64();
-        idle_since = clock.now();
-        if start >= strip_from && start <= STRIP_END {
+        drift = plan.game_now.as_secs_f64() - begun.start.as_secs_f64();
+        idle_since = times.shown;
+        if begun.start >= strip_from && begun.start <= STRIP_END {
             strip_frames.push(record);
         }
 
@@ -230,11 +223,7 @@ pub fn run(config: &RunConfig) -> RunResult {
             (error_sum, error_frames) = (0.0, 0);
             next_trace = plan.now + config.trace_interval;
         }
-        if let Wake::At(t) = plan.wake
-            && t > clock.now()
-        {
-            clock.advance_to(profile.wake_from_sleep(t, &mut timer_rng));
-        }
+        now = machine.next_start(plan.wake, times.shown);
         if config.replay.is_some() && session.world().time() >= checkpoint.at() {
             break;
         }
@@ -244,7 +233,7 @@ pub fn run(config: &RunConfig) -> RunResult {
     }
     checkpoint.finish(session.world());
 
-    let real = clock.now().as_secs_f64();
+    let real = now.as_secs_f64();
     let per_sec = |x: f64| x / real;
     let AccuracySummary {
         mean_error,
@@ -254,9 +243,9 @@ pub fn run(config: &RunConfig) -> RunResult {
     } = session.accuracy().summary();
     let game = session.planner().game_now();
     RunResult {
-        strategy: config.strategy.id().to_string(),
+        strategy: config.strategy,
         profile: profile.name.clone(),
-        delta: config.settings.delta.id().to_string(),
+        delta: DeltaKind::of(&config.settings.delta),
         fps: per_sec(frames as f64),
         ups: per_sec(updates as f64),
         ratio: per_sec(game.as_secs_f64()),
@@ -265,9 +254,8 @@ pub fn run(config: &RunConfig) -> RunResult {
         mean_error,
         max_error,
         mean_judder,
-        checkpoint_hash: checkpoint.hash().map(short_hash),
-        checkpoint_ship: checkpoint.ship(),
-        end_hash: short_hash(session.world().state_hash()),
+        checkpoint,
+        end_hash: session.world().state_hash(),
         busy_share: busy.as_secs_f64() / real,
         tunnel_share: session.world().darts.tunnel_fraction(),
         energy_drift: session.world().balls.energy_drift(),
@@ -277,22 +265,6 @@ pub fn run(config: &RunConfig) -> RunResult {
         trace,
         frames: strip_frames,
     }
-}
-
-/// `base` varied uniformly by up to `jitter` either way, never below zero.
-pub(crate) fn jittered(base: Duration, jitter: Duration, rng: &mut Rand32) -> Duration {
-    if jitter.is_zero() {
-        return base;
-    }
-    let j = jitter.as_nanos() as f64;
-    let offset = (rng.rand_float() as f64 * 2.0 - 1.0) * j;
-    let nanos = (base.as_nanos() as f64 + offset).max(0.0);
-    Duration::from_nanos(nanos as u64)
-}
-
-/// The hash as 16 hex digits.
-pub fn short_hash(h: u64) -> String {
-    format!("{h:016x}")
 }
 
 #[cfg(test)]
@@ -332,23 +304,5 @@ mod tests {
         assert!(r.fps > 800.0 && r.ratio > 12.0, "{r:?}");
         assert_eq!(r.busy_share, 1.0);
         assert_eq!(r.max_updates, 1);
-    }
-
-    #[test]
-    fn jitter_is_seeded_and_bounded() {
-        let mut rng = Rand32::new(1);
-        let base = Duration::from_millis(9);
-        let jitter = Duration::from_millis(8);
-        let xs: Vec<Duration> = (0..1000)
-            .map(|_| jittered(base, jitter, &mut rng))
-            .collect();
-        assert!(
-            xs.iter()
-                .all(|x| *x >= Duration::from_millis(1) && *x <= Duration::from_millis(17))
-        );
-        let mean = xs.iter().sum::<Duration>() / 1000;
-        assert!(mean.abs_diff(base) < Duration::from_micros(500));
-        let mut again = Rand32::new(1);
-        assert_eq!(jittered(base, jitter, &mut again), xs[0]);
     }
 }

@@ -182,6 +182,7 @@ impl ScoreKeeper {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use looplab_timing::Strategy;
 
     const P: Duration = Duration::from_nanos(16_666_667);
 
@@ -266,7 +267,7 @@ mod tests {
         let trace = Trace {
             header: TraceHeader {
                 looplab_trace: VERSION,
-                strategy: "catch-up".into(),
+                strategy: Strategy::CatchUp,
                 update_hz: 60.0,
                 frame_cap_hz: None,
                 refresh_hz: 60.0,

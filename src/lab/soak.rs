@@ -2,11 +2,12 @@
 //! (seeded) every few seconds, checking that no time is lost, invented or drifted and that
 //! memory stays flat.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use oorandom::Rand32;
 use serde::Serialize;
 
+use crate::platform::clock::Stopwatch;
 use crate::session::Session;
 use crate::world::WorldConfig;
 use looplab_timing::{LoopSettings, ManualClock, Rate, Strategy, TimeScale, Wake};
@@ -62,7 +63,7 @@ fn random_settings(rng: &mut Rand32) -> LoopSettings {
 /// up to 2 s now and then, settings changed every 1-20 s, and the last minute at the
 /// defaults so the ledger can be closed.
 pub fn soak(strategy: Strategy, hours: f64, seed: u64) -> SoakResult {
-    let started = Instant::now();
+    let started = Stopwatch::start();
     let index = Strategy::ALL
         .iter()
         .position(|&s| s == strategy)
@@ -146,12 +147,12 @@ pub struct SoakReport {
 
 /// Soaks every strategy, two at a time.
 pub fn soak_all(hours: f64, seed: u64) -> SoakReport {
-    let started = Instant::now();
+    let started = Stopwatch::start();
     let mut rss_start_kib = None;
     let mut results: Vec<SoakResult> = Vec::new();
     for pair in Strategy::ALL.chunks(2) {
         if !results.is_empty() && rss_start_kib.is_none() {
-            rss_start_kib = crate::process::rss_kib();
+            rss_start_kib = crate::platform::process::rss_kib();
         }
         let pair_results: Vec<SoakResult> = std::thread::scope(|scope| {
             let handles: Vec<_> = pair
@@ -173,7 +174,7 @@ pub fn soak_all(hours: f64, seed: u64) -> SoakReport {
         seed,
         results,
         rss_start_kib,
-        rss_end_kib: crate::process::rss_kib(),
+        rss_end_kib: crate::platform::process::rss_kib(),
         wall_seconds: started.elapsed().as_secs_f64(),
     }
 }

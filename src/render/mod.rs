@@ -12,11 +12,11 @@ pub mod sprites;
 pub mod timeline;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use glam::Vec2;
 use winit::window::Window;
 
+use crate::platform::clock::Stopwatch;
 use crate::session::frame::RenderTimes;
 use gpu::{Gpu, choose_present_mode};
 use painter::Painter;
@@ -254,7 +254,7 @@ impl Graphics {
         if self.config.width == 0 || self.config.height == 0 {
             return (FrameOutcome::Skipped("window has no area"), timings);
         }
-        let t = Instant::now();
+        let t = Stopwatch::start();
         let (texture, suboptimal) = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
             wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
@@ -287,7 +287,7 @@ impl Graphics {
         );
         timings.upload = painted.timings.upload;
         timings.encode = painted.timings.encode;
-        let t = Instant::now();
+        let t = Stopwatch::start();
         self.gpu.queue.submit(painted.commands);
         self.window.pre_present_notify();
         self.gpu.queue.present(texture);

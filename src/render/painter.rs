@@ -2,13 +2,12 @@
 //! paints into its surface texture, the benchmark and tests into an offscreen texture; both
 //! use this same code.
 
-use std::time::Instant;
-
 use super::bare::BareRenderer;
 use super::egui_meshes::EguiMeshes;
 use super::scene::{self, ShapeInstance, ViewTransform};
 use super::sprites::{SpriteFrame, SpriteRenderer};
 use super::{CLEAR, OverlayPaint, TextureChanges};
+use crate::platform::clock::Stopwatch;
 use crate::session::frame::RenderTimes;
 use crate::world::layout::Region;
 
@@ -96,7 +95,7 @@ impl Painter {
         });
         let mut commands = Vec::with_capacity(1);
 
-        let t = Instant::now();
+        let t = Stopwatch::start();
         match overlay {
             Some(mut overlay) => {
                 scene::panel_backgrounds(&frame.transform, &overlay.panels, &mut self.panels);
@@ -139,7 +138,7 @@ impl Painter {
         }
         timings.upload = t.elapsed();
 
-        let t = Instant::now();
+        let t = Stopwatch::start();
         {
             let mut pass = encoder
                 .begin_render_pass(&wgpu::RenderPassDescriptor {

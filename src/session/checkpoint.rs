@@ -6,12 +6,13 @@
 use std::time::Duration;
 
 use crate::world::World;
+use crate::world::hash::StateHash;
 
 /// A game time to take the state at, and the state once taken.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checkpoint {
     at: Duration,
-    hash: Option<u64>,
+    hash: Option<StateHash>,
     ship: Option<[u32; 2]>,
 }
 
@@ -58,7 +59,7 @@ impl Checkpoint {
     }
 
     /// The state hash at that time, once reached.
-    pub fn hash(&self) -> Option<u64> {
+    pub fn hash(&self) -> Option<StateHash> {
         self.hash
     }
 

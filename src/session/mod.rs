@@ -228,7 +228,11 @@ mod tests {
 
     /// Runs `seconds` of real time with frames costing `frame_cost`, sleeping when told.
     /// Returns the session and the state hash seen just after the 100th update.
-    fn run(strategy: Strategy, frame_cost: Duration, seconds: u64) -> (Session, Option<u64>) {
+    fn run(
+        strategy: Strategy,
+        frame_cost: Duration,
+        seconds: u64,
+    ) -> (Session, Option<crate::world::hash::StateHash>) {
         let mut s = Session::new(
             strategy,
             LoopSettings::default(),

@@ -23,9 +23,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
 
+use super::checkpoint::Checkpoint;
 use super::json_lines;
 use super::steering::SteerChange;
 use crate::world::WorldConfig;
+use crate::world::hash::StateHash;
 use crate::world::ship::Steer;
 use looplab_timing::{LoopSettings, Rate, Strategy};
 
@@ -39,9 +41,32 @@ pub struct RecordedEnd {
     pub steps: u64,
     pub game_time: Duration,
     /// The world's state hash.
-    pub hash: u64,
+    pub hash: StateHash,
     /// Where the ship ended.
     pub ship: [f32; 2],
+}
+
+/// How a run compared with a recording at the recording's end.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ReplayOutcome {
+    /// The state is the recorded one, bit for bit.
+    pub same_state: bool,
+    /// How far the ship is from where it was in the recording, world pixels.
+    pub ship_offset_px: f64,
+}
+
+impl RecordedEnd {
+    /// How the state a run reached at the recording's end game time (`reached`, a
+    /// checkpoint at that time) compares with the recorded one; `None` until it got there.
+    pub fn compare(&self, reached: &Checkpoint) -> Option<ReplayOutcome> {
+        let hash = reached.hash()?;
+        let [x, y] = reached.ship()?;
+        let [rx, ry] = self.ship;
+        Some(ReplayOutcome {
+            same_state: hash == self.hash,
+            ship_offset_px: f64::from(x - rx).hypot(f64::from(y - ry)),
+        })
+    }
 }
 
 /// A run's inputs and the state they led to.
@@ -147,7 +172,7 @@ impl Recording {
             end: EndState {
                 steps: self.end.steps,
                 game_time_ns: nanos(self.end.game_time),
-                hash: format!("{:016x}", self.end.hash),
+                hash: self.end.hash.to_string(),
                 ship: self.end.ship,
             },
         };
@@ -229,7 +254,9 @@ impl Recording {
         if written != Some(xxh3_64(&text.as_bytes()[..checked_len])) {
             return Err("was changed after it was written (its checksum does not match)".into());
         }
-        let hash = u64::from_str_radix(&e.hash, 16)
+        let hash = e
+            .hash
+            .parse::<StateHash>()
             .map_err(|_| format!("line {end_line}: hash is not 16 hex digits"))?;
         let game_time = Duration::from_nanos(e.game_time_ns);
         if game_time > MAX_GAME_TIME {
@@ -318,7 +345,7 @@ mod tests {
             end: RecordedEnd {
                 steps: 90,
                 game_time: step * 90,
-                hash: 0x0123_4567_89ab_cdef,
+                hash: StateHash(0x0123_4567_89ab_cdef),
                 ship: [612.5, 190.25],
             },
         }

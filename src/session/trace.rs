@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::frame::FrameRecord;
 use super::json_lines;
+use looplab_timing::Strategy;
 
 /// The version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -36,7 +37,8 @@ pub const MAX_FRAMES: usize = 3_600_000;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceHeader {
     pub looplab_trace: u32,
-    pub strategy: String,
+    #[serde(with = "crate::serde_ids::strategy")]
+    pub strategy: Strategy,
     pub update_hz: f64,
     /// The frame cap, if there was one.
     pub frame_cap_hz: Option<f64>,
@@ -212,7 +214,7 @@ mod tests {
         Trace {
             header: TraceHeader {
                 looplab_trace: VERSION,
-                strategy: "interpolated".into(),
+                strategy: Strategy::Interpolated,
                 update_hz: 60.0,
                 frame_cap_hz: Some(30.0),
                 refresh_hz: 59.94,

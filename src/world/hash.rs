@@ -1,8 +1,56 @@
 //! A state hash that is the same on every run and machine: XXH3 (a fixed, specified
 //! algorithm) over the state's values written out as little-endian bytes.
 
+use std::fmt;
+use std::str::FromStr;
+
 use glam::Vec2;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use xxhash_rust::xxh3::Xxh3;
+
+/// A world's state hash: two worlds with the same hash are the same bit for bit. Compared as
+/// a number; written (in reports, recordings and JSON) as 16 hex digits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StateHash(pub u64);
+
+impl StateHash {
+    /// Its first 8 hex digits: enough to tell states apart by eye in a caption.
+    pub fn short(self) -> String {
+        format!("{:08x}", self.0 >> 32)
+    }
+}
+
+impl fmt::Display for StateHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl FromStr for StateHash {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.len() != 16 {
+            return Err("a hash is 16 hex digits".to_string());
+        }
+        u64::from_str_radix(s, 16)
+            .map(StateHash)
+            .map_err(|_| "a hash is 16 hex digits".to_string())
+    }
+}
+
+impl Serialize for StateHash {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for StateHash {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
 
 /// Bytes are gathered in a buffer this big before they are fed to the hasher.
 const BUFFER: usize = 4096;
@@ -53,9 +101,9 @@ impl StateHasher {
         }
     }
 
-    pub fn finish(mut self) -> u64 {
+    pub fn finish(mut self) -> StateHash {
         self.hasher.update(&self.buffer);
-        self.hasher.digest()
+        StateHash(self.hasher.digest())
     }
 }
 
@@ -105,6 +153,6 @@ mod tests {
         let mut h = StateHasher::new();
         h.u64(0x0102_0304_0506_0708);
         let expected = xxhash_rust::xxh3::xxh3_64(&[8, 7, 6, 5, 4, 3, 2, 1]);
-        assert_eq!(h.finish(), expected);
+        assert_eq!(h.finish(), StateHash(expected));
     }
 }

@@ -196,7 +196,7 @@ impl World {
     }
 
     /// The stable hash of the whole state.
-    pub fn state_hash(&self) -> u64 {
+    pub fn state_hash(&self) -> hash::StateHash {
         let mut h = hash::StateHasher::new();
         h.u64(self.steps);
         h.i64(self.time_ns);
@@ -284,7 +284,7 @@ mod tests {
         for _ in 0..300 {
             w.step(STEP);
         }
-        assert_eq!(w.state_hash(), EXPECTED_HASH_AFTER_300_STEPS);
+        assert_eq!(w.state_hash().0, EXPECTED_HASH_AFTER_300_STEPS);
     }
 
     /// See `the_hash_is_stable_across_runs_and_machines`. Changed deliberately when the

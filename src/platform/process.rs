@@ -1,7 +1,9 @@
 //! What this process uses: CPU time and resident memory, read in one place for the window's
-//! `--stats`, the lab's soak and the bench.
+//! overlay and `--stats`, the lab's soak and the bench.
 
 use std::time::Duration;
+
+use super::clock::Stopwatch;
 
 /// CPU time used by the whole process so far (all threads), where the OS reports it.
 pub fn cpu_time() -> Option<Duration> {
@@ -31,6 +33,49 @@ fn parse_status_kib(status: &str, field: &str) -> Option<u64> {
         .lines()
         .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// The process's CPU use over the last half second, for the overlay (the texts' power
+/// question).
+#[derive(Debug)]
+pub struct CpuMeter {
+    last: Option<(Stopwatch, Duration)>,
+    percent: Option<f64>,
+}
+
+impl Default for CpuMeter {
+    fn default() -> Self {
+        Self {
+            last: cpu_time().map(|cpu| (Stopwatch::start(), cpu)),
+            percent: None,
+        }
+    }
+}
+
+impl CpuMeter {
+    /// The measuring interval.
+    const INTERVAL: Duration = Duration::from_millis(500);
+
+    /// Takes a sample if the interval has passed.
+    pub fn sample(&mut self) {
+        let Some((since, cpu_then)) = self.last else {
+            return;
+        };
+        let wall = since.elapsed();
+        if wall < Self::INTERVAL {
+            return;
+        }
+        if let Some(cpu) = cpu_time() {
+            self.percent =
+                Some(cpu.saturating_sub(cpu_then).as_secs_f64() / wall.as_secs_f64() * 100.0);
+            self.last = Some((Stopwatch::start(), cpu));
+        }
+    }
+
+    /// Percent of one core, or `None` before the first interval.
+    pub fn percent(&self) -> Option<f64> {
+        self.percent
+    }
 }
 
 #[cfg(test)]

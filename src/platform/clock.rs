@@ -1,0 +1,103 @@
+//! The wall clock: the one place the app reads real time.
+//!
+//! The loop itself sees time as a `Duration` since the clock started (the timing crate's
+//! [`Clock`]), so the planner, the lab and the tests never meet an `Instant`. An `Instant`
+//! appears only where an API wants one (winit's `ControlFlow::WaitUntil`), through
+//! [`WallClock::instant_at`]. Short measurements (how long a render pass took) use a
+//! [`Stopwatch`], and a simulated load burns time with [`spin_for`].
+
+use std::time::Duration;
+
+use looplab_timing::{Clock, SystemClock};
+
+/// A point in real time, as the event loop's APIs take it.
+pub type Instant = std::time::Instant;
+
+/// Real time since the app started.
+#[derive(Clone, Copy, Debug)]
+pub struct WallClock {
+    clock: SystemClock,
+}
+
+impl WallClock {
+    /// A clock whose zero is now.
+    pub fn start() -> Self {
+        Self {
+            clock: SystemClock::start(),
+        }
+    }
+
+    /// Time since the clock started.
+    pub fn now(&self) -> Duration {
+        self.clock.now()
+    }
+
+    /// The `Instant` of timestamp `t`, for APIs that wait until an `Instant`.
+    pub fn instant_at(&self, t: Duration) -> Instant {
+        self.clock.instant_at(t)
+    }
+
+    /// Now, as an `Instant`.
+    pub fn instant_now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+impl Clock for WallClock {
+    fn now(&self) -> Duration {
+        self.clock.now()
+    }
+}
+
+/// Measures how long something takes.
+#[derive(Clone, Copy, Debug)]
+pub struct Stopwatch {
+    started: Instant,
+}
+
+impl Stopwatch {
+    pub fn start() -> Self {
+        Self {
+            started: Instant::now(),
+        }
+    }
+
+    /// Time since it was started.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+}
+
+/// Keeps the CPU busy for `d`: the simulated cost of an update or a frame. A spin, not a
+/// sleep, because a weak machine is busy, not idle, while it works.
+pub fn spin_for(d: Duration) {
+    if d.is_zero() {
+        return;
+    }
+    let watch = Stopwatch::start();
+    while watch.elapsed() < d {
+        std::hint::spin_loop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wall_clock_maps_timestamps_to_instants_and_back() {
+        let clock = WallClock::start();
+        let t = Duration::from_millis(1234);
+        assert_eq!(clock.instant_at(t) - clock.instant_at(Duration::ZERO), t);
+        let (a, b) = (clock.now(), clock.now());
+        assert!(b >= a, "monotonic");
+    }
+
+    #[test]
+    fn a_simulated_load_takes_at_least_its_time() {
+        let watch = Stopwatch::start();
+        spin_for(Duration::from_millis(3));
+        assert!(watch.elapsed() >= Duration::from_millis(3));
+        spin_for(Duration::ZERO);
+    }
+}
