@@ -10,10 +10,11 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale, WaitMode};
 
-use crate::app::AppOptions;
 use crate::app::controls::Knobs;
-use crate::app::key_script::KeyScript;
+use crate::app::{AppOptions, Outputs};
 use crate::failure::{EXIT_USAGE, Failure};
+use crate::hooks::Hooks;
+use crate::hooks::key_script::KeyScript;
 use crate::input;
 use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
@@ -323,17 +324,21 @@ impl AppArgs {
                 selected_lane: None,
             },
             exit_after: self.exit_after,
-            stats_path: self.stats.clone(),
-            pacing: self.pacing,
-            frame_log: self.frame_log.clone(),
-            bare_renderer: self.bare_renderer,
-            surface_faults: self.surface_faults,
-            record: self.record.clone(),
-            trace: self.trace.clone(),
-            key_script: self.key_script.clone(),
+            outputs: Outputs {
+                stats: self.stats.clone(),
+                frame_log: self.frame_log.clone(),
+                record: self.record.clone(),
+                trace: self.trace.clone(),
+            },
             run_hidden: self.run_hidden,
             replay: None,
             lanes: self.lanes.clone(),
+            hooks: Hooks {
+                key_script: self.key_script.clone(),
+                surface_faults: self.surface_faults,
+                pacing: self.pacing,
+                bare_renderer: self.bare_renderer,
+            },
         }
     }
 }
@@ -537,17 +542,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }
         Some(Command::Motion(m)) => run_motion(m),
         None => {
-            if let Some(path) = &cli.app.stats {
-                crate::platform::files::check_target("--stats", path)?;
-            }
-            if let Some(path) = &cli.app.frame_log {
-                crate::platform::files::check_target("--frame-log", path)?;
-            }
-            if let Some(path) = &cli.app.record {
-                crate::platform::files::check_target("--record", path)?;
-            }
-            if let Some(path) = &cli.app.trace {
-                crate::platform::files::check_target("--trace", path)?;
+            let mut options = cli.app.options();
+            for (option, path) in options.outputs.each() {
+                crate::platform::files::check_target(option, path)?;
             }
             if !cli.app.lanes.is_empty() && !(2..=6).contains(&cli.app.lanes.len()) {
                 return Err(Failure::usage(format!(
@@ -555,16 +552,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     cli.app.lanes.len()
                 )));
             }
-            let mut options = cli.app.options();
             if let Some(path) = &cli.app.replay {
-                let outputs = [
-                    ("--record", &cli.app.record),
-                    ("--stats", &cli.app.stats),
-                    ("--frame-log", &cli.app.frame_log),
-                    ("--trace", &cli.app.trace),
-                ];
-                for (option, output) in outputs {
-                    if output.as_ref().is_some_and(|o| same_file(o, path)) {
+                for (option, output) in options.outputs.each() {
+                    if same_file(output, path) {
                         return Err(Failure::usage(format!(
                             "{option} {} would write over the recording being replayed",
                             path.display()

@@ -18,6 +18,7 @@ pub mod app;
 pub mod bench;
 pub mod cli;
 pub mod failure;
+pub mod hooks;
 pub mod input;
 pub mod lab;
 pub mod motion;

@@ -4,26 +4,23 @@
 //! side by side, with no window and no person at the keys.
 //!
 //! The loop runs on a manual clock at a steady frame rate, so the pictures are the same on
-//! every machine; the renderer is the window's own painter, with the captions and the
-//! timeline strip, the overlay panel hidden.
+//! every machine; each frame is the window's own (its composer and painter), with the
+//! captions and the timeline strip, the overlay panel hidden.
 
 use std::path::Path;
 use std::time::Duration;
 
 use looplab_timing::{LoopSettings, ManualClock, Rate, Strategy};
 
-use crate::app::controls::{Controls, Knobs};
-use crate::app::overlay::OverlayModel;
-use crate::app::overlay_host::OverlayHost;
+use crate::app::compose::{Composer, FrameInputs, Readouts};
+use crate::app::controls::Knobs;
+use crate::app::overlay::PlatformFacts;
 use crate::platform::files;
 use crate::render::gpu::Gpu;
 use crate::render::offscreen::{OffscreenTarget, render};
 use crate::render::painter::Painter;
-use crate::render::scene::{self, Showing, ViewTransform};
+use crate::session::Session;
 use crate::session::frame::FrameRecord;
-use crate::session::input_delay::InputDelay;
-use crate::session::timeline::{FrameHistory, TIMELINE_SPAN};
-use crate::world::WORLD_SIZE;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
 
@@ -79,70 +76,47 @@ fn render_strategy(
     dir: &Path,
 ) -> Result<(), String> {
     let (width, height) = (options.width, options.height);
-    let mut controls = Controls::new(
+    let mut session = Session::new(
         strategy,
         LoopSettings::default().with_update_rate(options.update_rate),
-        Knobs {
-            overlay: false,
-            ..Knobs::default()
-        },
         &WorldConfig {
             seed: 1,
             bullets: options.bullets,
         },
     );
+    let knobs = Knobs {
+        overlay: false,
+        ..Knobs::default()
+    };
+    let facts = PlatformFacts::offscreen(wgpu::PresentMode::Fifo);
     let mut painter = Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false)?;
     let target = OffscreenTarget::new(&gpu.device, width, height);
-    let transform = ViewTransform::new(WORLD_SIZE, width, height);
-    let mut host = OverlayHost::headless();
-    let mut history = FrameHistory::default();
-    let mut shapes = Vec::new();
+    let mut composer = Composer::headless();
+    let mut readouts = Readouts::default();
     let mut clock = ManualClock::default();
     let interval = Duration::from_secs(1) / options.fps.max(1);
-    let steer_delay = InputDelay::default();
     for i in 0..frames {
         let now = clock.now();
-        controls.session_mut().steer(steer_at(now.as_secs_f64()));
-        let plan = controls.session_mut().frame(now, |_, _| {});
-        let session = controls.session();
+        session.steer(steer_at(now.as_secs_f64()));
+        let plan = session.frame(now, |_, _| {});
         let record = FrameRecord {
             presented: Some(now + interval / 4),
             ..session.record(&plan)
         };
-        history.push(record);
-        let strip = history.strip(TIMELINE_SPAN);
-        let showing = Showing {
-            view: plan.view,
-            step: plan.step,
-            game_now: plan.game_now,
-            reference: session.reference(),
-            ghosts: false,
-        };
-        let sprites = scene::sprite_frame(
-            session.world(),
-            &showing,
-            Some(&strip),
-            transform,
-            &mut shapes,
-        );
-        let model = OverlayModel {
-            controls: &controls,
+        readouts.history.push(record);
+        readouts.last = record;
+        let inputs = FrameInputs {
+            session: &session,
+            knobs: &knobs,
             plan: &plan,
-            last: &record,
-            summary: session.stats().summary(),
-            accuracy: Default::default(),
-            present_mode: wgpu::PresentMode::Fifo,
-            compositor_paced: false,
-            hidden_note: None,
-            cpu_percent: None,
-            adapter: "offscreen",
-            steer_delay: &steer_delay,
-            strip: Some(&strip),
-            lane_captions: &[],
-            transform,
+            readouts: &readouts,
+            lanes: None,
+            now,
+            facts: &facts,
         };
-        let words = host.run(None, (width, height), &model);
-        render(gpu, &mut painter, &target, &sprites, Some(words.paint))?;
+        let frame = composer.compose(&inputs, None, (width, height));
+        let words = frame.words.map(|w| w.paint);
+        render(gpu, &mut painter, &target, &frame.sprites, words)?;
         let pixels = target.read_rgba(gpu)?;
         let path = dir.join(format!("{}-{i:03}.png", strategy.id()));
         files::write_file("motion", &path, &encode_png(width, height, &pixels)?)

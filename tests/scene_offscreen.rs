@@ -6,9 +6,9 @@
 use std::time::Duration;
 
 use glam::Vec2;
-use looplab::app::controls::{Controls, Knobs};
-use looplab::app::overlay::OverlayModel;
-use looplab::app::overlay_host::OverlayHost;
+use looplab::app::compose::{Composer, FrameInputs, Readouts};
+use looplab::app::controls::Knobs;
+use looplab::app::overlay::PlatformFacts;
 use looplab::render::gpu::Gpu;
 use looplab::render::offscreen::{OffscreenTarget, render};
 use looplab::render::painter::Painter;
@@ -16,8 +16,7 @@ use looplab::render::scene::{
     self, DART_THROUGH, EXACT, SHIP, Shape, ShapeInstance, Showing, ViewTransform,
 };
 use looplab::render::sprites::SpriteFrame;
-use looplab::session::frame::FrameRecord;
-use looplab::session::input_delay::InputDelay;
+use looplab::session::Session;
 use looplab::world::layout::{LAYOUT, Region};
 use looplab::world::{WORLD_SIZE, World, WorldConfig};
 use looplab_timing::{FramePlan, LoopSettings, Strategy, View};
@@ -28,18 +27,18 @@ fn gpu() -> Gpu {
     Gpu::headless().unwrap_or_else(|e| panic!("a GPU adapter is required for this test: {e}"))
 }
 
-fn controls(bullets: usize) -> (Controls, FramePlan) {
-    let mut c = Controls::new(
+/// A session 20 frames into an interpolated run.
+fn session(bullets: usize) -> (Session, FramePlan) {
+    let mut s = Session::new(
         Strategy::Interpolated,
         LoopSettings::default(),
-        Knobs::default(),
         &WorldConfig { seed: 1, bullets },
     );
-    let mut plan = c.session_mut().frame(Duration::ZERO, |_, _| {});
+    let mut plan = s.frame(Duration::ZERO, |_, _| {});
     for i in 1..=20 {
-        plan = c.session_mut().frame(STEP * i, |_, _| {});
+        plan = s.frame(STEP * i, |_, _| {});
     }
-    (c, plan)
+    (s, plan)
 }
 
 fn showing(view: View) -> Showing {
@@ -52,29 +51,30 @@ fn showing(view: View) -> Showing {
     }
 }
 
-/// The overlay of `c` as the window lays it out, with no strip and no lanes.
-fn overlay_model<'a>(
-    c: &'a Controls,
+/// The frame's inputs as the window gives them to its composer.
+fn inputs<'a>(
+    s: &'a Session,
     plan: &'a FramePlan,
-    last: &'a FrameRecord,
-    delay: &'a InputDelay,
-    transform: ViewTransform,
-) -> OverlayModel<'a> {
-    OverlayModel {
-        controls: c,
+    knobs: &'a Knobs,
+    readouts: &'a Readouts,
+    facts: &'a PlatformFacts,
+) -> FrameInputs<'a> {
+    FrameInputs {
+        session: s,
+        knobs,
         plan,
-        last,
-        summary: c.session().stats().summary(),
-        accuracy: Default::default(),
-        present_mode: wgpu::PresentMode::Fifo,
-        compositor_paced: false,
-        hidden_note: None,
+        readouts,
+        lanes: None,
+        now: plan.now,
+        facts,
+    }
+}
+
+fn facts() -> PlatformFacts {
+    PlatformFacts {
         cpu_percent: Some(50.0),
-        adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)",
-        steer_delay: delay,
-        strip: None,
-        lane_captions: &[],
-        transform,
+        adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
+        ..PlatformFacts::offscreen(wgpu::PresentMode::Fifo)
     }
 }
 
@@ -118,16 +118,15 @@ fn centroid(points: &[Vec2]) -> Vec2 {
 #[test]
 fn the_overlay_keeps_to_its_column_at_every_window_size() {
     for (width, height) in [(1280, 720), (960, 540), (800, 600)] {
-        let (c, plan) = controls(200);
-        let delay = InputDelay::default();
-        let last = FrameRecord::default();
-        let transform = ViewTransform::new(WORLD_SIZE, width, height);
-        let model = overlay_model(&c, &plan, &last, &delay, transform);
-        let mut host = OverlayHost::headless();
+        let (s, plan) = session(200);
+        let (knobs, readouts, facts) = (Knobs::default(), Readouts::default(), facts());
+        let inputs = inputs(&s, &plan, &knobs, &readouts, &facts);
+        let mut composer = Composer::headless();
         // egui sizes a new window over its first passes: lay it out until it settles.
         let mut panels = Vec::new();
         for _ in 0..4 {
-            panels = host.run(None, (width, height), &model).paint.panels;
+            let words = composer.compose(&inputs, None, (width, height)).words;
+            panels = words.expect("words are laid out").paint.panels;
         }
         assert_eq!(panels.len(), 1, "the status panel ({width}x{height})");
         let (min, max) = panels[0];
@@ -243,23 +242,19 @@ fn the_ship_is_drawn_where_the_view_puts_it() {
 fn captions_and_overlay_words_are_painted() {
     let gpu = gpu();
     let (width, height) = (1280, 720);
-    let (c, plan) = controls(0);
-    let delay = InputDelay::default();
-    let last = FrameRecord::default();
-    let transform = ViewTransform::new(WORLD_SIZE, width, height);
-    let model = overlay_model(&c, &plan, &last, &delay, transform);
+    let (s, plan) = session(0);
+    let (knobs, readouts, facts) = (Knobs::default(), Readouts::default(), facts());
+    let inputs = inputs(&s, &plan, &knobs, &readouts, &facts);
     let mut painter =
         Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
     let target = OffscreenTarget::new(&gpu.device, width, height);
-    let mut host = OverlayHost::headless();
-    let mut shapes = Vec::new();
-    let world = c.session().world();
-    let frame = scene::sprite_frame(world, &showing(View::Latest), None, transform, &mut shapes);
+    let mut composer = Composer::headless();
     // Every pass is painted: the font atlas arrives with the first one only. egui sizes a new
     // window over its first passes.
     for _ in 0..6 {
-        let overlay = host.run(None, (width, height), &model).paint;
-        render(&gpu, &mut painter, &target, &frame, Some(overlay)).unwrap();
+        let frame = composer.compose(&inputs, None, (width, height));
+        let words = frame.words.map(|w| w.paint);
+        render(&gpu, &mut painter, &target, &frame.sprites, words).unwrap();
     }
     assert_eq!(gpu.error_count(), 0, "no GPU validation errors");
     let pixels = target.read_rgba(&gpu).unwrap();

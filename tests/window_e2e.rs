@@ -1,34 +1,27 @@
 //! The real binary in a real window: Xvfb, Mesa's software Vulkan (lavapipe), keys sent with
 //! xdotool. Each strategy is switched to live and must behave as the texts say, judged from
-//! the app's own `--stats` and its log.
+//! the app's own `--stats`, read back into the report it writes.
 
 mod support;
 
-use std::sync::Mutex;
 use std::time::Duration;
 
-use serde_json::Value;
-use support::{App, Scratch, Xvfb, stats};
+use looplab::app::record::StrategyTotals;
+use looplab::app::stats::{Platform, RunEnd, StatsReport};
+use looplab::lab::compare::Preset;
+use looplab_timing::Strategy;
+use support::{App, Scratch, Xvfb, colours, json_of, one_at_a_time, stats};
 
-/// The window tests share two cores with lavapipe: run them one at a time so their frame
-/// rates are their own.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn strategy<'a>(stats: &'a Value, id: &str) -> &'a Value {
-    let s = &stats["strategies"][id];
-    assert!(s.is_object(), "no stats for {id}: {stats}");
-    s
-}
-
-fn num(v: &Value, field: &str) -> f64 {
-    v[field]
-        .as_f64()
-        .unwrap_or_else(|| panic!("no {field} in {v}"))
+fn strategy(stats: &StatsReport, s: Strategy) -> &StrategyTotals {
+    stats
+        .strategies
+        .get(&s)
+        .unwrap_or_else(|| panic!("no stats for {s}: {stats:?}"))
 }
 
 #[test]
 fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
-    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("strategies");
     let stats_path = scratch.path("stats.json");
@@ -36,105 +29,67 @@ fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
     let app = App::start(
         &xvfb,
         &scratch,
-        &[
-            "--strategy",
-            "uncapped",
-            "--vsync",
-            "off",
-            "--cap",
-            "off",
-            "--render-cost",
-            "40ms",
-            "--bullets",
-            "500",
-            "--exit-after",
-            "23",
-            "--stats",
-            stats_path.to_str().unwrap(),
-        ],
+        "--strategy uncapped --vsync off --cap off --render-cost 40ms --bullets 500 --exit-after 23",
+        &[("--stats", &stats_path)],
     );
     xvfb.wait_for_window();
     for (at, key) in [(5, "2"), (8, "3"), (11, "4"), (14, "5"), (17, "6")] {
         app.at(Duration::from_secs(at));
         xvfb.keys(&[key]);
     }
-    let (status, log) = app.wait(Duration::from_secs(60));
-    assert!(status.success(), "looplab failed: {log}");
-    for line in [
-        "strategy: fixed-sleep (Fixed step, sleep to sync)",
-        "strategy: variable (Variable (fluid) time step)",
-        "strategy: catch-up (Fixed update, variable render)",
-        "strategy: interpolated (Fixed update + interpolation)",
-        "strategy: extrapolated (Fixed update + prediction)",
-    ] {
-        assert_eq!(
-            log.matches(line).count(),
-            1,
-            "'{line}' logged once in:\n{log}"
-        );
-    }
+    app.finish(Duration::from_secs(60));
     let stats = stats(&stats_path);
-    assert_eq!(stats["gpu_errors"], 0);
-    assert_eq!(stats["final_strategy"], "extrapolated");
-    for id in [
-        "uncapped",
-        "fixed-sleep",
-        "variable",
-        "catch-up",
-        "interpolated",
-        "extrapolated",
-    ] {
-        let s = strategy(&stats, id);
-        assert!(num(s, "seconds") > 2.0, "{id} ran: {s}");
-        assert!(
-            num(s, "fps") < 30.0,
-            "{id} is held down by the 40 ms render: {s}"
-        );
+    assert_eq!(stats.gpu_errors, 0);
+    assert_eq!(stats.end, RunEnd::ExitAfter);
+    assert_eq!(stats.final_strategy, Strategy::Extrapolated);
+    assert_eq!(
+        stats.inputs_applied, 5,
+        "each key switched the strategy once"
+    );
+    for s in Strategy::ALL {
+        let t = strategy(&stats, s);
+        assert!(t.seconds > 2.0, "{s} ran: {t:?}");
+        assert!(t.fps < 30.0, "{s} is held down by the 40 ms render: {t:?}");
     }
     // One fixed step per frame at ~20 FPS: the game runs at about a third of real time.
-    for id in ["uncapped", "fixed-sleep"] {
-        let s = strategy(&stats, id);
-        assert!(
-            num(s, "ratio") < 0.6,
-            "{id} runs slower than real time: {s}"
-        );
-        assert_eq!(num(s, "max_updates_in_frame"), 1.0, "{id}: {s}");
+    for s in [Strategy::Uncapped, Strategy::FixedSleep] {
+        let t = strategy(&stats, s);
+        assert!(t.ratio < 0.6, "{s} runs slower than real time: {t:?}");
+        assert_eq!(t.max_updates_in_frame, 1, "{s}: {t:?}");
     }
     // A variable step keeps real time with one (long) update per frame.
-    let v = strategy(&stats, "variable");
+    let v = strategy(&stats, Strategy::Variable);
     assert!(
-        (num(v, "ratio") - 1.0).abs() < 0.1,
-        "variable keeps real time: {v}"
+        (v.ratio - 1.0).abs() < 0.1,
+        "variable keeps real time: {v:?}"
     );
-    assert!(
-        (num(v, "ups") - num(v, "fps")).abs() < 1.0,
-        "one update a frame: {v}"
-    );
+    assert!((v.ups - v.fps).abs() < 1.0, "one update a frame: {v:?}");
     // The fixed-update strategies catch up: real-time speed at 60 UPS, several a frame.
-    for id in ["catch-up", "interpolated", "extrapolated"] {
-        let s = strategy(&stats, id);
-        assert!(num(s, "ratio") > 0.9, "{id} keeps real time: {s}");
-        assert!(num(s, "ups") > 50.0, "{id} runs ~60 UPS: {s}");
-        assert!(
-            num(s, "max_updates_in_frame") >= 2.0,
-            "{id} catches up: {s}"
-        );
+    for s in [
+        Strategy::CatchUp,
+        Strategy::Interpolated,
+        Strategy::Extrapolated,
+    ] {
+        let t = strategy(&stats, s);
+        assert!(t.ratio > 0.9, "{s} keeps real time: {t:?}");
+        assert!(t.ups > 50.0, "{s} runs ~60 UPS: {t:?}");
+        assert!(t.max_updates_in_frame >= 2, "{s} catches up: {t:?}");
     }
-    // Interpolation is smooth where catching up alone is not.
+    // Interpolation is smooth where catching up alone is not (at most half: a busy
+    // machine's frame times add judder to both).
     let (smooth, choppy) = (
-        strategy(&stats, "interpolated"),
-        strategy(&stats, "catch-up"),
+        strategy(&stats, Strategy::Interpolated),
+        strategy(&stats, Strategy::CatchUp),
     );
-    // (At most half: a busy machine's frame times add judder to both.)
     assert!(
-        num(smooth, "mean_judder_px") * 2.0 < num(choppy, "mean_judder_px"),
-        "{smooth} vs {choppy}"
+        smooth.mean_judder_px * 2.0 < choppy.mean_judder_px,
+        "{smooth:?} vs {choppy:?}"
     );
 }
 
 #[test]
 fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
-    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("light");
     let stats_path = scratch.path("stats.json");
@@ -142,20 +97,8 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     let app = App::start(
         &xvfb,
         &scratch,
-        &[
-            "--strategy",
-            "fixed-sleep",
-            "--vsync",
-            "off",
-            "--cap",
-            "30",
-            "--bullets",
-            "1000",
-            "--exit-after",
-            "12",
-            "--stats",
-            stats_path.to_str().unwrap(),
-        ],
+        "--strategy fixed-sleep --vsync off --cap 30 --bullets 1000 --exit-after 12",
+        &[("--stats", &stats_path)],
     );
     xvfb.wait_for_window();
     app.at(Duration::from_secs(4));
@@ -164,52 +107,33 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     app.at(Duration::from_secs(8));
     xvfb.screenshot(&shot);
     xvfb.keys(&["o"]);
-    let (status, log) = app.wait(Duration::from_secs(40));
-    assert!(status.success(), "looplab failed: {log}");
-    for line in [
-        "ghosts: on",
-        "help: on",
-        "overlay: off",
-        "strategy: interpolated",
-    ] {
-        assert!(log.contains(line), "'{line}' in:\n{log}");
-    }
+    app.finish(Duration::from_secs(40));
     let stats = stats(&stats_path);
-    assert_eq!(stats["gpu_errors"], 0);
+    assert_eq!(stats.gpu_errors, 0);
+    assert_eq!(stats.final_strategy, Strategy::Interpolated);
+    let k = &stats.knobs;
+    assert!(k.ghosts && k.help && !k.overlay && k.timeline, "{k:?}");
     // Fixed-sleep with frames well inside its 16.7 ms budget: 60 FPS at real-time speed.
-    let fs = strategy(&stats, "fixed-sleep");
-    assert!((num(fs, "ratio") - 1.0).abs() < 0.1, "{fs}");
-    assert!((num(fs, "fps") - 60.0).abs() < 6.0, "{fs}");
+    let fs = strategy(&stats, Strategy::FixedSleep);
+    assert!((fs.ratio - 1.0).abs() < 0.1, "{fs:?}");
+    assert!((fs.fps - 60.0).abs() < 6.0, "{fs:?}");
     // The 30 Hz cap paces interpolated: 30 FPS, two updates a frame.
-    let i = strategy(&stats, "interpolated");
-    assert!((num(i, "fps") - 30.0).abs() < 2.0, "{i}");
-    assert!((num(i, "ratio") - 1.0).abs() < 0.05, "{i}");
-    assert!(num(i, "max_updates_in_frame") >= 2.0, "{i}");
+    let i = strategy(&stats, Strategy::Interpolated);
+    assert!((i.fps - 30.0).abs() < 2.0, "{i:?}");
+    assert!((i.ratio - 1.0).abs() < 0.05, "{i:?}");
+    assert!(i.max_updates_in_frame >= 2, "{i:?}");
     // The precise wait learnt its margin from the wake-ups of those capped frames.
-    assert_eq!(stats["platform"], "x11");
-    let wait = &stats["frame_wait"];
-    assert_eq!(wait["mode"], "precise");
-    assert!(num(wait, "wake_readings") >= 8.0, "{wait}");
-    let early = num(wait, "early_ms");
-    assert!((0.3..=4.0).contains(&early), "{wait}");
-    assert_ne!(early, 2.0, "learnt, not the 2 ms it starts from: {wait}");
-
+    assert_eq!(stats.platform, Platform::X11);
+    let wait = &stats.frame_wait;
+    assert_eq!(wait.mode, "precise");
+    assert!(wait.wake_readings >= 8, "{wait:?}");
+    assert!((0.3..=4.0).contains(&wait.early_ms), "{wait:?}");
+    assert_ne!(
+        wait.early_ms, 2.0,
+        "learnt, not the 2 ms it starts from: {wait:?}"
+    );
     // The screenshot shows the scene: many lit pixels, in several colours.
-    let out = std::process::Command::new("convert")
-        .args([
-            shot.to_str().unwrap(),
-            "-crop",
-            "1280x720+0+0",
-            "-format",
-            "%k",
-            "info:",
-        ])
-        .output()
-        .expect("ImageMagick's convert runs");
-    let colours: u32 = String::from_utf8_lossy(&out.stdout)
-        .trim()
-        .parse()
-        .unwrap_or(0);
+    let colours = colours(&shot, Some("1280x720+0+0"));
     assert!(
         colours > 500,
         "a scene with sprites and text has many colours, got {colours}"
@@ -218,7 +142,7 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
 
 #[test]
 fn the_ship_is_steered_and_the_timeline_drawn() {
-    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("ship");
     let stats_path = scratch.path("stats.json");
@@ -227,22 +151,8 @@ fn the_ship_is_steered_and_the_timeline_drawn() {
     let app = App::start(
         &xvfb,
         &scratch,
-        &[
-            "--strategy",
-            "catch-up",
-            "--ups",
-            "10",
-            "--vsync",
-            "off",
-            "--cap",
-            "30",
-            "--bullets",
-            "500",
-            "--exit-after",
-            "14",
-            "--stats",
-            stats_path.to_str().unwrap(),
-        ],
+        "--strategy catch-up --ups 10 --vsync off --cap 30 --bullets 500 --exit-after 14",
+        &[("--stats", &stats_path)],
     );
     xvfb.wait_for_window();
     app.at(Duration::from_secs(3));
@@ -254,25 +164,24 @@ fn the_ship_is_steered_and_the_timeline_drawn() {
     xvfb.keys(&["t"]);
     app.at(Duration::from_secs(10));
     xvfb.screenshot(&without_strip);
-    let (status, log) = app.wait(Duration::from_secs(40));
-    assert!(status.success(), "looplab failed: {log}");
-    assert!(log.contains("timeline: off"), "{log}");
-
+    app.finish(Duration::from_secs(40));
     let stats = stats(&stats_path);
-    let ship = &stats["ship"];
+    assert!(!stats.knobs.timeline, "T hid the timeline");
+    let ship = &stats.ship;
     // Held 1.5 s right, 0.6 s up, 0.4 s left at 420 px/s: about 1050 px flown, ending right
     // of and above where it started (the middle left of the stream).
-    let travelled = num(ship, "travelled_px");
-    assert!(travelled > 700.0 && travelled < 1300.0, "{ship}");
-    let position = &ship["position"];
-    let (x, y) = (position[0].as_f64().unwrap(), position[1].as_f64().unwrap());
-    assert!(x > 700.0 && y < 260.0, "moved right and up: {ship}");
+    assert!(
+        ship.travelled_px > 700.0 && ship.travelled_px < 1300.0,
+        "{ship:?}"
+    );
+    let [x, y] = ship.position;
+    assert!(x > 700.0 && y < 260.0, "moved right and up: {ship:?}");
     // Six presses and releases; a release and the next press arrive before the same frame
     // and are measured as one change, so four changes reach the screen. At 10 UPS and
     // 30 FPS each waits up to a step (100 ms) for its update, then a frame.
-    assert!(num(ship, "input_delays") >= 3.0, "{ship}");
-    let median = num(ship, "input_delay_median_ms");
-    assert!(median > 5.0 && median < 200.0, "{ship}");
+    assert!(ship.input_delays >= 3, "{ship:?}");
+    let median = ship.input_delay_median_ms.expect("delays measured");
+    assert!(median > 5.0 && median < 200.0, "{ship:?}");
 
     // The strip along the bottom is drawn in its colours, then hidden with T.
     let strip = (56, 626, 1264, 710);
@@ -313,7 +222,7 @@ fn without_a_display_it_says_how_to_get_one() {
 
 #[test]
 fn a_recorded_run_replays_to_the_same_state() {
-    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("record");
     let recording = scratch.path("flight.jsonl");
@@ -321,27 +230,14 @@ fn a_recorded_run_replays_to_the_same_state() {
     let app = App::start(
         &xvfb,
         &scratch,
-        &[
-            "--strategy",
-            "catch-up",
-            "--vsync",
-            "off",
-            "--cap",
-            "30",
-            "--bullets",
-            "300",
-            "--exit-after",
-            "6",
-            "--record",
-            recording.to_str().unwrap(),
-        ],
+        "--strategy catch-up --vsync off --cap 30 --bullets 300 --exit-after 6",
+        &[("--record", &recording)],
     );
     xvfb.wait_for_window();
     app.at(Duration::from_secs(2));
     xvfb.hold("Right", 1.0);
     xvfb.hold("Down", 0.5);
-    let (status, log) = app.wait(Duration::from_secs(30));
-    assert!(status.success(), "looplab failed: {log}");
+    app.finish(Duration::from_secs(30));
     let text = std::fs::read_to_string(&recording).expect("the recording is written");
     let steering = text.lines().filter(|l| l.contains("\"steer\"")).count();
     assert!(steering >= 3, "press right, press down, let go: {text}");
@@ -350,128 +246,86 @@ fn a_recorded_run_replays_to_the_same_state() {
     let app = App::start(
         &xvfb,
         &scratch,
-        &[
-            "--replay",
-            recording.to_str().unwrap(),
-            "--vsync",
-            "off",
-            "--exit-after",
-            "8",
-            "--stats",
-            stats_path.to_str().unwrap(),
-        ],
+        "--vsync off --exit-after 8",
+        &[("--replay", &recording), ("--stats", &stats_path)],
     );
     xvfb.wait_for_window();
     // Keys do nothing to a replay.
     app.at(Duration::from_secs(2));
     xvfb.hold("Left", 0.5);
-    let (status, log) = app.wait(Duration::from_secs(30));
-    assert!(status.success(), "looplab failed: {log}");
-    let replay = &stats(&stats_path)["replay"];
-    assert_eq!(replay["reached"], Value::Bool(true), "{replay}");
-    assert_eq!(replay["same_state"], Value::Bool(true), "{replay}");
-    assert_eq!(num(replay, "ship_offset_px"), 0.0);
-    assert!(log.contains("the state is the recorded one"), "{log}");
+    app.finish(Duration::from_secs(30));
+    let replay = stats(&stats_path).replay.expect("a replay");
+    assert!(replay.reached, "{replay:?}");
+    assert_eq!(replay.same_state, Some(true), "{replay:?}");
+    assert_eq!(replay.ship_offset_px, Some(0.0));
 
     // And headless on every machine under the fixed-step strategies.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
-        .args([
-            "lab",
-            "--replay",
-            recording.to_str().unwrap(),
-            "--format",
-            "json",
-        ])
-        .args(["--strategy", "catch-up,interpolated,fixed-sleep"])
-        .output()
-        .expect("looplab lab runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = json_of(&[
+        "lab",
+        "--replay",
+        recording.to_str().unwrap(),
+        "--format",
+        "json",
+        "--strategy",
+        "catch-up,interpolated,fixed-sleep",
+    ]);
     let rows = report["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 18, "six profiles, three strategies");
-    assert!(
-        rows.iter().all(|r| r["matches"] == Value::Bool(true)),
-        "{report}"
-    );
+    assert!(rows.iter().all(|r| r["matches"] == true), "{report}");
 }
 
 #[test]
 fn compare_mode_keeps_fixed_steps_in_step_and_parts_fred_and_george() {
-    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("compare");
-    for (preset, expected) in [
-        ("fixed-step", "in step"),
-        ("fred-and-george", "diverged at"),
-    ] {
+    for preset in [Preset::FixedStep, Preset::FredAndGeorge] {
         let stats_path = scratch.path(&format!("{preset}.json"));
         let app = App::start(
             &xvfb,
             &scratch,
-            &[
-                "--compare",
-                preset,
-                "--vsync",
-                "off",
-                "--cap",
-                "60",
-                "--bullets",
-                "500",
-                "--exit-after",
-                "6",
-                "--stats",
-                stats_path.to_str().unwrap(),
-            ],
+            &format!("--compare {preset} --vsync off --cap 60 --bullets 500 --exit-after 6"),
+            &[("--stats", &stats_path)],
         );
         xvfb.wait_for_window();
         app.at(Duration::from_secs(2));
         xvfb.hold("Right", 0.8);
         xvfb.hold("Up", 0.4);
-        let (status, log) = app.wait(Duration::from_secs(30));
-        assert!(status.success(), "looplab failed: {log}");
-        let compare = &stats(&stats_path)["compare"];
-        assert_eq!(compare["preset"], preset, "{compare}");
-        let lanes = compare["lanes"].as_array().unwrap();
+        app.finish(Duration::from_secs(30));
+        let stats = stats(&stats_path);
+        let compare = stats.compare.as_ref().expect("compare mode");
+        assert_eq!(compare.preset, preset);
+        let lanes = &compare.lanes;
         assert_eq!(lanes.len(), 2);
-        assert!(num(&lanes[1], "checkpoints") >= 4.0, "{compare}");
-        let agreement = lanes[1]["agreement"].as_str().unwrap();
-        assert!(agreement.starts_with(expected), "{preset}: {compare}");
+        assert!(lanes[1].checkpoints >= 4, "{compare:?}");
+        match preset {
+            Preset::FixedStep => {
+                assert_eq!(lanes[1].in_step, Some(true), "{compare:?}");
+                assert_eq!(lanes[0].last_hash, lanes[1].last_hash);
+            }
+            _ => assert_eq!(lanes[1].diverged_at_seconds, Some(1), "{compare:?}"),
+        }
         // The weak GPU shows about 22 pictures a second beside the fast machine's 60.
-        let (fast, weak) = (num(&lanes[0], "fps"), num(&lanes[1], "fps"));
-        assert!(fast > 50.0 && (18.0..=24.0).contains(&weak), "{compare}");
-        assert!(stats(&stats_path)["ship"]["travelled_px"].as_f64().unwrap() > 200.0);
+        let (fast, weak) = (lanes[0].fps, lanes[1].fps);
+        assert!(fast > 50 && (18..=24).contains(&weak), "{compare:?}");
+        assert!(stats.ship.travelled_px > 200.0, "{:?}", stats.ship);
     }
 }
 
 #[test]
 fn a_trace_of_the_window_replays_in_the_lab() {
-    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("trace");
     let trace = scratch.path("machine.trace");
     let app = App::start(
         &xvfb,
         &scratch,
-        &[
-            "--vsync",
-            "off",
-            "--cap",
-            "60",
-            "--bullets",
-            "500",
-            "--exit-after",
-            "4",
-            "--trace",
-            trace.to_str().unwrap(),
-        ],
+        "--vsync off --cap 60 --bullets 500 --exit-after 4",
+        &[("--trace", &trace)],
     );
     xvfb.wait_for_window();
-    let (status, log) = app.wait(Duration::from_secs(30));
-    assert!(status.success(), "looplab failed: {log}");
+    app.finish(Duration::from_secs(30));
     let text = std::fs::read_to_string(&trace).expect("the trace is written");
     let frames = text.lines().count() - 1;
     assert!(frames > 60, "a frame a line: {frames}");
@@ -480,27 +334,18 @@ fn a_trace_of_the_window_replays_in_the_lab() {
         "{text}"
     );
 
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
-        .args([
-            "lab",
-            "--trace",
-            trace.to_str().unwrap(),
-            "--format",
-            "json",
-        ])
-        .output()
-        .expect("looplab lab runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = json_of(&[
+        "lab",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     let runs = report["runs"].as_array().unwrap();
     // Two one-step strategies once, four that read deltas three ways each.
     assert_eq!(runs.len(), 2 + 4 * 3, "{report}");
     assert!(runs.iter().all(|r| r["profile"] == "trace"));
-    assert_eq!(report["profiles"][0]["vsync"], Value::Bool(false));
+    assert_eq!(report["profiles"][0]["vsync"], false);
     // Beside the replays, the scorecard of what the window really presented.
     let recorded = &report["recorded"];
     assert!(recorded["refreshes"].as_u64().unwrap() > 60, "{recorded}");
@@ -512,7 +357,7 @@ fn a_trace_of_the_window_replays_in_the_lab() {
         .unwrap();
     let seconds = report["seconds"].as_f64().unwrap();
     assert!((2.0..4.5).contains(&seconds), "{seconds}");
-    let replayed = num(run, "fps") * seconds;
+    let replayed = run["fps"].as_f64().unwrap() * seconds;
     assert!(
         (replayed - frames as f64).abs() < frames as f64 * 0.2,
         "{replayed} frames replayed, {frames} recorded"
@@ -521,7 +366,7 @@ fn a_trace_of_the_window_replays_in_the_lab() {
 
 #[test]
 fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
-    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("hidden");
     let stats_path = scratch.path("stats.json");
@@ -534,20 +379,8 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
     let app = App::start(
         &xvfb,
         &scratch,
-        &[
-            "--strategy",
-            "interpolated",
-            "--vsync",
-            "off",
-            "--cap",
-            "60",
-            "--bullets",
-            "500",
-            "--exit-after",
-            "11",
-            "--stats",
-            stats_path.to_str().unwrap(),
-        ],
+        "--strategy interpolated --vsync off --cap 60 --bullets 500 --exit-after 11",
+        &[("--stats", &stats_path)],
     );
     xvfb.wait_for_window();
     app.at(Duration::from_secs(3));
@@ -561,29 +394,24 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
     app.at(Duration::from_secs(7));
     let _ = cover_window.kill();
     let _ = cover_window.wait();
-    let (status, log) = app.wait(Duration::from_secs(30));
-    assert!(status.success(), "looplab failed: {log}");
-    assert!(log.contains("window hidden: the game pauses"), "{log}");
-    assert!(
-        log.contains("the game goes on from where it paused"),
-        "{log}"
-    );
+    app.finish(Duration::from_secs(30));
     let stats = stats(&stats_path);
-    let hidden = &stats["hidden"];
-    assert_eq!(hidden["spells"], 1, "{hidden}");
-    let seconds = num(hidden, "seconds");
-    assert!((3.0..5.0).contains(&seconds), "{hidden}");
-    assert_eq!(hidden["frames_presented"], 0, "{hidden}");
-    let cpu = num(hidden, "cpu_percent");
-    assert!(cpu < 2.0, "resting uses under 2% of a core: {hidden}");
+    let hidden = &stats.hidden;
+    assert_eq!(hidden.spells, 1, "{hidden:?}");
+    assert!(!hidden.run_hidden, "the game paused: {hidden:?}");
+    assert!((3.0..5.0).contains(&hidden.seconds), "{hidden:?}");
+    assert_eq!(hidden.frames_presented, 0, "{hidden:?}");
+    let cpu = hidden.cpu_percent.expect("measured");
+    assert!(cpu < 2.0, "resting uses under 2% of a core: {hidden:?}");
     // The game paused while hidden and did not jump on return: its clock trails real time
     // by the hidden spell, and no frame ran a burst of updates.
-    let i = strategy(&stats, "interpolated");
-    let behind = num(i, "seconds") - num(i, "game_seconds");
+    let i = strategy(&stats, Strategy::Interpolated);
+    let behind = i.seconds - i.game_seconds;
     assert!(
-        (behind - seconds).abs() < 0.5,
-        "{behind} s behind after {seconds} s hidden: {i}"
+        (behind - hidden.seconds).abs() < 0.5,
+        "{behind} s behind after {} s hidden: {i:?}",
+        hidden.seconds
     );
     // (A jump would be the stall clamp's 250 ms: 15 updates in one frame.)
-    assert!(num(i, "max_updates_in_frame") <= 6.0, "{i}");
+    assert!(i.max_updates_in_frame <= 6, "{i:?}");
 }

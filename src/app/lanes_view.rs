@@ -41,8 +41,8 @@ pub fn compare_frame<'a>(
             view: LaneView::new(tile),
             selected: selected == Some(i),
         });
-        let two_lines = LaneView::two_line_caption(tile);
-        captions.push((tile, lane_caption(&compare.status(i, now), two_lines)));
+        let lines = lanes::caption_lines(tile.size().x);
+        captions.push((tile, lane_caption(&compare.status(i, now), lines)));
     }
     (
         lanes::lanes_frame(&pictures, transform, step, scratch),
@@ -51,20 +51,19 @@ pub fn compare_frame<'a>(
 }
 
 /// A lane's caption: machine and strategy and how it compares with the first lane, then its
-/// rates and last hash; on one line, or on two for a narrow tile.
-pub fn lane_caption(s: &LaneStatus, two_lines: bool) -> String {
+/// rates, game speed and last hash; on one line, or on `lines` (two or three) for a narrower
+/// tile.
+pub fn lane_caption(s: &LaneStatus, lines: usize) -> String {
     let hash = s.hash.as_ref().map_or("-".to_string(), |(t, h)| {
         format!("{h} at {} s", t.as_secs())
     });
-    let figures = format!(
-        "{} FPS  {} UPS  doubles {}/s  game/real {:.2}  hash {hash}",
-        s.fps, s.ups, s.doubles, s.ratio
-    );
     let head = format!("{}   {}", s.title, s.agreement_text());
-    if two_lines {
-        format!("{head}\n{figures}")
-    } else {
-        format!("{head}   {figures}")
+    let rates = format!("{} FPS  {} UPS  doubles {}/s", s.fps, s.ups, s.doubles);
+    let clock = format!("game/real {:.2}  hash {hash}", s.ratio);
+    match lines {
+        1 => format!("{head}   {rates}  {clock}"),
+        2 => format!("{head}\n{rates}  {clock}"),
+        _ => format!("{head}\n{rates}\n{clock}"),
     }
 }
 

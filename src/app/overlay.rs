@@ -4,38 +4,35 @@
 //! functions (tested without a GPU); [`ui`] lays it out in world pixels (egui's zoom makes a
 //! point one world pixel), and the renderer paints what it lays out.
 
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use egui::{Align2, Color32, RichText};
 use glam::Vec2;
 use looplab_timing::{FramePlan, StatsSummary, Strategy, View};
 
-use super::controls::{Controls, delta_text};
+use super::controls::{Knobs, delta_text};
 use crate::input::{Action, BINDINGS, strategy_key};
 use crate::render::scene::ViewTransform;
 use crate::render::timeline;
+use crate::session::Session;
 use crate::session::frame::FrameRecord;
 use crate::session::input_delay::InputDelay;
 use crate::session::timeline::{MarkKind, Strip};
 use crate::settings_text::{Cap, MaxUpdates, format_duration};
 use crate::strategy_text;
 use crate::world::accuracy::FrameAccuracy;
-use crate::world::layout::{LAYOUT, Region};
+use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};
 
 /// Frames shown in the frame-time graph.
 const GRAPH_FRAMES: usize = 192;
 /// Frame times the graph's top may stand for: the smallest that holds every bar shown.
 const GRAPH_SCALES_MS: [f32; 7] = [25.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0];
 
-/// Everything the overlay shows about one frame.
-pub struct OverlayModel<'a> {
-    pub controls: &'a Controls,
-    pub plan: &'a FramePlan,
-    /// The last presented frame, whole (this one is not presented yet).
-    pub last: &'a FrameRecord,
-    pub summary: StatsSummary,
-    /// Drawn-position error, averaged over recent frames.
-    pub accuracy: FrameAccuracy,
+/// What the overlay says about where the loop runs: what the window knows of its surface
+/// and process, or stand-ins for a frame drawn offscreen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlatformFacts {
     pub present_mode: wgpu::PresentMode,
     /// The window is a Wayland client, whose compositor paces its frames (through frame
     /// callbacks) whatever the present mode: vsync off and uncapped cannot outrun it.
@@ -44,7 +41,36 @@ pub struct OverlayModel<'a> {
     pub hidden_note: Option<String>,
     /// Share of one core the process used over the last half second, in percent.
     pub cpu_percent: Option<f64>,
-    pub adapter: &'a str,
+    /// The GPU adapter in words.
+    pub adapter: Arc<str>,
+}
+
+impl PlatformFacts {
+    /// A frame drawn into a texture: no window, no process figures.
+    pub fn offscreen(present_mode: wgpu::PresentMode) -> Self {
+        Self {
+            present_mode,
+            compositor_paced: false,
+            hidden_note: None,
+            cpu_percent: None,
+            adapter: Arc::from("offscreen"),
+        }
+    }
+}
+
+/// Everything the overlay shows about one frame. Built by the frame composer
+/// ([`super::compose`]), the one place a frame is put together.
+pub struct OverlayModel<'a> {
+    /// The running loop: its planner, world and statistics.
+    pub session: &'a Session,
+    pub knobs: &'a Knobs,
+    pub plan: &'a FramePlan,
+    /// The last presented frame, whole (this one is not presented yet).
+    pub last: &'a FrameRecord,
+    pub summary: StatsSummary,
+    /// Drawn-position error, averaged over recent frames.
+    pub accuracy: FrameAccuracy,
+    pub facts: &'a PlatformFacts,
     /// The ship's input-to-display delay.
     pub steer_delay: &'a InputDelay,
     /// The timeline strip, when it is shown.
@@ -57,32 +83,27 @@ pub struct OverlayModel<'a> {
 }
 
 /// The speed warning as last logged: checked twice a second, logged when it changes.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct SpeedWatch {
     warning: Option<String>,
-    checked: Instant,
-}
-
-impl Default for SpeedWatch {
-    fn default() -> Self {
-        Self {
-            warning: None,
-            checked: Instant::now(),
-        }
-    }
+    /// When it was last checked, on the loop's clock.
+    checked: Option<Duration>,
 }
 
 impl SpeedWatch {
     /// How often the warning is checked.
     const INTERVAL: Duration = Duration::from_millis(500);
 
-    /// Checks the warning if it is time to, and logs it when it changed.
-    pub fn check(&mut self, controls: &Controls) {
-        if self.checked.elapsed() < Self::INTERVAL {
+    /// Checks the warning if it is time to at `now`, and logs it when it changed.
+    pub fn check(&mut self, session: &Session, now: Duration) {
+        if self
+            .checked
+            .is_some_and(|t| now.saturating_sub(t) < Self::INTERVAL)
+        {
             return;
         }
-        self.checked = Instant::now();
-        let warning = speed_warning(&controls.session().stats().summary(), controls);
+        self.checked = Some(now);
+        let warning = speed_warning(&session.stats().summary(), session);
         if warning != self.warning {
             match &warning {
                 Some(w) => log::info!("{w}"),
@@ -99,14 +120,14 @@ impl SpeedWatch {
 }
 
 /// A warning when the game clock does not keep to real time (times the time scale).
-pub fn speed_warning(summary: &StatsSummary, controls: &Controls) -> Option<String> {
-    let s = controls.settings();
+pub fn speed_warning(summary: &StatsSummary, session: &Session) -> Option<String> {
+    let s = session.settings();
     // Judge only a window of at least half a second (a few frames when frames are slow).
     let observed = summary.frame_time.avg * summary.frames as u32;
     if s.paused || summary.frames < 2 || observed < Duration::from_millis(500) {
         return None;
     }
-    let expected = if controls.strategy() == Strategy::Uncapped {
+    let expected = if session.planner().strategy() == Strategy::Uncapped {
         1.0
     } else {
         s.time_scale.factor()
@@ -137,15 +158,15 @@ pub fn speed_warning(summary: &StatsSummary, controls: &Controls) -> Option<Stri
 
 /// The overlay's rows: a label and a value each, short enough for the overlay's column.
 pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
-    let c = m.controls;
-    let s = c.settings();
+    let s = m.session.settings();
+    let strategy = m.session.planner().strategy();
     let st = &m.summary;
     let ft = &st.frame_time;
     let this_frame = match m.plan.view {
         View::Latest => format!("{} updates, latest state", m.plan.updates),
         view => format!("{} updates, alpha {:.2}", m.plan.updates, view.alpha()),
     };
-    let time_scale = if c.strategy() == Strategy::Uncapped {
+    let time_scale = if strategy == Strategy::Uncapped {
         format!("{} (unused)", s.time_scale)
     } else {
         s.time_scale.to_string()
@@ -190,11 +211,11 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
             "present",
             format!(
                 "{:?}, vsync {}, cap {}{}",
-                m.present_mode,
-                if c.knobs.vsync { "on" } else { "off" },
+                m.facts.present_mode,
+                if m.knobs.vsync { "on" } else { "off" },
                 Cap(s.frame_cap),
-                if m.compositor_paced {
-                    "; paced by the compositor"
+                if m.facts.compositor_paced {
+                    "\npaced by the compositor"
                 } else {
                     ""
                 }
@@ -203,7 +224,10 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         ("frame deltas", delta_text(&s.delta)),
         (
             "window",
-            m.hidden_note.clone().unwrap_or_else(|| "shown".to_string()),
+            m.facts
+                .hidden_note
+                .clone()
+                .unwrap_or_else(|| "shown".to_string()),
         ),
         (
             "max updates",
@@ -214,13 +238,14 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
             "sim. load",
             format!(
                 "update {}, render {}",
-                format_duration(c.knobs.update_cost),
-                format_duration(c.knobs.render_cost)
+                format_duration(m.knobs.update_cost),
+                format_duration(m.knobs.render_cost)
             ),
         ),
         (
             "process CPU",
-            m.cpu_percent
+            m.facts
+                .cpu_percent
                 .map_or("-".to_string(), |p| format!("{p:.0}% of a core")),
         ),
     ]
@@ -242,7 +267,7 @@ fn ms_short(d: Duration) -> String {
 
 /// Each demonstration's caption with its live figure, and the region it heads.
 pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
-    let session = m.controls.session();
+    let session = m.session;
     let world = session.world();
     let darts = &world.darts;
     // The wall-clock marker shows `reference`; the metronome is drawn at the frame's view.
@@ -293,16 +318,15 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
 
 /// With the overlay hidden, the stream's caption says which strategy runs and at what rate.
 fn strategy_prefix(m: &OverlayModel) -> String {
-    let c = m.controls;
-    if c.knobs.overlay {
+    if m.knobs.overlay {
         return String::new();
     }
-    let s = c.strategy();
+    let s = m.session.planner().strategy();
     format!(
         "{} {} at {} UPS   ",
         strategy_key(s),
         s.id(),
-        trim(c.settings().update_rate.as_hz())
+        trim(m.session.settings().update_rate.as_hz())
     )
 }
 
@@ -314,8 +338,14 @@ fn trim_ms(x: f64) -> String {
     }
 }
 
+/// Milliseconds, to two places below 100 ms, whole above (so a row keeps its width).
 fn ms(d: Duration) -> String {
-    format!("{:.2}", d.as_secs_f64() * 1e3)
+    let ms = d.as_secs_f64() * 1e3;
+    if ms >= 100.0 {
+        format!("{ms:.0}")
+    } else {
+        format!("{ms:.2}")
+    }
 }
 
 fn trim(x: f64) -> String {
@@ -337,36 +367,76 @@ fn bar_colour(updates: u32, max: Option<u32>) -> Color32 {
     }
 }
 
+/// A text as laid out, for checking the layout: where it landed and the region it must keep
+/// to, both in world pixels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedText {
+    pub text: String,
+    pub rect: Region,
+    pub within: Region,
+}
+
+/// What [`ui`] laid out.
+#[derive(Default)]
+pub struct Laid {
+    /// Buttons clicked.
+    pub actions: Vec<Action>,
+    /// The panels' rectangles in points, whose backgrounds the sprite pipeline draws.
+    pub panels: Vec<egui::Rect>,
+    /// Every text with its place, when asked for (tests of the layout); empty otherwise.
+    pub texts: Vec<PlacedText>,
+}
+
+/// Where the help panel goes: over the bullet stream, under its caption, where it covers no
+/// other words (it is painted over the stream's bullets and ship).
+pub fn help_region() -> Region {
+    LAYOUT.stream.inset(6.0, CAPTION_HEIGHT + 2.0, 6.0, 6.0)
+}
+
 /// Lays out the captions, the timeline's words and, when shown, the overlay panel and the
-/// help. Returns the actions clicked and the rectangles of the panels (in points), whose
-/// backgrounds the sprite pipeline draws.
-pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect>) {
-    let mut actions = Vec::new();
-    let mut panels = Vec::new();
-    let c = m.controls;
+/// help. With `audit`, also says where every text landed.
+pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
+    let mut laid = Laid::default();
+    let (knobs, session) = (m.knobs, m.session);
+    let settings = session.settings();
     let place = Placement::new(&m.transform);
 
     // Every caption on one background layer: one mesh and one draw for all the words, which
     // a software rasteriser needs (an egui area each would be a draw each).
-    let words = Words {
+    let mut words = Words {
         painter: ctx.layer_painter(egui::LayerId::background()),
         place: &place,
+        audit: audit.then(Vec::new),
     };
     if m.lane_captions.is_empty() {
         for (region, text) in captions(m) {
-            words.text(region.min + Vec2::new(6.0, 2.0), &text, 12.5, CAPTION_GREY);
+            words.text(
+                region,
+                region.min + Vec2::new(6.0, 2.0),
+                &text,
+                12.5,
+                CAPTION_GREY,
+            );
         }
     } else {
-        for (tile, text) in m.lane_captions {
-            words.text(tile.min + Vec2::new(6.0, 2.0), text, 12.0, CAPTION_GREY);
+        for &(tile, ref text) in m.lane_captions {
+            words.text(
+                tile,
+                tile.min + Vec2::new(6.0, 2.0),
+                text,
+                12.0,
+                CAPTION_GREY,
+            );
         }
     }
     if let Some(strip) = m.strip {
-        timeline_words(&words, strip, c.settings().paused);
+        timeline_words(&mut words, strip, settings.paused);
     }
-    if !c.knobs.overlay {
-        return (actions, panels);
+    laid.texts = words.audit.take().unwrap_or_default();
+    if !knobs.overlay {
+        return laid;
     }
+    let actions = &mut laid.actions;
 
     let column = LAYOUT.panel;
     let inner_width = column.size().x - 2.0 * PANEL_MARGIN;
@@ -379,25 +449,25 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
         .title_bar(false)
         .frame(panel_frame())
         .show(ctx, |ui| {
-            ui.spacing_mut().item_spacing.y = 3.0;
-            if let Some(preset) = c.knobs.compare {
+            ui.spacing_mut().item_spacing.y = 2.0;
+            if let Some(preset) = knobs.compare {
                 ui.label(
                     RichText::new(format!("compare mode (L): {}", preset.description()))
                         .color(Color32::from_rgb(255, 210, 90))
                         .strong(),
                 );
-                let target = match c.knobs.selected_lane {
-                    Some(i) => format!("lane {} (framed in gold)", i + 1),
+                let target = match knobs.selected_lane {
+                    Some(i) => format!("lane {}, framed in gold", i + 1),
                     None => "every lane".to_string(),
                 };
                 ui.label(
                     RichText::new(format!(
-                        "each lane a modelled machine, steered together; strategy and loop keys act on {target} (K changes)"
+                        "modelled machines steered together; strategy and loop keys act on {target} (K)"
                     ))
                     .small(),
                 );
             }
-            let strategy = c.strategy();
+            let strategy = session.planner().strategy();
             let text = strategy_text::text(strategy);
             ui.label(
                 RichText::new(format!(
@@ -426,7 +496,7 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                     }
                 }
                 ui.separator();
-                let pause = if c.settings().paused {
+                let pause = if settings.paused {
                     "resume"
                 } else {
                     "pause"
@@ -437,21 +507,21 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                 if ui.button("step").clicked() {
                     actions.push(Action::SingleStep);
                 }
-                if ui.selectable_label(c.knobs.ghosts, "ghosts").clicked() {
+                if ui.selectable_label(knobs.ghosts, "ghosts").clicked() {
                     actions.push(Action::ToggleGhosts);
                 }
-                if ui.selectable_label(c.knobs.help, "keys").clicked() {
+                if ui.selectable_label(knobs.help, "keys").clicked() {
                     actions.push(Action::ToggleHelp);
                 }
             });
-            if let Some(w) = speed_warning(&m.summary, c) {
+            if let Some(w) = speed_warning(&m.summary, session) {
                 ui.label(
                     RichText::new(w)
                         .color(Color32::from_rgb(255, 120, 90))
                         .strong(),
                 );
             }
-            if c.settings().paused {
+            if settings.paused {
                 ui.label(RichText::new("paused (N steps once)").color(Color32::YELLOW));
             }
             egui::Grid::new("status")
@@ -464,41 +534,108 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel) -> (Vec<Action>, Vec<egui::Rect
                         ui.end_row();
                     }
                 });
-            frame_graph(ui, c);
+            frame_graph(ui, session);
             ui.label(
-                RichText::new(format!("{}  |  H: keys  O: hide", m.adapter))
+                RichText::new(format!("{}  |  H: keys  O: hide", m.facts.adapter))
                     .small()
                     .weak(),
             );
         });
-    panels.extend(main.map(|r| r.response.rect));
-    if c.knobs.help {
+    let mut windows = Vec::new();
+    windows.extend(main.map(|r| (r.response, column)));
+    if knobs.help {
+        let region = help_region();
+        // Two columns of keys, each as wide as half the region, their descriptions wrapped.
+        let column_width = (region.size().x - 2.0 * PANEL_MARGIN - COLUMN_GAP) / 2.0;
         let help = egui::Window::new("Keys")
-            .fixed_pos(place.at(LAYOUT.stream.min + Vec2::new(8.0, 22.0)))
+            .fixed_pos(place.at(region.min))
+            .min_width(region.size().x - 2.0 * PANEL_MARGIN)
+            .max_width(region.size().x - 2.0 * PANEL_MARGIN)
             .resizable(false)
             .collapsible(false)
             .title_bar(false)
             .frame(panel_frame())
             .show(ctx, |ui| {
+                ui.spacing_mut().item_spacing.y = 1.0;
                 ui.label(RichText::new("Keys").strong());
-                egui::Grid::new("keys")
-                    .num_columns(2)
-                    .spacing([12.0, 1.0])
-                    .show(ui, |ui| {
-                        for b in BINDINGS {
-                            ui.label(RichText::new(b.label).monospace().size(11.0));
-                            ui.label(RichText::new(b.does).size(11.5));
-                            ui.end_row();
+                let half = BINDINGS.len().div_ceil(2);
+                ui.horizontal_top(|ui| {
+                    for (i, bindings) in BINDINGS.chunks(half).enumerate() {
+                        if i > 0 {
+                            ui.add_space(COLUMN_GAP);
                         }
-                    });
+                        ui.vertical(|ui| {
+                            ui.set_width(column_width);
+                            egui::Grid::new(("keys", i))
+                                .num_columns(2)
+                                .spacing([10.0, 2.0])
+                                .max_col_width(column_width - 150.0)
+                                .show(ui, |ui| {
+                                    for b in bindings {
+                                        ui.label(RichText::new(b.label).monospace().size(11.0));
+                                        ui.label(RichText::new(b.does).size(11.5));
+                                        ui.end_row();
+                                    }
+                                });
+                        });
+                    }
+                });
             });
-        panels.extend(help.map(|r| r.response.rect));
+        windows.extend(help.map(|r| (r.response, region)));
     }
-    (actions, panels)
+    for (response, within) in windows {
+        laid.panels.push(response.rect);
+        if audit {
+            laid.texts
+                .extend(texts_on_layer(ctx, response.layer_id, &place, within));
+        }
+    }
+    laid
+}
+
+/// Every text painted on `layer`, placed in world pixels, to keep to `within`.
+fn texts_on_layer(
+    ctx: &egui::Context,
+    layer: egui::LayerId,
+    place: &Placement,
+    within: Region,
+) -> Vec<PlacedText> {
+    fn collect(shape: &egui::Shape, out: &mut Vec<(String, egui::Rect)>) {
+        match shape {
+            egui::Shape::Text(t) => {
+                out.push((t.galley.text().to_string(), t.visual_bounding_rect()))
+            }
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| collect(s, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    ctx.graphics(|g| {
+        if let Some(list) = g.get(layer) {
+            for clipped in list.all_entries() {
+                collect(&clipped.shape, &mut found);
+            }
+        }
+    });
+    found
+        .into_iter()
+        .filter(|(text, _)| !text.trim().is_empty())
+        .map(|(text, r)| PlacedText {
+            text,
+            rect: Region {
+                min: place.to_world(r.min),
+                max: place.to_world(r.max),
+            },
+            within,
+        })
+        .collect()
 }
 
 /// Inner margin of the panels.
 const PANEL_MARGIN: f32 = 10.0;
+
+/// Space between the help's two columns.
+const COLUMN_GAP: f32 = 24.0;
 
 /// Where a world point is in egui's points: with the zoom the host sets, a point is a world
 /// pixel, shifted by the letterbox.
@@ -516,6 +653,11 @@ impl Placement {
     fn at(&self, world: Vec2) -> egui::Pos2 {
         egui::pos2(world.x, world.y) + self.offset
     }
+
+    fn to_world(&self, point: egui::Pos2) -> Vec2 {
+        let p = point - self.offset;
+        Vec2::new(p.x, p.y)
+    }
 }
 
 /// Captions' colour.
@@ -525,23 +667,36 @@ const CAPTION_GREY: Color32 = Color32::from_gray(220);
 struct Words<'a> {
     painter: egui::Painter,
     place: &'a Placement,
+    /// Where each text landed, when auditing the layout.
+    audit: Option<Vec<PlacedText>>,
 }
 
 impl Words<'_> {
-    /// Paints `text` with its top left at the world point `at`; returns its width in points.
-    fn text(&self, at: Vec2, text: &str, size: f32, colour: Color32) -> f32 {
+    /// Paints `text`, which belongs in `within`, with its top left at the world point `at`;
+    /// returns its width in points.
+    fn text(&mut self, within: Region, at: Vec2, text: &str, size: f32, colour: Color32) -> f32 {
         let galley =
             self.painter
                 .layout_no_wrap(text.to_string(), egui::FontId::proportional(size), colour);
-        let width = galley.size().x;
+        let extent = galley.size();
+        if let Some(audit) = &mut self.audit {
+            audit.push(PlacedText {
+                text: text.to_string(),
+                rect: Region {
+                    min: at,
+                    max: at + Vec2::new(extent.x, extent.y),
+                },
+                within,
+            });
+        }
         self.painter.galley(self.place.at(at), galley, colour);
-        width
+        extent.x
     }
 }
 
 /// The timeline's caption and legend, its row names, and how far the game clock is from the
 /// wall clock.
-fn timeline_words(words: &Words, strip: &Strip, paused: bool) {
+fn timeline_words(words: &mut Words, strip: &Strip, paused: bool) {
     let region = LAYOUT.timeline;
     let g = timeline::geometry(region);
     let colour = |k: MarkKind| {
@@ -554,7 +709,7 @@ fn timeline_words(words: &Words, strip: &Strip, paused: bool) {
         "the loop, last second of real time:"
     };
     let mut at = region.min + Vec2::new(6.0, 2.0);
-    at.x += words.text(at, title, 12.5, CAPTION_GREY) + 8.0;
+    at.x += words.text(region, at, title, 12.5, CAPTION_GREY) + 8.0;
     let legend = [
         (MarkKind::Wait, "wait"),
         (MarkKind::Input, "input"),
@@ -569,12 +724,12 @@ fn timeline_words(words: &Words, strip: &Strip, paused: bool) {
         (MarkKind::Update { of: 10 }, "10+ updates a frame"),
     ];
     for (kind, name) in legend {
-        at.x += words.text(at, name, 12.0, colour(kind)) + 7.0;
+        at.x += words.text(region, at, name, 12.0, colour(kind)) + 7.0;
     }
     let row_grey = Color32::from_gray(200);
     for (row, name) in [(g.real, "real"), (g.game, "game")] {
         let at = Vec2::new(region.min.x + 6.0, row.centre().y - 8.0);
-        words.text(at, name, 12.0, row_grey);
+        words.text(region, at, name, 12.0, row_grey);
     }
     if strip.behind.abs() >= 0.05 {
         let text = format!(
@@ -587,7 +742,7 @@ fn timeline_words(words: &Words, strip: &Strip, paused: bool) {
             }
         );
         let at = Vec2::new(region.max.x - 260.0, g.game.min.y - 17.0);
-        words.text(at, &text, 12.0, Color32::from_rgb(255, 150, 110));
+        words.text(region, at, &text, 12.0, Color32::from_rgb(255, 150, 110));
     }
 }
 
@@ -608,17 +763,17 @@ pub fn graph_scale_ms(longest: Duration) -> f32 {
 
 /// Recent frame times as bars, coloured by the updates each frame ran, on a scale that fits
 /// the longest, with the 16.7 ms line.
-fn frame_graph(ui: &mut egui::Ui, c: &Controls) {
-    let size = egui::vec2(ui.available_width(), 56.0);
+fn frame_graph(ui: &mut egui::Ui, session: &Session) {
+    let size = egui::vec2(ui.available_width(), 48.0);
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, Color32::from_black_alpha(120));
-    let samples = c.session().stats().samples();
+    let samples = session.stats().samples();
     let skip = samples.len().saturating_sub(GRAPH_FRAMES);
     let shown: Vec<_> = samples.skip(skip).collect();
     let longest = shown.iter().map(|s| s.duration).max().unwrap_or_default();
     let scale = graph_scale_ms(longest);
-    let max = c.settings().max_updates;
+    let max = session.settings().max_updates;
     let bar = rect.width() / GRAPH_FRAMES as f32;
     let height = |ms: f32| (ms / scale).min(1.0) * rect.height();
     for (i, s) in shown.iter().enumerate() {
@@ -656,15 +811,14 @@ fn frame_graph(ui: &mut egui::Ui, c: &Controls) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::controls::Knobs;
+    use crate::app::compose::{FrameInputs, Readouts, overlay_model};
     use crate::world::WorldConfig;
     use looplab_timing::{LoopSettings, ManualClock, Wake};
 
-    fn controls(strategy: Strategy) -> Controls {
-        Controls::new(
+    fn session(strategy: Strategy) -> Session {
+        Session::new(
             strategy,
             LoopSettings::default(),
-            Knobs::default(),
             &WorldConfig {
                 seed: 1,
                 bullets: 10,
@@ -672,73 +826,69 @@ mod tests {
         )
     }
 
-    fn run(c: &mut Controls, frame: Duration, frames: u32) -> FramePlan {
+    fn run(s: &mut Session, frame: Duration, frames: u32) -> FramePlan {
         let mut clock = ManualClock::default();
-        let mut plan = c.session_mut().frame(clock.now(), |_, _| {});
+        let mut plan = s.frame(clock.now(), |_, _| {});
         for _ in 0..frames {
             clock.advance(frame);
             if let Wake::At(t) = plan.wake {
                 clock.advance_to(t);
             }
-            plan = c.session_mut().frame(clock.now(), |_, _| {});
+            plan = s.frame(clock.now(), |_, _| {});
         }
         plan
     }
 
     #[test]
     fn slow_fixed_sleep_is_flagged_and_interpolated_is_not() {
-        let mut slow = controls(Strategy::FixedSleep);
+        let mut slow = session(Strategy::FixedSleep);
         run(&mut slow, Duration::from_millis(40), 60);
-        let w = speed_warning(&slow.session().stats().summary(), &slow).unwrap();
+        let w = speed_warning(&slow.stats().summary(), &slow).unwrap();
         assert!(w.starts_with("game running slow: 42%"), "{w}");
 
-        let mut fine = controls(Strategy::Interpolated);
+        let mut fine = session(Strategy::Interpolated);
         run(&mut fine, Duration::from_millis(40), 60);
-        assert_eq!(
-            speed_warning(&fine.session().stats().summary(), &fine),
-            None
-        );
+        assert_eq!(speed_warning(&fine.stats().summary(), &fine), None);
 
-        let mut fast = controls(Strategy::Uncapped);
+        let mut fast = session(Strategy::Uncapped);
         run(&mut fast, Duration::from_millis(2), 600);
-        let w = speed_warning(&fast.session().stats().summary(), &fast).unwrap();
+        let w = speed_warning(&fast.stats().summary(), &fast).unwrap();
         assert!(w.starts_with("game running fast: 8.3x"), "{w}");
     }
 
-    fn model<'a>(
-        c: &'a Controls,
-        plan: &'a FramePlan,
-        delay: &'a InputDelay,
-        last: &'a FrameRecord,
-    ) -> OverlayModel<'a> {
-        OverlayModel {
-            controls: c,
-            plan,
-            last,
-            summary: c.session().stats().summary(),
+    /// What the composer would make of `s` after `plan`, with a known error and CPU.
+    fn with_model<R>(s: &Session, plan: &FramePlan, check: impl FnOnce(&OverlayModel) -> R) -> R {
+        let knobs = Knobs::default();
+        let readouts = Readouts {
             accuracy: FrameAccuracy {
                 mean_error: 3.25,
                 max_error: 10.0,
                 judder: 0.0,
             },
-            present_mode: wgpu::PresentMode::Immediate,
-            compositor_paced: false,
-            hidden_note: None,
+            ..Readouts::default()
+        };
+        let facts = PlatformFacts {
             cpu_percent: Some(97.0),
-            adapter: "test",
-            steer_delay: delay,
-            strip: None,
-            lane_captions: &[],
-            transform: ViewTransform::new(crate::world::WORLD_SIZE, 1280, 720),
-        }
+            ..PlatformFacts::offscreen(wgpu::PresentMode::Immediate)
+        };
+        let inputs = FrameInputs {
+            session: s,
+            knobs: &knobs,
+            plan,
+            readouts: &readouts,
+            lanes: None,
+            now: plan.now,
+            facts: &facts,
+        };
+        let transform = ViewTransform::new(crate::world::WORLD_SIZE, 1280, 720);
+        check(&overlay_model(&inputs, None, &[], transform))
     }
 
     #[test]
     fn rows_show_the_plan_and_knobs() {
-        let mut c = controls(Strategy::Interpolated);
-        let plan = run(&mut c, Duration::from_millis(7), 30);
-        let delay = InputDelay::default();
-        let rows = status_rows(&model(&c, &plan, &delay, &FrameRecord::default()));
+        let mut s = session(Strategy::Interpolated);
+        let plan = run(&mut s, Duration::from_millis(7), 30);
+        let rows = with_model(&s, &plan, status_rows);
         let get = |k: &str| rows.iter().find(|(l, _)| *l == k).unwrap().1.clone();
         assert!(get("this frame").ends_with(&format!("alpha {:.2}", plan.view.alpha())));
         assert!(get("FPS / UPS").contains("(target 60)"));
@@ -751,14 +901,13 @@ mod tests {
 
     #[test]
     fn captions_carry_each_demonstrations_figure() {
-        let mut c = controls(Strategy::Variable);
-        let plan = run(&mut c, Duration::from_millis(7), 30);
-        let delay = InputDelay::default();
-        let captions = captions(&model(&c, &plan, &delay, &FrameRecord::default()));
+        let mut s = session(Strategy::Variable);
+        let plan = run(&mut s, Duration::from_millis(7), 30);
+        let captions = with_model(&s, &plan, captions);
         let text = |r: Region| captions.iter().find(|(x, _)| *x == r).unwrap().1.clone();
         assert!(text(LAYOUT.stream).starts_with("bullet stream: 10 bullets"));
         assert!(text(LAYOUT.balls).contains("energy drift"));
-        let darts = &c.session().world().darts;
+        let darts = &s.world().darts;
         assert!(text(LAYOUT.wall).contains(&format!(
             "{} of {} darts went through",
             darts.tunnels,

@@ -7,7 +7,7 @@ use glam::Vec2;
 use winit::event::WindowEvent;
 use winit::window::Window;
 
-use super::overlay::{self, OverlayModel};
+use super::overlay::{self, OverlayModel, PlacedText};
 use crate::input::Action;
 use crate::platform::clock::Stopwatch;
 use crate::render::{OverlayPaint, TextureChanges};
@@ -18,6 +18,8 @@ pub struct OverlayHost {
     window_input: Option<egui_winit::State>,
     /// egui's clock starts here.
     started: Stopwatch,
+    /// Say where every text landed (tests of the layout).
+    audit: bool,
 }
 
 /// One laid-out overlay frame.
@@ -28,6 +30,8 @@ pub struct OverlayFrame {
     pub actions: Vec<Action>,
     /// Time spent laying it out and tessellating.
     pub took: Duration,
+    /// Where every text landed, from a host that audits; empty otherwise.
+    pub texts: Vec<PlacedText>,
 }
 
 impl OverlayHost {
@@ -46,6 +50,7 @@ impl OverlayHost {
             ctx,
             window_input: Some(state),
             started: Stopwatch::start(),
+            audit: false,
         }
     }
 
@@ -55,7 +60,15 @@ impl OverlayHost {
             ctx: egui::Context::default(),
             window_input: None,
             started: Stopwatch::start(),
+            audit: false,
         }
+    }
+
+    /// The same host, saying where every text lands (tests of the layout).
+    #[must_use]
+    pub fn audited(mut self) -> Self {
+        self.audit = true;
+        self
     }
 
     /// Passes a window event to egui; true when egui used it (a click on a button), so it
@@ -106,16 +119,16 @@ impl OverlayHost {
                 ..Default::default()
             },
         };
-        let mut actions = Vec::new();
-        let mut rects = Vec::new();
+        let mut laid = overlay::Laid::default();
         let mut output = self.ctx.run_pass(input, |ctx| {
-            (actions, rects) = overlay::ui(ctx, model);
+            laid = overlay::ui(ctx, model, self.audit);
         });
         if let (Some(state), Some(window)) = (&mut self.window_input, window) {
             state.handle_platform_output(window, std::mem::take(&mut output.platform_output));
         }
         let ppp = output.pixels_per_point;
-        let panels = rects
+        let panels = laid
+            .panels
             .iter()
             .map(|r| {
                 (
@@ -132,8 +145,9 @@ impl OverlayHost {
                 pixels_per_point: ppp,
                 panels,
             },
-            actions,
+            actions: laid.actions,
             took: t.elapsed(),
+            texts: laid.texts,
         }
     }
 }

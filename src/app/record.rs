@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::overlay::SpeedWatch;
 use crate::failure::Failure;
 use crate::platform::files;
 use crate::session::frame::{FrameLog, FrameRecord, KeyLatency};
@@ -17,7 +18,7 @@ use crate::world::accuracy::FrameAccuracy;
 use looplab_timing::Strategy;
 
 /// Totals of the frames drawn under one strategy.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StrategyTotals {
     /// Real time the strategy was active, seconds.
     pub seconds: f64,
@@ -86,8 +87,8 @@ impl Recorder {
         t.judder_sum += f.accuracy.judder as f64;
     }
 
-    /// The totals with their rates computed, keyed by strategy id.
-    pub fn totals(&self) -> BTreeMap<String, StrategyTotals> {
+    /// The totals with their rates computed.
+    pub fn totals(&self) -> BTreeMap<Strategy, StrategyTotals> {
         self.totals
             .iter()
             .map(|(s, t)| {
@@ -99,7 +100,7 @@ impl Recorder {
                 let frames = t.frames.max(1) as f64;
                 t.mean_error_px = t.error_sum / frames;
                 t.mean_judder_px = t.judder_sum / frames;
-                (s.id().to_string(), t)
+                (*s, t)
             })
             .collect()
     }
@@ -139,7 +140,7 @@ mod tests {
         }
         r.close(ms(560));
         let t = r.totals();
-        let fs = &t["fixed-sleep"];
+        let fs = &t[&Strategy::FixedSleep];
         assert_eq!((fs.frames, fs.updates), (4, 4));
         assert!((fs.seconds - 0.16).abs() < 1e-9);
         assert!((fs.fps - 25.0).abs() < 1e-9);
@@ -148,7 +149,7 @@ mod tests {
             (fs.mean_error_px, fs.max_error_px, fs.mean_judder_px),
             (2.0, 5.0, 1.0)
         );
-        let i = &t["interpolated"];
+        let i = &t[&Strategy::Interpolated];
         assert_eq!(i.frames, 10);
         assert!((i.ratio - 1.0).abs() < 1e-9);
         assert_eq!(i.max_updates_in_frame, 2);
@@ -160,12 +161,16 @@ mod tests {
 #[derive(Debug, Default)]
 pub struct RunRecord {
     pub totals: Recorder,
+    /// The game-speed warning, checked as the run goes.
+    pub speed: SpeedWatch,
     /// Kept only with `--frame-log`.
     log: Option<FrameLog>,
     /// Arrival times of applied keys not yet shown by a presented frame.
     unshown_keys: Vec<Duration>,
     pub presented: u64,
     pub skipped: u64,
+    /// Keys pressed and buttons clicked that took effect.
+    pub inputs_applied: u64,
     /// Every measured input-to-display delay of the ship.
     pub steer_delays: Vec<Duration>,
     /// Every presented frame's timings, for `--trace`.
@@ -187,6 +192,24 @@ impl RunRecord {
     pub fn key_applied(&mut self, arrival: Duration) {
         if self.log.is_some() {
             self.unshown_keys.push(arrival);
+        }
+    }
+
+    /// A frame drawn by `strategy` is done: counted to its strategy, its ship delay kept
+    /// (when it showed a steering change) and, presented, traced.
+    pub fn frame_done(
+        &mut self,
+        record: &FrameRecord,
+        strategy: Strategy,
+        accuracy: FrameAccuracy,
+        steer_delay: Option<Duration>,
+    ) {
+        self.totals.frame(record, strategy, accuracy);
+        self.steer_delays.extend(steer_delay);
+        if let Some(trace) = &mut self.trace
+            && record.presented.is_some()
+        {
+            trace.push(TraceFrame::of(record));
         }
     }
 

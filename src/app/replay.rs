@@ -57,6 +57,26 @@ impl ReplayCheck {
         self.end.compare(&self.checkpoint)
     }
 
+    /// Logs whether the replay reached the recorded state, once it has got to the
+    /// recording's end.
+    pub fn log_outcome(&self) {
+        let Some(o) = self.outcome() else {
+            return;
+        };
+        if o.same_state {
+            log::info!(
+                "replay: at {:.2} s of game time the state is the recorded one",
+                self.end_seconds()
+            );
+        } else {
+            log::warn!(
+                "replay: at {:.2} s of game time the state differs from the recording; the ship is {:.1} px from where it was",
+                self.end_seconds(),
+                o.ship_offset_px
+            );
+        }
+    }
+
     /// The recording's end, in game seconds.
     pub fn end_seconds(&self) -> f64 {
         self.end.game_time.as_secs_f64()

@@ -1,30 +1,23 @@
 //! Measurements that need no display: pacing a loop with the real clock, the world update,
-//! and sprite throughput rendered offscreen.
+//! and sprite throughput rendered offscreen. The bench keeps its own stopwatch
+//! (`std::time::Instant`): measuring this machine is its purpose.
 
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::measure::{mean, median, percentile, stddev};
-use crate::app::controls::{Controls, Knobs};
-use crate::app::lanes_view::compare_frame;
-use crate::app::overlay::OverlayModel;
-use crate::app::overlay_host::OverlayHost;
+use crate::app::compose::{Composer, FrameInputs, Readouts};
+use crate::app::controls::Knobs;
+use crate::app::overlay::PlatformFacts;
 use crate::lab::compare::{Compare, Preset};
 use crate::render::gpu::Gpu;
-use crate::render::lanes::LanesScratch;
 use crate::render::offscreen::OffscreenTarget;
 use crate::render::painter::Painter;
-use crate::render::scene::{self, Showing, ViewTransform};
 use crate::session::Session;
 use crate::session::frame::{FrameRecord, RenderTimes};
-use crate::session::input_delay::InputDelay;
-use crate::session::timeline::{FrameHistory, Strip, TIMELINE_SPAN};
-use crate::world::layout::Region;
-use crate::world::{WORLD_SIZE, World, WorldConfig};
-use looplab_timing::{
-    Clock, FramePlan, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake,
-};
+use crate::world::{World, WorldConfig};
+use looplab_timing::{Clock, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
 
 /// How precisely a frame cap held.
 #[derive(Clone, Debug, Serialize)]
@@ -200,7 +193,8 @@ pub struct ThroughputResult {
 }
 
 /// Renders `bullets` offscreen at 1280x720 with `variant` for about `seconds`, waiting for
-/// the GPU after every frame (one frame in flight, as a swapchain would allow).
+/// the GPU after every frame (one frame in flight, as a swapchain would allow). Each frame
+/// is composed by the window's own composer.
 pub fn sprites_offscreen(
     gpu: &Gpu,
     bullets: usize,
@@ -215,23 +209,28 @@ pub fn sprites_offscreen(
         variant == SpriteVariant::Bare,
     )?;
     let target = OffscreenTarget::new(&gpu.device, width, height);
-    let mut controls = Controls::new(
+    let mut session = Session::new(
         Strategy::Interpolated,
         LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ)),
-        Knobs {
-            overlay: variant == SpriteVariant::SpritesOverlay,
-            ..Knobs::default()
-        },
         &WorldConfig { seed: 1, bullets },
     );
+    let story = matches!(
+        variant,
+        SpriteVariant::Story | SpriteVariant::SpritesOverlay
+    );
+    let knobs = Knobs {
+        overlay: variant == SpriteVariant::SpritesOverlay,
+        timeline: story,
+        ..Knobs::default()
+    };
     // A second of frames as a window capped at 60 Hz makes them (a wait, an update, the
     // drawing, the present, the deadline), so the timeline strip has its usual content.
-    let mut history = FrameHistory::default();
-    let mut plan = controls.session_mut().frame(Duration::ZERO, |_, _| {});
+    let mut readouts = Readouts::default();
+    let mut plan = session.frame(Duration::ZERO, |_, _| {});
     for i in 1..=60 {
         let start = Duration::from_nanos(16_666_667 * i);
-        plan = controls.session_mut().frame(start, |_, _| {});
-        history.push(FrameRecord {
+        plan = session.frame(start, |_, _| {});
+        readouts.history.push(FrameRecord {
             waited: Duration::from_millis(11),
             update_time: Duration::from_micros(200),
             inputs: u32::from(i % 20 == 0),
@@ -240,52 +239,38 @@ pub fn sprites_offscreen(
                 ..RenderTimes::default()
             },
             presented: Some(start + Duration::from_millis(5)),
-            ..controls.session().record(&plan)
+            ..session.record(&plan)
         });
     }
-    let story = matches!(
-        variant,
-        SpriteVariant::Story | SpriteVariant::SpritesOverlay
-    );
-    let mut shapes = Vec::new();
-    let showing = Showing {
-        view: plan.view,
-        step: plan.step,
-        game_now: plan.game_now,
-        reference: plan.game_now,
-        ghosts: false,
+    let facts = PlatformFacts::offscreen(wgpu::PresentMode::Immediate);
+    let mut composer = if story {
+        Composer::headless()
+    } else {
+        Composer::headless().without_words()
     };
-    let transform = ViewTransform::new(WORLD_SIZE, width, height);
-    let (last, steer_delay) = (FrameRecord::default(), InputDelay::default());
-    let mut overlay = OverlayHost::headless();
     let mut samples: Vec<[f64; 4]> = Vec::new();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    // Each frame builds everything the window builds: the strip, the shapes, the words.
+    // Each frame is composed as the window composes it: the strip, the shapes, the words.
     let mut run_frame = |painter: &mut Painter| -> Result<[f64; 4], String> {
         let t = Instant::now();
-        let strip = story.then(|| history.strip(TIMELINE_SPAN));
-        let world = controls.session().world();
-        let frame = scene::sprite_frame(world, &showing, strip.as_ref(), transform, &mut shapes);
-        let laid_out = story.then(|| {
-            let model = offscreen_model(
-                &controls,
-                &plan,
-                &last,
-                &steer_delay,
-                strip.as_ref(),
-                &[],
-                transform,
-            );
-            overlay.run(None, (width, height), &model)
-        });
-        let overlay_ms = ms(t.elapsed());
+        let inputs = FrameInputs {
+            session: &session,
+            knobs: &knobs,
+            plan: &plan,
+            readouts: &readouts,
+            lanes: None,
+            now: plan.now,
+            facts: &facts,
+        };
+        let frame = composer.compose(&inputs, None, (width, height));
+        let compose_ms = ms(t.elapsed());
         let painted = painter.paint(
             &gpu.device,
             &gpu.queue,
             &target.view,
             (width, height),
-            &frame,
-            laid_out.map(|o| o.paint),
+            &frame.sprites,
+            frame.words.map(|w| w.paint),
         );
         let t = Instant::now();
         gpu.queue.submit(painted.commands);
@@ -293,7 +278,7 @@ pub fn sprites_offscreen(
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| format!("waiting for the GPU: {e}"))?;
         Ok([
-            overlay_ms,
+            compose_ms,
             ms(painted.timings.upload),
             ms(painted.timings.encode),
             ms(t.elapsed()),
@@ -322,45 +307,24 @@ pub fn sprites_offscreen(
     })
 }
 
-/// The overlay as an offscreen frame lays it out: no window and no CPU meter.
-fn offscreen_model<'a>(
-    controls: &'a Controls,
-    plan: &'a FramePlan,
-    last: &'a FrameRecord,
-    steer_delay: &'a InputDelay,
-    strip: Option<&'a Strip>,
-    lane_captions: &'a [(Region, String)],
-    transform: ViewTransform,
-) -> OverlayModel<'a> {
-    OverlayModel {
-        controls,
-        plan,
-        last,
-        summary: controls.session().stats().summary(),
-        accuracy: Default::default(),
-        present_mode: wgpu::PresentMode::Immediate,
-        compositor_paced: false,
-        hidden_note: None,
-        cpu_percent: None,
-        adapter: "offscreen",
-        steer_delay,
-        strip,
-        lane_captions,
-        transform,
-    }
-}
-
 /// Compare mode against the single view at the same number of bullets in all.
 #[derive(Clone, Debug, Serialize)]
 pub struct CompareResult {
-    /// `single view` or the preset's id.
-    pub view: String,
+    /// The compare preset, or `None` for the single view.
+    pub preset: Option<Preset>,
     pub lanes: usize,
     pub bullets_per_lane: usize,
     pub frames: usize,
     pub fps: f64,
-    /// Median wall time of a whole frame (simulation, layout, drawing, GPU), ms.
+    /// Median wall time of a whole frame (simulation, composition, drawing, GPU), ms.
     pub frame_ms: f64,
+}
+
+impl CompareResult {
+    /// `single view` or the preset's id.
+    pub fn view(&self) -> &'static str {
+        self.preset.map_or("single view", Preset::id)
+    }
 }
 
 /// Renders `total` bullets offscreen at 1280x720 for about `seconds`, as the single view
@@ -382,70 +346,47 @@ pub fn compare_offscreen(
         seed: 1,
         bullets: total / lanes,
     };
-    let mut controls = Controls::new(
-        Strategy::Interpolated,
-        settings.clone(),
-        Knobs {
-            overlay: false,
-            compare: preset,
-            ..Knobs::default()
-        },
-        &world,
-    );
+    let mut session = Session::new(Strategy::Interpolated, settings.clone(), &world);
+    let knobs = Knobs {
+        overlay: false,
+        compare: preset,
+        ..Knobs::default()
+    };
     let mut compare = preset.map(|p| Compare::new(p, &settings, &world, Duration::ZERO));
-    let transform = ViewTransform::new(WORLD_SIZE, width, height);
-    let (mut history, mut shapes, mut scratch) =
-        (FrameHistory::default(), Vec::new(), LanesScratch::default());
-    let (last, steer_delay) = (FrameRecord::default(), InputDelay::default());
-    let mut overlay = OverlayHost::headless();
+    let facts = PlatformFacts::offscreen(wgpu::PresentMode::Immediate);
+    let mut composer = Composer::headless();
+    let mut readouts = Readouts::default();
     let period = Rate::SIXTY_HZ.period();
     let mut now = Duration::ZERO;
     let mut frame = |painter: &mut Painter| -> Result<f64, String> {
         let t = Instant::now();
         now += period;
-        let plan = controls.session_mut().frame(now, |_, _| {});
-        history.push(FrameRecord {
+        let plan = session.frame(now, |_, _| {});
+        readouts.history.push(FrameRecord {
             update_time: Duration::from_micros(200),
             presented: Some(now + Duration::from_millis(5)),
-            ..controls.session().record(&plan)
+            ..session.record(&plan)
         });
-        let strip = compare.is_none().then(|| history.strip(TIMELINE_SPAN));
-        let (sprites, captions) = match &mut compare {
-            Some(c) => {
-                c.advance_to(now);
-                compare_frame(c, None, now, transform, plan.step, &mut scratch)
-            }
-            None => {
-                let showing = Showing {
-                    view: plan.view,
-                    step: plan.step,
-                    game_now: plan.game_now,
-                    reference: controls.session().reference(),
-                    ghosts: false,
-                };
-                let world = controls.session().world();
-                let frame =
-                    scene::sprite_frame(world, &showing, strip.as_ref(), transform, &mut shapes);
-                (frame, Vec::new())
-            }
+        if let Some(c) = &mut compare {
+            c.advance_to(now);
+        }
+        let inputs = FrameInputs {
+            session: &session,
+            knobs: &knobs,
+            plan: &plan,
+            readouts: &readouts,
+            lanes: compare.as_ref(),
+            now,
+            facts: &facts,
         };
-        let model = offscreen_model(
-            &controls,
-            &plan,
-            &last,
-            &steer_delay,
-            strip.as_ref(),
-            &captions,
-            transform,
-        );
-        let laid_out = overlay.run(None, (width, height), &model);
+        let composed = composer.compose(&inputs, None, (width, height));
         let painted = painter.paint(
             &gpu.device,
             &gpu.queue,
             &target.view,
             (width, height),
-            &sprites,
-            Some(laid_out.paint),
+            &composed.sprites,
+            composed.words.map(|w| w.paint),
         );
         gpu.queue.submit(painted.commands);
         gpu.device
@@ -463,7 +404,7 @@ pub fn compare_offscreen(
     }
     let elapsed = start.elapsed().as_secs_f64();
     Ok(CompareResult {
-        view: preset.map_or("single view".to_string(), |p| p.id().to_string()),
+        preset,
         lanes,
         bullets_per_lane: world.bullets,
         frames: times.len(),

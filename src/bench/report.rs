@@ -133,7 +133,9 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
                 "<= 1.3x the single view's frame time".into(),
                 format!(
                     "{ratio:.2}x at worst ({}: {:.2} vs {:.2} ms, offscreen)",
-                    w.view, w.frame_ms, single.frame_ms
+                    w.view(),
+                    w.frame_ms,
+                    single.frame_ms
                 ),
                 Some(ratio <= 1.3),
             ));
@@ -325,7 +327,12 @@ pub fn table(r: &BenchReport) -> String {
             let _ = writeln!(
                 out,
                 "  {:<16} {:>5} {:>9} {:>8.1} {:>10.2} {:>14}",
-                c.view, c.lanes, c.bullets_per_lane, c.fps, c.frame_ms, ratio
+                c.view(),
+                c.lanes,
+                c.bullets_per_lane,
+                c.fps,
+                c.frame_ms,
+                ratio
             );
         }
     }

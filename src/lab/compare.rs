@@ -12,8 +12,10 @@ use crate::world::WorldConfig;
 use crate::world::ship::Steer;
 use looplab_timing::{LoopSettings, Strategy};
 
-/// The comparisons compare mode starts with, each one key or `--compare NAME`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The comparisons compare mode starts with, each one key or `--compare NAME`. Written in
+/// reports by its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// Game Programming Patterns' Fred and George: a fast and a slow machine, variable step.
     /// Their worlds part, visibly, and the hashes say so.
@@ -56,14 +58,12 @@ impl Preset {
     pub fn description(self) -> &'static str {
         match self {
             Preset::FredAndGeorge => {
-                "two machines, variable step: Fred's fast one and George's slow one part ways"
+                "Fred's fast machine, George's slow one, a variable step: they part"
             }
             Preset::FixedStep => "two machines, fixed step: they stay identical",
             Preset::SixStrategies => "one machine, the six strategies: the same motion six ways",
             Preset::WeakGpu => "the weak GPU under every strategy",
-            Preset::Snapping => {
-                "a 60 Hz display and a noisy timer: deltas as measured double and skip updates, snapped they do not"
-            }
+            Preset::Snapping => "a noisy 60 Hz display: measured deltas jump, snapped ones do not",
             Preset::Custom => "the machines and strategies given with --lane",
         }
     }

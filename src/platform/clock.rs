@@ -80,6 +80,12 @@ pub fn spin_for(d: Duration) {
     }
 }
 
+/// Stops the loop for `d` (the S key's one-off stall, a hitch the window shows how each
+/// strategy survives): a plain sleep, as a process that is not scheduled does nothing.
+pub fn block_for(d: Duration) {
+    std::thread::sleep(d);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

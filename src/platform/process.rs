@@ -37,7 +37,7 @@ fn parse_status_kib(status: &str, field: &str) -> Option<u64> {
 
 /// The process's CPU use over the last half second, for the overlay (the texts' power
 /// question).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct CpuMeter {
     last: Option<(Stopwatch, Duration)>,
     percent: Option<f64>,

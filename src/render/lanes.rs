@@ -27,32 +27,75 @@ pub const LANES_AREA: Region = Region {
 /// Gap between tiles, world pixels.
 const GAP: f32 = 8.0;
 
-/// How the tiles of `n` lanes share `area`: two stacked, three or four in a 2x2 grid, five
-/// or six in three columns of two.
+/// Height of a line of a lane's caption, world pixels (12-point words).
+const CAPTION_LINE: f32 = 14.0;
+
+/// How many lines a lane's caption takes in a tile this wide: its head and its figures on
+/// one line, on two, or (narrow tiles) with the figures split over two.
+pub fn caption_lines(width: f32) -> usize {
+    if width >= 700.0 {
+        1
+    } else if width >= 400.0 {
+        2
+    } else {
+        3
+    }
+}
+
+/// The band a caption of `lines` lines takes at the top of a tile.
+pub fn caption_band(lines: usize) -> f32 {
+    4.0 + CAPTION_LINE * lines as f32
+}
+
+/// How the tiles of `n` lanes share `area`: in the grid (columns and rows) that shows the
+/// lanes' scenes largest, each tile exactly its caption band and its scene, the grid centred
+/// in the area.
 pub fn tiles(n: usize, area: Region) -> Vec<Region> {
-    let (cols, rows) = match n {
-        0 | 1 => (1, 1),
-        2 => (1, 2),
-        3 | 4 => (2, 2),
-        _ => (3, n.div_ceil(3)),
-    };
+    let n = n.max(1);
+    let crop = LANE_CROP.size();
     let size = area.size();
-    let w = (size.x - GAP * (cols - 1) as f32) / cols as f32;
-    let h = (size.y - GAP * (rows - 1) as f32) / rows as f32;
+    // For every grid, the largest scene that fits a cell with the caption its width needs.
+    let grids = (1..=n).flat_map(|cols| {
+        let rows = n.div_ceil(cols);
+        let cell = Vec2::new(
+            (size.x - GAP * (cols - 1) as f32) / cols as f32,
+            (size.y - GAP * (rows - 1) as f32) / rows as f32,
+        );
+        (1..=3).filter_map(move |lines| {
+            let zoom = (cell.x / crop.x).min((cell.y - caption_band(lines)) / crop.y);
+            (zoom > 0.0 && caption_lines(crop.x * zoom) <= lines)
+                .then_some((zoom, cols, rows, lines))
+        })
+    });
+    let Some((zoom, cols, rows)) = grids
+        .map(|(zoom, cols, rows, _)| (zoom, cols, rows))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+    else {
+        return vec![area; n];
+    };
+    // The caption takes the lines its width needs (a scene limited by the cell's width fits
+    // with a band of more lines too).
+    let band = caption_band(caption_lines(crop.x * zoom));
+    let tile = Vec2::new(crop.x * zoom, band + crop.y * zoom);
+    let grid = Vec2::new(
+        tile.x * cols as f32 + GAP * (cols - 1) as f32,
+        tile.y * rows as f32 + GAP * (rows - 1) as f32,
+    );
+    let origin = area.min + (size - grid) * 0.5;
     (0..n)
         .map(|i| {
             let (c, r) = ((i % cols) as f32, (i / cols) as f32);
-            let min = area.min + Vec2::new(c * (w + GAP), r * (h + GAP));
+            let min = origin + Vec2::new(c * (tile.x + GAP), r * (tile.y + GAP));
             Region {
                 min,
-                max: min + Vec2::new(w, h),
+                max: min + tile,
             }
         })
         .collect()
 }
 
-/// Where a lane's world lands in the window: the crop scaled into its tile, below a caption
-/// band, keeping its shape.
+/// Where a lane's world lands in the window: the crop scaled into its tile, below its
+/// caption band, keeping its shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LaneView {
     pub tile: Region,
@@ -62,18 +105,9 @@ pub struct LaneView {
 }
 
 impl LaneView {
-    /// Whether a tile is too narrow for its caption on one line.
-    pub fn two_line_caption(tile: Region) -> bool {
-        tile.size().x < 600.0
-    }
-
     pub fn new(tile: Region) -> Self {
-        let lines = if Self::two_line_caption(tile) {
-            2.0
-        } else {
-            1.0
-        };
-        let room = tile.inset(0.0, CAPTION_HEIGHT * lines, 0.0, 0.0);
+        let band = caption_band(caption_lines(tile.size().x));
+        let room = tile.inset(0.0, band, 0.0, 0.0);
         let crop = LANE_CROP.size();
         let zoom = (room.size().x / crop.x).min(room.size().y / crop.y);
         let origin = Vec2::new(room.centre().x - crop.x * zoom * 0.5, room.min.y);
@@ -227,23 +261,41 @@ mod tests {
     }
 
     #[test]
-    fn a_lane_view_keeps_the_crop_inside_its_tile() {
-        for n in [2, 4, 6] {
+    fn a_lanes_scene_fills_its_tile_below_its_caption() {
+        for n in 2..=6 {
             for tile in tiles(n, LANES_AREA) {
                 let v = LaneView::new(tile);
                 let placed = v.region(LANE_CROP);
+                let band = caption_band(caption_lines(tile.size().x));
                 assert!(
                     tile.inset(-0.5, -0.5, -0.5, -0.5).contains(&placed),
                     "{placed:?} in {tile:?}"
                 );
-                assert!(placed.min.y >= tile.min.y + CAPTION_HEIGHT - 0.01);
-                if n > 2 {
-                    assert!(placed.min.y >= tile.min.y + 2.0 * CAPTION_HEIGHT - 0.01);
-                }
+                // Scaled to the tile's width (and its height less the caption): no empty
+                // strip beside or below it.
+                assert!(
+                    (placed.size().x - tile.size().x).abs() < 0.5,
+                    "{n}: {placed:?} {tile:?}"
+                );
+                assert!((placed.min.y - (tile.min.y + band)).abs() < 0.01);
+                assert!(
+                    (placed.max.y - tile.max.y).abs() < 0.5,
+                    "{n}: {placed:?} {tile:?}"
+                );
             }
         }
-        // Two stacked lanes show the world at a bit over half size.
-        let v = LaneView::new(tiles(2, LANES_AREA)[0]);
-        assert!((0.55..0.6).contains(&v.zoom), "{}", v.zoom);
+        // Two lanes stacked show the world at a bit over half size; six, at a third.
+        let two = LaneView::new(tiles(2, LANES_AREA)[0]);
+        assert!((0.5..0.6).contains(&two.zoom), "{}", two.zoom);
+        let six = LaneView::new(tiles(6, LANES_AREA)[0]);
+        assert!((0.3..0.35).contains(&six.zoom), "{}", six.zoom);
+    }
+
+    #[test]
+    fn narrow_tiles_take_more_caption_lines() {
+        assert_eq!(caption_lines(948.0), 1);
+        assert_eq!(caption_lines(500.0), 2);
+        assert_eq!(caption_lines(310.0), 3);
+        assert!(caption_band(3) > caption_band(1));
     }
 }

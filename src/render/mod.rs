@@ -16,6 +16,8 @@ use std::sync::Arc;
 use glam::Vec2;
 use winit::window::Window;
 
+use crate::hooks::Hooks;
+use crate::hooks::surface_faults::SurfaceFaults;
 use crate::platform::clock::Stopwatch;
 use crate::session::frame::RenderTimes;
 use gpu::{Gpu, choose_present_mode};
@@ -72,11 +74,20 @@ impl TextureChanges {
 
 /// A surface that cannot be drawn on, and so must be rebuilt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SurfaceTrouble {
+enum SurfaceTrouble {
     /// The surface no longer matches the window: reconfigure it.
     Outdated,
     /// The surface is gone: create it again.
     Lost,
+}
+
+/// Surfaces found outdated or lost and rebuilt, over a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SurfaceRecoveries {
+    /// Reconfigured after being reported outdated.
+    pub outdated: u64,
+    /// Recreated after being reported lost.
+    pub lost: u64,
 }
 
 /// What happened to a frame.
@@ -99,16 +110,20 @@ pub struct Graphics {
     config: wgpu::SurfaceConfiguration,
     present_modes: Vec<wgpu::PresentMode>,
     painter: Painter,
+    /// The `--surface-faults` test hook, when given.
+    faults: Option<SurfaceFaults>,
+    recoveries: SurfaceRecoveries,
 }
 
 impl Graphics {
     /// Creates the surface for `window`, a device that can present to it, and the pipelines
-    /// (with the bare instanced renderer for the bullets when `bare`, for benchmarks).
+    /// (with the bare instanced renderer for the bullets and surface faults where the test
+    /// `hooks` ask for them).
     pub fn new(
         window: Arc<Window>,
         instance: wgpu::Instance,
         vsync: bool,
-        bare: bool,
+        hooks: &Hooks,
     ) -> Result<Self, String> {
         let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| {
             // With no driver at all, creating the surface is the first thing that fails.
@@ -148,7 +163,7 @@ impl Graphics {
         if size.width > 0 && size.height > 0 {
             surface.configure(&gpu.device, &config);
         }
-        let painter = Painter::new(&gpu.device, &gpu.queue, format, bare)?;
+        let painter = Painter::new(&gpu.device, &gpu.queue, format, hooks.bare_renderer)?;
         log::info!(
             "GPU: {}, surface {:?} {}x{}, present modes {:?}, using {:?}",
             gpu.adapter_summary(),
@@ -166,6 +181,8 @@ impl Graphics {
             config,
             present_modes: caps.present_modes,
             painter,
+            faults: hooks.surface_faults.map(SurfaceFaults::every),
+            recoveries: SurfaceRecoveries::default(),
         })
     }
 
@@ -198,6 +215,11 @@ impl Graphics {
         self.reconfigure();
     }
 
+    /// Surfaces rebuilt so far.
+    pub fn recoveries(&self) -> SurfaceRecoveries {
+        self.recoveries
+    }
+
     /// The largest texture side the device takes (for the overlay's font atlas).
     pub fn max_texture_side(&self) -> usize {
         self.gpu.device.limits().max_texture_dimension_2d as usize
@@ -205,14 +227,16 @@ impl Graphics {
 
     /// Rebuilds a surface in `trouble`: reconfigures an outdated one, recreates a lost one.
     /// The frame that met the trouble is skipped.
-    pub fn recover(&mut self, trouble: SurfaceTrouble) -> FrameOutcome {
+    fn recover(&mut self, trouble: SurfaceTrouble) -> FrameOutcome {
         match trouble {
             SurfaceTrouble::Outdated => {
+                self.recoveries.outdated += 1;
                 log::info!("surface outdated: reconfiguring");
                 self.reconfigure();
                 FrameOutcome::Skipped("surface outdated")
             }
             SurfaceTrouble::Lost => {
+                self.recoveries.lost += 1;
                 log::warn!("surface lost: recreating it");
                 self.recreate_surface();
                 FrameOutcome::Skipped("surface lost")
@@ -255,7 +279,11 @@ impl Graphics {
             return (FrameOutcome::Skipped("window has no area"), timings);
         }
         let t = Stopwatch::start();
-        let (texture, suboptimal) = match self.surface.get_current_texture() {
+        let acquired = match self.faults.as_mut().and_then(SurfaceFaults::next_frame) {
+            Some(fault) => fault.as_acquired(),
+            None => self.surface.get_current_texture(),
+        };
+        let (texture, suboptimal) = match acquired {
             wgpu::CurrentSurfaceTexture::Success(t) => (t, false),
             wgpu::CurrentSurfaceTexture::Suboptimal(t) => (t, true),
             wgpu::CurrentSurfaceTexture::Timeout => {

@@ -7,9 +7,24 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use looplab::app::stats::StatsReport;
 use looplab::testkit;
+
+/// The window tests share two cores with lavapipe and Xvfb: they run one at a time, so their
+/// frame rates are their own.
+pub fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Fails on a panic or a GPU validation error in a log.
+pub fn assert_clean(log: &str) {
+    assert!(!log.contains("panicked"), "a panic:\n{log}");
+    assert!(!log.contains("GPU error"), "a GPU validation error:\n{log}");
+}
 
 /// A private X server for one test (the project's test kit, with panics for errors).
 pub struct Xvfb {
@@ -92,29 +107,41 @@ pub struct App {
     pub started: Instant,
 }
 
+/// The options of a run: words separated by spaces (`--vsync off --cap 60`), then options
+/// that name files.
+fn arguments(args: &str, files: &[(&str, &Path)]) -> Vec<std::ffi::OsString> {
+    let mut all: Vec<std::ffi::OsString> = args.split_whitespace().map(Into::into).collect();
+    for (option, path) in files {
+        all.push(option.into());
+        all.push(path.into());
+    }
+    all
+}
+
 impl App {
-    /// Starts `looplab` with `args` on `xvfb`, logging at info level to a pipe.
-    pub fn start(xvfb: &Xvfb, scratch: &Scratch, args: &[&str]) -> App {
+    /// Starts `looplab` with `args` and the options naming `files` on `xvfb`, logging at
+    /// info level to a pipe.
+    pub fn start(xvfb: &Xvfb, scratch: &Scratch, args: &str, files: &[(&str, &Path)]) -> App {
         let mut command = Command::new(env!("CARGO_BIN_EXE_looplab"));
         command
             .env("DISPLAY", &xvfb.display)
             .env_remove("WAYLAND_DISPLAY")
             .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir());
-        Self::spawn(command, args)
+        Self::spawn(command, &arguments(args, files))
     }
 
-    /// Starts `looplab` with `args` as a Wayland client of `weston` (no X display).
-    pub fn start_wayland(weston: &Weston, args: &[&str]) -> App {
+    /// Starts `looplab` as a Wayland client of `weston` (no X display).
+    pub fn start_wayland(weston: &Weston, args: &str, files: &[(&str, &Path)]) -> App {
         let mut command = Command::new(env!("CARGO_BIN_EXE_looplab"));
         command
             .env_remove("DISPLAY")
             .env("WAYLAND_DISPLAY", weston.server.socket())
             .env("XDG_RUNTIME_DIR", weston.server.runtime_dir());
-        Self::spawn(command, args)
+        Self::spawn(command, &arguments(args, files))
     }
 
     /// Runs `command` (its display chosen) with `args`, logging at info level to a pipe.
-    fn spawn(mut command: Command, args: &[&str]) -> App {
+    fn spawn(mut command: Command, args: &[std::ffi::OsString]) -> App {
         let child = command
             .args(args)
             .env("RUST_LOG", "info")
@@ -151,6 +178,15 @@ impl App {
         }
     }
 
+    /// Waits for the app to exit (at most `limit`), fails unless it succeeded with a clean
+    /// log, and returns the log.
+    pub fn finish(self, limit: Duration) -> String {
+        let (status, log) = self.wait(limit);
+        assert!(status.success(), "looplab failed: {log}");
+        assert_clean(&log);
+        log
+    }
+
     /// Sleeps until `at` after the start.
     pub fn at(&self, at: Duration) {
         if let Some(left) = at.checked_sub(self.started.elapsed()) {
@@ -166,9 +202,41 @@ pub fn frame_log(path: &Path) -> looplab::session::frame::FrameLog {
     serde_json::from_str(&text).expect("a frame log")
 }
 
-/// Reads a `--stats` file.
-pub fn stats(path: &Path) -> serde_json::Value {
+/// Reads a `--stats` file into the report the app wrote.
+pub fn stats(path: &Path) -> StatsReport {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("no stats at {}: {e}", path.display()));
-    serde_json::from_str(&text).expect("stats are JSON")
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("stats as the app writes them: {e}"))
+}
+
+/// Runs `looplab` with `args` (no display) and returns its standard output as JSON, failing
+/// unless it succeeded.
+pub fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args(args)
+        .output()
+        .expect("looplab runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("a JSON report")
+}
+
+/// How many colours a screenshot (cropped to `crop`, ImageMagick's geometry, if given) has.
+pub fn colours(shot: &Path, crop: Option<&str>) -> u32 {
+    let mut args = vec![shot.to_str().unwrap()];
+    if let Some(geometry) = crop {
+        args.extend(["-crop", geometry]);
+    }
+    args.extend(["-format", "%k", "info:"]);
+    let out = Command::new("convert")
+        .args(&args)
+        .output()
+        .expect("ImageMagick's convert runs");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(0)
 }

@@ -1,7 +1,8 @@
 //! Keys pressed by a script instead of a person (`--key-script`, for tests): the way to send
 //! the window keys where no tool can, as on a headless Wayland compositor, which has no seat
-//! to type into. A scripted key goes through the same path as a real one, from its action
-//! to the frame that applies it; only its arrival is the script's.
+//! to type into. A thread of its own hands each key to the event loop when it falls due (as
+//! a user event, which wakes the loop as a real key does), and from there it goes the way a
+//! real key goes, from its action to the frame that applies it.
 //!
 //! The script is a list of `SECONDS:KEY` (a press and release) or `SECONDS:KEY/HELD`
 //! (held for HELD seconds), separated by spaces or commas, times from the start of the run,
@@ -10,6 +11,8 @@
 use std::time::Duration;
 
 use winit::keyboard::KeyCode;
+
+use crate::platform::clock::WallClock;
 
 /// A key going down or up at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +71,30 @@ impl KeyScript {
     /// When the next key not yet handed out is due.
     pub fn next_due(&self) -> Option<Duration> {
         self.keys.get(self.next).map(|k| k.at)
+    }
+
+    /// Hands the keys to `send` as they fall due on `clock`, from a thread of its own;
+    /// stops when `send` answers that nobody listens any more (the event loop has ended).
+    pub fn feed(
+        mut self,
+        clock: WallClock,
+        mut send: impl FnMut(ScriptedKey) -> bool + Send + 'static,
+    ) -> Result<(), String> {
+        let feeder = move || {
+            while let Some(at) = self.next_due() {
+                std::thread::sleep(at.saturating_sub(clock.now()));
+                for &key in self.due(clock.now()) {
+                    if !send(key) {
+                        return;
+                    }
+                }
+            }
+        };
+        std::thread::Builder::new()
+            .name("key-script".into())
+            .spawn(feeder)
+            .map(drop)
+            .map_err(|e| format!("cannot start the key script: {e}"))
     }
 
     /// The keys due by `now`, not handed out before.

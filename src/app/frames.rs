@@ -1,0 +1,155 @@
+//! A frame of the window's loop from start to end: its updates run in `about_to_wait`, its
+//! picture composed, painted and presented on `RedrawRequested`, then recorded.
+
+use std::time::Duration;
+
+use looplab_timing::{FramePlan, UpdateBudget};
+
+use super::compose::FrameInputs;
+use super::overlay::PlatformFacts;
+use super::{App, Pending, Phase};
+use crate::platform::clock::{block_for, spin_for};
+use crate::render::FrameOutcome;
+use crate::session::frame::{FrameRecord, RenderTimes};
+use crate::world::accuracy::FrameAccuracy;
+
+/// Real time the updates of one frame may take before the rest are dropped: a quarter of a
+/// second, so even with no update limit (the spiral of death) the window answers input
+/// several times a second.
+const UPDATE_BUDGET: Duration = UpdateBudget::DEFAULT_LIMIT;
+
+impl App {
+    /// Starts a frame (the last one finished at `idle_since`): runs its updates and asks for
+    /// its redraw, or, with nothing to draw on, finishes it at once.
+    pub(super) fn begin_frame(&mut self, idle_since: Duration) {
+        if let Some(stall) = self.input.stall.take() {
+            block_for(stall);
+        }
+        let now = self.clock.now();
+        let update_cost = self.controls.knobs.update_cost;
+        let budget = UpdateBudget::new(now, UPDATE_BUDGET);
+        let clock = self.clock;
+        self.readouts.steer_delay.frame_starts();
+        let mut replay = self.replay.as_mut();
+        let reached_before = replay.as_ref().is_some_and(|r| r.outcome().is_some());
+        let plan = self
+            .controls
+            .session_mut()
+            .frame_within(now, |world, step| {
+                if let Some(r) = replay.as_mut() {
+                    r.checkpoint.before_update(world, step);
+                }
+                spin_for(update_cost);
+                budget.check(clock.now())
+            });
+        if let Some(r) = self.replay.as_mut() {
+            r.checkpoint.finish(self.controls.session().world());
+            if !reached_before {
+                r.log_outcome();
+            }
+        }
+        let updated = self.clock.now();
+        if plan.skipped > Duration::ZERO && budget.spent(updated) {
+            log::debug!("update budget spent: {} updates run", plan.updates);
+        }
+        let record = FrameRecord {
+            waited: now.saturating_sub(idle_since),
+            update_time: updated - now,
+            inputs: self.input.take_applied(),
+            ..self.controls.session().record(&plan)
+        };
+        let pending = Pending { plan, record };
+        match &self.window {
+            Some(w) if w.gfx.size().0 > 0 && !self.visibility.is_hidden() => {
+                self.phase = Phase::Drawing(pending);
+                w.gfx.window.request_redraw();
+            }
+            // Nothing to draw on (minimized, or hidden and running on): the loop keeps time
+            // without rendering.
+            _ => self.skip_frame(pending),
+        }
+    }
+
+    /// Composes, paints and presents the frame waiting for its redraw.
+    pub(super) fn draw(&mut self) {
+        let Phase::Drawing(Pending { plan, mut record }) = self.phase else {
+            return;
+        };
+        let Some(w) = &mut self.window else {
+            return;
+        };
+        spin_for(self.controls.knobs.render_cost);
+        let accuracy = self.controls.session_mut().measure_accuracy(&plan);
+        self.readouts.smooth(accuracy);
+        let now = self.clock.now();
+        if let Some(compare) = &mut self.compare {
+            compare.advance_to(now);
+        }
+        let facts = PlatformFacts {
+            present_mode: w.gfx.present_mode(),
+            compositor_paced: w.wayland,
+            hidden_note: self.visibility.note(now, self.options.run_hidden),
+            cpu_percent: self.readouts.cpu.percent(),
+            adapter: w.gfx.adapter.clone(),
+        };
+        let inputs = FrameInputs {
+            session: self.controls.session(),
+            knobs: &self.controls.knobs,
+            plan: &plan,
+            readouts: &self.readouts,
+            lanes: self.compare.as_ref(),
+            now,
+            facts: &facts,
+        };
+        let size = w.gfx.size();
+        let composed = w.composer.compose(&inputs, Some(&w.gfx.window), size);
+        let (paint, clicked, took) = match composed.words {
+            Some(words) => (Some(words.paint), words.actions, words.took),
+            None => (None, Vec::new(), Duration::ZERO),
+        };
+        let (outcome, render) = w.gfx.render(&composed.sprites, paint);
+        self.input.clicked(clicked, now);
+        record.render = RenderTimes {
+            overlay: took,
+            ..render
+        };
+        match outcome {
+            FrameOutcome::Presented => {
+                record.presented = Some(self.clock.now());
+                record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
+                self.run.presented(&record);
+                self.readouts.last = record;
+            }
+            FrameOutcome::Skipped(why) => {
+                self.run.skipped += 1;
+                log::debug!("frame skipped: {why}");
+            }
+        }
+        self.finish_frame(&plan, &record, accuracy);
+    }
+
+    /// Closes a frame that will not be drawn.
+    pub(super) fn skip_frame(&mut self, pending: Pending) {
+        self.run.skipped += 1;
+        self.finish_frame(&pending.plan, &pending.record, FrameAccuracy::default());
+    }
+
+    /// Records a finished frame and waits for the next one's wake time.
+    fn finish_frame(&mut self, plan: &FramePlan, record: &FrameRecord, accuracy: FrameAccuracy) {
+        let now = self.clock.now();
+        let steer_delay = self.readouts.steer_delay.frame_done(record);
+        let strategy = self.controls.strategy();
+        self.run.frame_done(record, strategy, accuracy, steer_delay);
+        if !self.controls.settings().paused {
+            self.readouts.history.push(*record);
+        }
+        self.readouts.cpu.sample();
+        self.run.speed.check(self.controls.session(), now);
+        if !matches!(self.phase, Phase::Quitting | Phase::Resting) {
+            self.phase = Phase::Idle {
+                wake: plan.wake,
+                since: now,
+            };
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! What the window writes when a run ends: `--stats` as a typed report (which the tests read
+//! back into the same struct, so a renamed field is a compile error, not a silent miss), the
+//! frame log, the trace and the recording.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use looplab_timing::{Rate, Strategy};
+use serde::{Deserialize, Serialize};
+
+use super::App;
+use super::record::StrategyTotals;
+use super::visibility::HiddenReport;
+use crate::failure::Failure;
+use crate::lab::compare::{Compare, Preset};
+use crate::lab::lane::Agreement;
+use crate::platform::files;
+use crate::platform::frame_wait::FrameWaitReport;
+use crate::render::SurfaceRecoveries;
+use crate::session::input_delay;
+use crate::session::trace::{self, Trace, TraceHeader};
+use crate::world::hash::StateHash;
+
+/// Which windowing system the window ran under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Platform {
+    X11,
+    /// A Wayland client: its compositor paces it.
+    Wayland,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunEnd {
+    /// Esc or Q.
+    QuitKey,
+    /// The window's close button (or the window manager).
+    WindowClosed,
+    /// `--exit-after`'s time was up.
+    ExitAfter,
+    /// Something failed (no GPU, no window); the error says what.
+    #[default]
+    Failed,
+}
+
+/// `--stats`: the run as a whole.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatsReport {
+    /// Real time the run lasted.
+    pub seconds: f64,
+    pub platform: Platform,
+    pub end: RunEnd,
+    /// Per strategy, the frames it drew while it was active.
+    #[serde(with = "crate::serde_ids::strategy_map")]
+    pub strategies: BTreeMap<Strategy, StrategyTotals>,
+    #[serde(with = "crate::serde_ids::strategy")]
+    pub final_strategy: Strategy,
+    /// The knobs as they were at the end.
+    pub knobs: KnobsReport,
+    /// Keys pressed and buttons clicked that took effect.
+    pub inputs_applied: u64,
+    pub frames_presented: u64,
+    pub frames_skipped: u64,
+    /// Surfaces found outdated or lost, and rebuilt.
+    pub surface_recoveries: SurfaceRecoveries,
+    pub gpu_errors: u64,
+    pub adapter: Option<String>,
+    pub present_mode: Option<String>,
+    pub surface_size: Option<(u32, u32)>,
+    pub bullets: usize,
+    pub peak_rss_kib: Option<u64>,
+    /// The game-speed warning as last checked.
+    pub speed_warning: Option<String>,
+    pub frame_wait: FrameWaitReport,
+    pub hidden: HiddenReport,
+    pub ship: ShipReport,
+    pub compare: Option<CompareReport>,
+    pub replay: Option<ReplayReport>,
+}
+
+/// The knobs that are not loop settings, at the end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KnobsReport {
+    pub vsync: bool,
+    pub ghosts: bool,
+    pub help: bool,
+    pub overlay: bool,
+    pub timeline: bool,
+    pub update_cost_ms: f64,
+    pub render_cost_ms: f64,
+}
+
+/// Where the ship went, and how long steering took to show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShipReport {
+    pub position: [f32; 2],
+    pub travelled_px: f64,
+    /// Steering changes measured from their key to the screen.
+    pub input_delays: usize,
+    pub input_delay_median_ms: Option<f64>,
+    pub input_delay_max_ms: Option<f64>,
+}
+
+/// Compare mode at the end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareReport {
+    pub preset: Preset,
+    pub lanes: Vec<LaneReport>,
+}
+
+/// One lane at the end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LaneReport {
+    /// Machine and strategy.
+    pub lane: String,
+    /// Pictures and updates in the last second.
+    pub fps: usize,
+    pub ups: u32,
+    pub game_real_ratio: f64,
+    /// The last state hash taken, every second of game time.
+    pub last_hash: Option<StateHash>,
+    /// How many were taken.
+    pub checkpoints: usize,
+    /// Every common checkpoint agreed with the first lane's (`None` for the first lane, and
+    /// before the first common checkpoint).
+    pub in_step: Option<bool>,
+    /// The first second of game time at which it did not.
+    pub diverged_at_seconds: Option<u64>,
+}
+
+/// A replay (`--replay`) at the end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplayReport {
+    pub end_game_seconds: f64,
+    /// Whether the game clock reached the recording's end.
+    pub reached: bool,
+    pub same_state: Option<bool>,
+    pub ship_offset_px: Option<f64>,
+}
+
+impl App {
+    /// The report `--stats` writes.
+    pub(super) fn stats_report(&self) -> StatsReport {
+        let now = self.clock.now();
+        let gfx = self.window.as_ref().map(|w| &w.gfx);
+        let knobs = &self.controls.knobs;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let ship = &self.controls.session().world().ship;
+        let delays = &self.run.steer_delays;
+        StatsReport {
+            seconds: now.as_secs_f64(),
+            platform: if self.window.as_ref().is_some_and(|w| w.wayland) {
+                Platform::Wayland
+            } else {
+                Platform::X11
+            },
+            end: self.end,
+            strategies: self.run.totals.totals(),
+            final_strategy: self.controls.strategy(),
+            knobs: KnobsReport {
+                vsync: knobs.vsync,
+                ghosts: knobs.ghosts,
+                help: knobs.help,
+                overlay: knobs.overlay,
+                timeline: knobs.timeline,
+                update_cost_ms: ms(knobs.update_cost),
+                render_cost_ms: ms(knobs.render_cost),
+            },
+            inputs_applied: self.run.inputs_applied,
+            frames_presented: self.run.presented,
+            frames_skipped: self.run.skipped,
+            surface_recoveries: gfx.map(|g| g.recoveries()).unwrap_or_default(),
+            gpu_errors: gfx.map_or(0, |g| g.gpu.error_count()),
+            adapter: gfx.map(|g| g.gpu.adapter_summary()),
+            present_mode: gfx.map(|g| format!("{:?}", g.present_mode())),
+            surface_size: gfx.map(|g| g.size()),
+            bullets: self.controls.session().world().bullets.len(),
+            peak_rss_kib: crate::platform::process::peak_rss_kib(),
+            speed_warning: self.run.speed.warning().map(str::to_string),
+            frame_wait: self.pacer.report(),
+            hidden: self.visibility.report(self.options.run_hidden),
+            ship: ShipReport {
+                position: ship.pos.to_array(),
+                travelled_px: ship.travelled,
+                input_delays: delays.len(),
+                input_delay_median_ms: input_delay::median(delays).map(ms),
+                input_delay_max_ms: delays.iter().max().copied().map(ms),
+            },
+            compare: self.compare.as_ref().map(|c| compare_report(c, now)),
+            replay: self.replay.as_ref().map(|r| {
+                let outcome = r.outcome();
+                ReplayReport {
+                    end_game_seconds: r.end_seconds(),
+                    reached: outcome.is_some(),
+                    same_state: outcome.map(|o| o.same_state),
+                    ship_offset_px: outcome.map(|o| o.ship_offset_px),
+                }
+            }),
+        }
+    }
+
+    /// Writes every output the run was asked for, each whole or not at all.
+    pub(super) fn write_outputs(&mut self) -> Result<(), Failure> {
+        self.run.totals.close(self.clock.now());
+        let outputs = self.options.outputs.clone();
+        if let Some(path) = &outputs.stats {
+            let text = files::to_json("stats", &self.stats_report(), true)?;
+            files::write_file("--stats", path, text.as_bytes())?;
+        }
+        if let Some(path) = &outputs.frame_log {
+            self.run.write_frame_log(path)?;
+        }
+        if let (Some(path), Some(frames)) = (&outputs.trace, self.run.trace.take()) {
+            let settings = self.controls.settings();
+            let trace = Trace {
+                header: TraceHeader {
+                    looplab_trace: trace::VERSION,
+                    strategy: self.controls.strategy(),
+                    update_hz: settings.update_rate.as_hz(),
+                    frame_cap_hz: settings.frame_cap.map(Rate::as_hz),
+                    refresh_hz: self.controls.display().as_hz(),
+                    vsync: self.controls.knobs.vsync,
+                    bullets: self.options.world.bullets,
+                },
+                frames,
+            };
+            files::write_file("--trace", path, trace.to_text().as_bytes())?;
+        }
+        if let Some(path) = &outputs.record {
+            let o = &self.options;
+            let recording = super::replay::recording_of(
+                o.strategy,
+                &o.settings,
+                &o.world,
+                self.controls.session(),
+            );
+            files::write_file("--record", path, recording.to_text().as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Compare mode's part of `--stats`: each lane's figures and agreement at `now`.
+fn compare_report(c: &Compare, now: Duration) -> CompareReport {
+    let lanes = (0..c.lanes.len())
+        .map(|i| {
+            let s = c.status(i, now);
+            LaneReport {
+                lane: s.title.clone(),
+                fps: s.fps,
+                ups: s.ups,
+                game_real_ratio: s.ratio,
+                last_hash: c.lanes[i].hashes().last().map(|&(_, h)| h),
+                checkpoints: c.lanes[i].hashes().len(),
+                in_step: match s.agreement {
+                    Some(Agreement::InStep(_)) => Some(true),
+                    Some(Agreement::DivergedAt(_)) => Some(false),
+                    _ => None,
+                },
+                diverged_at_seconds: match s.agreement {
+                    Some(Agreement::DivergedAt(t)) => Some(t.as_secs()),
+                    _ => None,
+                },
+            }
+        })
+        .collect();
+    CompareReport {
+        preset: c.preset,
+        lanes,
+    }
+}

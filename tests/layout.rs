@@ -1,0 +1,195 @@
+//! The screens a person sees, laid out as the window lays them out (its composer and egui),
+//! with no GPU: every text's rectangle from egui's own layout, checked against the regions
+//! of the screen. No text may leave the region or tile it belongs to, and no two texts may
+//! overlap: the single view with the help open and closed, and each compare preset, at the
+//! window's size and at a smaller one.
+
+use std::time::Duration;
+
+use looplab::app::compose::{Composer, FrameInputs, Readouts};
+use looplab::app::controls::Knobs;
+use looplab::app::overlay::{PlacedText, PlatformFacts};
+use looplab::app::visibility::{Moment, Visibility};
+use looplab::lab::compare::{Compare, Preset};
+use looplab::session::Session;
+use looplab::world::WorldConfig;
+use looplab::world::ship::Steer;
+use looplab_timing::{LoopSettings, Strategy};
+
+const SIZES: [(u32, u32); 2] = [(1280, 720), (960, 540)];
+
+/// Everything a screen shows after a few seconds of running (so every caption has its
+/// longest figures: hashes, "diverged at"), laid out at `size`. A `stressed` screen's loop
+/// stalled for over a second, runs at 64 times real time and is paced by a compositor, so
+/// its figures are as long as they get.
+fn texts(knobs: &Knobs, size: (u32, u32), stressed: bool) -> Vec<PlacedText> {
+    let world = WorldConfig {
+        seed: 1,
+        bullets: 2000,
+    };
+    let settings = if stressed {
+        LoopSettings::default()
+            .with_time_scale(looplab_timing::TimeScale::new(64.0).unwrap())
+            .with_max_updates(None)
+    } else {
+        LoopSettings::default()
+    };
+    let mut session = Session::new(Strategy::Interpolated, settings.clone(), &world);
+    let mut compare = knobs
+        .compare
+        .map(|p| Compare::new(p, &settings, &world, Duration::ZERO));
+    let mut plan = session.frame(Duration::ZERO, |_, _| {});
+    let mut now = Duration::ZERO;
+    for frame in 1..=200u32 {
+        now = Duration::from_micros(16_667) * frame;
+        if stressed && frame > 150 {
+            now += Duration::from_millis(1234);
+        }
+        plan = session.frame(now, |_, _| {});
+        if let Some(c) = &mut compare {
+            if frame == 30 {
+                c.steer(Steer::from_held(false, true, true, false), now);
+            }
+            c.advance_to(now);
+        }
+    }
+    let readouts = Readouts::default();
+    let mut visibility = Visibility::default();
+    let moment = |secs: f64| Moment {
+        at: Duration::from_secs_f64(secs),
+        ..Moment::default()
+    };
+    visibility.occluded(true, moment(0.0));
+    visibility.occluded(false, moment(12.34));
+    let facts = PlatformFacts {
+        cpu_percent: Some(100.0),
+        hidden_note: visibility.note(Duration::from_secs(13), true),
+        compositor_paced: stressed,
+        adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
+        ..PlatformFacts::offscreen(wgpu::PresentMode::FifoRelaxed)
+    };
+    let inputs = FrameInputs {
+        session: &session,
+        knobs,
+        plan: &plan,
+        readouts: &readouts,
+        lanes: compare.as_ref(),
+        now,
+        facts: &facts,
+    };
+    let mut composer = Composer::headless().audited();
+    // egui sizes a new window over its first passes: lay it out until it settles.
+    let mut texts = Vec::new();
+    for _ in 0..4 {
+        let words = composer.compose(&inputs, None, size).words;
+        texts = words.expect("the window lays out words").texts;
+    }
+    texts
+}
+
+/// Every way `texts` breaks the layout, in words.
+fn faults(texts: &[PlacedText]) -> Vec<String> {
+    const SLACK: f32 = 0.5;
+    let mut out = Vec::new();
+    for t in texts {
+        let within = t.within.inset(-SLACK, -SLACK, -SLACK, -SLACK);
+        if !within.contains(&t.rect) {
+            out.push(format!(
+                "'{}' at {:?} leaves its region {:?}",
+                t.text, t.rect, t.within
+            ));
+        }
+    }
+    for (i, a) in texts.iter().enumerate() {
+        let shrunk = a.rect.inset(SLACK, SLACK, SLACK, SLACK);
+        for b in &texts[i + 1..] {
+            if shrunk.overlaps(&b.rect) {
+                out.push(format!("'{}' overlaps '{}'", a.text, b.text));
+            }
+        }
+    }
+    out
+}
+
+/// The faults of every screen, each headed by the screen's name and size.
+fn check(screens: &[(&str, Knobs)], stressed: bool) {
+    let mut all = Vec::new();
+    for (name, knobs) in screens {
+        for size in SIZES {
+            let texts = texts(knobs, size, stressed);
+            assert!(
+                texts.len() > 10,
+                "{name} at {size:?}: {} texts",
+                texts.len()
+            );
+            all.extend(
+                faults(&texts)
+                    .into_iter()
+                    .map(|f| format!("{name} at {}x{}: {f}", size.0, size.1)),
+            );
+        }
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
+}
+
+#[test]
+fn the_single_view_keeps_every_text_in_its_place() {
+    let screens = [
+        ("the single view", Knobs::default()),
+        (
+            "the single view with help",
+            Knobs {
+                help: true,
+                ..Knobs::default()
+            },
+        ),
+        (
+            "the single view without the overlay",
+            Knobs {
+                overlay: false,
+                ..Knobs::default()
+            },
+        ),
+    ];
+    check(&screens, false);
+    check(&screens, true);
+}
+
+#[test]
+fn every_compare_preset_keeps_every_text_in_its_tile() {
+    let screens: Vec<(&str, Knobs)> = Preset::ALL
+        .into_iter()
+        .map(|preset| {
+            let knobs = Knobs {
+                compare: Some(preset),
+                ..Knobs::default()
+            };
+            (preset.id(), knobs)
+        })
+        .collect();
+    check(&screens, false);
+    check(&screens, true);
+}
+
+#[test]
+fn a_caption_pushed_out_of_its_region_is_caught() {
+    // The check itself: a text wider than its region, and two texts on top of each other.
+    use glam::Vec2;
+    use looplab::world::layout::Region;
+    let region = Region::new(0.0, 0.0, 100.0, 20.0);
+    let text = |x: f32, w: f32| PlacedText {
+        text: format!("at {x}"),
+        rect: Region {
+            min: Vec2::new(x, 2.0),
+            max: Vec2::new(x + w, 16.0),
+        },
+        within: region,
+    };
+    assert!(faults(&[text(5.0, 40.0), text(50.0, 40.0)]).is_empty());
+    assert_eq!(faults(&[text(5.0, 120.0)]).len(), 1, "leaves its region");
+    assert_eq!(
+        faults(&[text(5.0, 40.0), text(30.0, 40.0)]).len(),
+        1,
+        "overlap"
+    );
+}
