@@ -17,6 +17,24 @@ pub mod strategy {
     }
 }
 
+/// A frame-cap wait's mode, as its id (`precise`, `naive`).
+pub mod wait_mode {
+    use looplab_timing::WaitMode;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(mode: &WaitMode, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(mode.id())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<WaitMode, D::Error> {
+        let id = String::deserialize(d)?;
+        [WaitMode::Precise, WaitMode::Naive]
+            .into_iter()
+            .find(|m| m.id() == id)
+            .ok_or_else(|| serde::de::Error::custom(format!("'{id}' is not precise or naive")))
+    }
+}
+
 /// A list of strategies, as their ids.
 pub mod strategies {
     use looplab_timing::Strategy;

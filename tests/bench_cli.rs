@@ -1,62 +1,57 @@
 //! `looplab bench` end to end, in its quick mode: every section runs and reports numbers
 //! that make sense (the speed targets themselves are judged by the full report, not here).
+//! The JSON report is read back into the bench's own types.
 
 use std::process::Command;
 use std::sync::Mutex;
 
-use serde_json::Value;
+use looplab::bench::BenchReport;
+use looplab::bench::headless::{DrawTarget, PacingResult, SpriteVariant, ThroughputResult};
+use looplab::bench::report::TargetKey;
+use looplab::bench::windowed::LatencySetting;
 
 /// The two runs share two cores: one at a time, so each one's pacing is its own.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-fn bench(args: &[&str], with_display: bool) -> Value {
+/// Runs the quick bench with `args`; with no display unless `with_display`. Also checks the
+/// report came out clean: nothing on stderr but its progress lines.
+fn bench(args: &[&str], with_display: bool) -> BenchReport {
     let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_looplab"));
     cmd.args(["bench", "--quick", "--format", "json"])
-        .args(args);
+        .args(args)
+        // As from a shell that gave no runtime directory: the bench makes its own.
+        .env_remove("XDG_RUNTIME_DIR")
+        .env("RUST_LOG", "warn");
     if !with_display {
         cmd.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
     }
     let out = cmd.output().expect("looplab bench runs");
-    assert!(
-        out.status.success(),
-        "bench failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the report is JSON")
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "bench failed: {err}");
+    let noise: Vec<&str> = err.lines().filter(|l| !l.starts_with("bench: ")).collect();
+    assert!(noise.is_empty(), "only progress on stderr: {noise:?}");
+    serde_json::from_slice(&out.stdout).expect("the report as the bench writes it")
 }
 
-fn rows<'a>(report: &'a Value, key: &str) -> &'a Vec<Value> {
-    report[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("no {key} in the report"))
-}
-
-fn num(v: &Value, key: &str) -> f64 {
-    v[key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("no number {key} in {v}"))
-}
-
-fn check_pacing(rows: &[Value]) {
+fn check_pacing(rows: &[PacingResult]) {
     assert_eq!(rows.len(), 6, "30, 60 and 144 Hz, each naive and precise");
     for p in rows {
-        let target = 1000.0 / num(p, "rate_hz");
-        assert!(num(p, "frames") > 10.0, "{p}");
+        let target = 1000.0 / p.rate_hz;
+        assert!(p.frames > 10, "{p:?}");
         // The cap holds on average whatever the noise: deadlines are on a fixed grid, so no
         // run is faster than its cap. At 30 and 60 Hz a frame takes far less than the
         // interval, so the runs keep to it; at 144 Hz a debug build on a busy machine may not
         // keep up (that is for the bench's report, not a test, to judge).
-        let mean = num(p, "mean_interval_ms");
-        assert!(mean > target * 0.85, "{p}");
-        if num(p, "rate_hz") <= 60.0 {
-            assert!(mean < target * 1.15, "{p}");
+        assert!(p.mean_interval_ms > target * 0.85, "{p:?}");
+        if p.rate_hz <= 60.0 {
+            assert!(p.mean_interval_ms < target * 1.15, "{p:?}");
         }
-        assert!(num(p, "stddev_ms") >= 0.0 && num(p, "p99_error_ms") >= 0.0);
+        assert!(p.stddev_ms >= 0.0 && p.p99_error_ms >= 0.0);
     }
 }
 
-fn check_sprites(rows: &[Value], target: &str, counts: (usize, usize)) {
+fn check_sprites(rows: &[ThroughputResult], target: DrawTarget, counts: (usize, usize)) {
     let (bullet_counts, renderers) = counts;
     assert_eq!(
         rows.len(),
@@ -64,77 +59,73 @@ fn check_sprites(rows: &[Value], target: &str, counts: (usize, usize)) {
         "{bullet_counts} bullet counts by {renderers} renderers"
     );
     for s in rows {
-        assert_eq!(s["target"], target);
-        assert!(num(s, "fps") > 0.0 && num(s, "frames") >= 2.0, "{s}");
+        assert_eq!(s.target, target);
+        assert!(s.fps > 0.0 && s.frames >= 2, "{s:?}");
     }
-    let fps = |bullets: f64, variant: &str| {
+    let fps = |bullets: usize, variant: SpriteVariant| {
         rows.iter()
-            .find(|s| num(s, "bullets") == bullets && s["variant"] == variant)
-            .map(|s| num(s, "fps"))
+            .find(|s| s.bullets == bullets && s.variant == variant)
+            .map(|s| s.fps)
             .unwrap()
     };
     // A hundred times the bullets is slower, whatever the renderer.
-    for variant in ["bare", "sprites"] {
-        assert!(fps(1_000.0, variant) > fps(100_000.0, variant), "{variant}");
+    for variant in [SpriteVariant::Bare, SpriteVariant::Sprites] {
+        assert!(fps(1_000, variant) > fps(100_000, variant), "{variant:?}");
     }
 }
 
 #[test]
 fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reason() {
     let r = bench(&[], false);
-    assert!(r["machine"]["cores"].as_u64().unwrap() >= 1);
-    assert!(!r["machine"]["adapter"].as_str().unwrap().is_empty());
-    assert!(
-        r["windowed_skipped"]
-            .as_str()
-            .unwrap()
-            .contains("no display")
-    );
-    check_pacing(rows(&r, "pacing"));
+    assert!(r.host.cores >= 1);
+    assert!(!r.host.adapter.is_empty());
+    let skipped = r.windowed_skipped.as_deref().unwrap_or_default();
+    assert!(skipped.contains("no display"), "{skipped}");
+    check_pacing(&r.pacing);
     // 1k, 2k, 10k, 100k: bare, sprites, sprites with captions and timeline, and all.
-    check_sprites(rows(&r, "sprites"), "offscreen", (4, 4));
-    let world = rows(&r, "world");
-    assert_eq!(world.len(), 3);
-    for w in world {
-        let expected = num(w, "bullets") / (num(w, "update_ms") / 1e3);
-        assert!((num(w, "bullet_steps_per_sec") / expected - 1.0).abs() < 1e-6);
+    check_sprites(&r.sprites, DrawTarget::Offscreen, (4, 4));
+    assert_eq!(r.world.len(), 3);
+    for w in &r.world {
+        let expected = w.bullets as f64 / (w.update_ms / 1e3);
+        assert!((w.bullet_steps_per_sec / expected - 1.0).abs() < 1e-6);
     }
-    assert!(rows(&r, "pacing_window").is_empty() && rows(&r, "latency").is_empty());
-    let targets = rows(&r, "targets");
-    let unmeasured: Vec<&Value> = targets.iter().filter(|t| t["met"].is_null()).collect();
+    // Compare mode: the single view, then two and six lanes.
+    let lanes: Vec<usize> = r.compare.iter().map(|c| c.lanes).collect();
+    assert_eq!(lanes, [1, 2, 6]);
+    assert!(r.pacing_window.is_empty() && r.latency.is_empty());
+    let unmeasured: Vec<TargetKey> = r
+        .targets
+        .iter()
+        .filter(|t| t.met.is_none())
+        .map(|t| t.key)
+        .collect();
     assert_eq!(
-        unmeasured.len(),
-        2,
-        "latency and start-up need a window: {targets:?}"
+        unmeasured,
+        [TargetKey::InputLatency, TargetKey::Startup],
+        "they need a window"
     );
-    assert!(targets.len() >= 8);
+    assert!(r.targets.len() >= 8);
 }
 
 #[test]
 fn with_xvfb_the_windowed_parts_run_too() {
     let r = bench(&["--xvfb"], false);
-    assert!(r["windowed_skipped"].is_null(), "{}", r["windowed_skipped"]);
-    check_pacing(rows(&r, "pacing_window"));
+    assert_eq!(r.windowed_skipped, None);
+    check_pacing(&r.pacing_window);
     // 1k, 10k, 100k: bare, sprites, sprites with the overlay.
-    check_sprites(rows(&r, "sprites_window"), "window", (3, 3));
-    let latency = rows(&r, "latency");
-    assert_eq!(latency.len(), 2);
-    for l in latency {
-        assert!(num(l, "samples") >= 5.0, "keys reached the window: {l}");
-        assert!(num(l, "median_ms") > 0.0 && num(l, "p99_ms") >= num(l, "median_ms"));
+    check_sprites(&r.sprites_window, DrawTarget::Window, (3, 3));
+    let settings: Vec<LatencySetting> = r.latency.iter().map(|l| l.setting).collect();
+    assert_eq!(settings, LatencySetting::ALL);
+    for l in &r.latency {
+        assert!(l.samples >= 5, "keys reached the window: {l:?}");
+        assert!(l.median_ms > 0.0 && l.p99_ms >= l.median_ms);
     }
-    let startup = num(&r, "startup_ms");
+    let startup = r.startup_ms.expect("start-up measured");
     assert!(startup > 0.0 && startup < 30_000.0, "{startup}");
-    let rss = r["peak_rss_mib"][0].as_f64().unwrap();
+    let (rss, _) = r.peak_rss_mib.expect("memory measured");
     assert!(
         rss > 10.0,
         "100k bullets and a GPU device take memory: {rss}"
     );
-    assert!(
-        r["targets"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|t| !t["met"].is_null())
-    );
+    assert!(r.targets.iter().all(|t| t.met.is_some()), "{:?}", r.targets);
 }

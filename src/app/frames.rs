@@ -115,6 +115,13 @@ impl App {
         };
         match outcome {
             FrameOutcome::Presented => {
+                if self.run.presented == 0 {
+                    // The loop starts with its first picture on screen: the time it took to
+                    // get there (the GPU warming up, the first present) is neither simulated
+                    // nor counted against the wall clock, so the metronome's gap means what
+                    // its caption says.
+                    self.controls.session_mut().resync(self.clock.now());
+                }
                 record.presented = Some(self.clock.now());
                 record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);

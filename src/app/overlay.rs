@@ -273,8 +273,15 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
     // The wall-clock marker shows `reference`; the metronome is drawn at the frame's view.
     let drawn = FrameRecord::planned(m.plan).drawn_time();
     let gap = drawn.as_secs_f64() - session.reference().as_secs_f64();
+    let hitches = session.hitches().as_secs_f64() * 1e3;
     let gap = if gap.abs() < 0.0005 {
         "in step with the wall clock".to_string()
+    } else if gap < 0.0 && hitches >= 0.5 {
+        format!(
+            "game {} ms behind the wall clock ({} ms of it dropped in hitches)",
+            trim_ms(-gap * 1e3),
+            trim_ms(hitches)
+        )
     } else {
         format!(
             "game {} ms {} the wall clock",
@@ -914,6 +921,32 @@ mod tests {
             darts.hits + darts.tunnels
         )));
         assert!(text(LAYOUT.metronome).contains("wall clock"));
+    }
+
+    #[test]
+    fn the_metronome_says_how_much_of_its_gap_hitches_dropped() {
+        let mut s = session(Strategy::CatchUp);
+        let plan = run(&mut s, Duration::from_millis(10), 30);
+        let metronome = |s: &Session, plan: &FramePlan| {
+            let captions = with_model(s, plan, captions);
+            captions
+                .into_iter()
+                .find(|(r, _)| *r == LAYOUT.metronome)
+                .unwrap()
+                .1
+        };
+        let before = metronome(&s, &plan);
+        assert!(!before.contains("hitches"), "{before}");
+        // A 1.25 s hitch: the stall clamp lets 250 ms of it through, the rest is dropped.
+        let later = plan.now + Duration::from_millis(1250);
+        let plan = s.frame(later, |_, _| {});
+        assert_eq!(s.hitches(), Duration::from_secs(1));
+        let text = metronome(&s, &plan);
+        // The rest of the gap: the update limit's drop and the lag not yet simulated.
+        assert!(
+            text.ends_with("game 1100 ms behind the wall clock (1000 ms of it dropped in hitches)"),
+            "{text}"
+        );
     }
 
     #[test]

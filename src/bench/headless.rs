@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::measure::{mean, median, percentile, stddev};
 use crate::app::compose::{Composer, FrameInputs, Readouts};
@@ -20,11 +20,12 @@ use crate::world::{World, WorldConfig};
 use looplab_timing::{Clock, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
 
 /// How precisely a frame cap held.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PacingResult {
     pub rate_hz: f64,
-    /// `precise` or `naive`.
-    pub mode: &'static str,
+    /// How the wait for each deadline ended.
+    #[serde(with = "crate::serde_ids::wait_mode")]
+    pub mode: WaitMode,
     pub frames: usize,
     pub mean_interval_ms: f64,
     pub stddev_ms: f64,
@@ -43,7 +44,7 @@ impl PacingResult {
     /// Summarizes frame start times (in any clock's nanoseconds) and the CPU used.
     pub fn from_starts(
         rate_hz: f64,
-        mode: &'static str,
+        mode: WaitMode,
         starts_ns: &[u64],
         cpu: Duration,
         wall: Duration,
@@ -106,17 +107,11 @@ pub fn pacing(rate_hz: f64, mode: WaitMode, seconds: f64) -> PacingResult {
             wait.sleep_until(clock.instant_at(t));
         }
     }
-    PacingResult::from_starts(
-        rate_hz,
-        mode.id(),
-        &starts,
-        cpu_now() - cpu0,
-        wall0.elapsed(),
-    )
+    PacingResult::from_starts(rate_hz, mode, &starts, cpu_now() - cpu0, wall0.elapsed())
 }
 
 /// One world update's cost.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorldResult {
     pub bullets: usize,
     /// Median time of one update, milliseconds.
@@ -147,7 +142,7 @@ pub fn world_update(bullets: usize, steps: usize) -> WorldResult {
 }
 
 /// What draws the bullets in a throughput run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SpriteVariant {
     /// The sprite path: bullets and bodies, no words, no timeline, overlay hidden.
@@ -172,13 +167,22 @@ impl SpriteVariant {
     }
 }
 
+/// Where a throughput run drew.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawTarget {
+    /// A texture, waiting for the GPU after every frame.
+    Offscreen,
+    /// The app's own window.
+    Window,
+}
+
 /// Frames per second and where a frame's time went.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ThroughputResult {
     pub bullets: usize,
     pub variant: SpriteVariant,
-    /// `offscreen` or `window`.
-    pub target: &'static str,
+    pub target: DrawTarget,
     pub frames: usize,
     pub fps: f64,
     /// Medians per frame, milliseconds: acquiring the surface texture (window only), the
@@ -296,7 +300,7 @@ pub fn sprites_offscreen(
     Ok(ThroughputResult {
         bullets,
         variant,
-        target: "offscreen",
+        target: DrawTarget::Offscreen,
         frames: samples.len(),
         fps: samples.len() as f64 / elapsed,
         acquire_ms: 0.0,
@@ -308,7 +312,7 @@ pub fn sprites_offscreen(
 }
 
 /// Compare mode against the single view at the same number of bullets in all.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareResult {
     /// The compare preset, or `None` for the single view.
     pub preset: Option<Preset>,
@@ -425,7 +429,7 @@ mod tests {
             .collect();
         let r = PacingResult::from_starts(
             60.0,
-            "naive",
+            WaitMode::Naive,
             &starts,
             Duration::from_millis(100),
             Duration::from_secs(1),
@@ -444,7 +448,7 @@ mod tests {
         }
         let r = PacingResult::from_starts(
             60.0,
-            "precise",
+            WaitMode::Precise,
             &starts,
             Duration::ZERO,
             Duration::from_secs(1),

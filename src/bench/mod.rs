@@ -5,20 +5,21 @@
 //! cost is the timing crate's criterion bench (`cargo bench -p looplab-timing`).
 
 pub mod headless;
-pub mod machine;
+pub mod host;
 pub mod measure;
 pub mod report;
 pub mod windowed;
 
 use looplab_timing::WaitMode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::lab::compare::Preset;
 use crate::render::gpu::Gpu;
+use crate::testkit::Scratch;
 use headless::{PacingResult, SpriteVariant, ThroughputResult, WorldResult};
-use machine::Machine;
+use host::Host;
 use measure::median;
-use windowed::{Display, LatencyResult};
+use windowed::{Display, LatencyResult, LatencySetting};
 
 /// The renderers compared in the window's throughput runs.
 const RENDERERS: [SpriteVariant; 3] = [
@@ -71,11 +72,12 @@ pub struct BenchOptions {
 }
 
 /// Everything `looplab bench` measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {
-    pub machine: Machine,
+    /// The machine it ran on.
+    pub host: Host,
     /// The scheduling noise floor, measured before the pacing runs.
-    pub noise: machine::SchedulerNoise,
+    pub noise: host::SchedulerNoise,
     pub quick: bool,
     /// Why the windowed parts did not run, if they did not.
     pub windowed_skipped: Option<String>,
@@ -98,16 +100,18 @@ pub struct BenchReport {
 /// Runs the benchmark, reporting progress on stderr.
 pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let q = options.quick;
+    let scratch = Scratch::new("bench")?;
+    give_a_runtime_dir(&scratch);
     let gpu = Gpu::headless()?;
-    let machine = Machine::describe(gpu.adapter_summary());
+    let host = Host::describe(gpu.adapter_summary());
     let mut notes = Vec::new();
-    if machine.build == "debug" {
+    if host.build == "debug" {
         notes.push("debug build: run `cargo run --release -- bench` for numbers to quote".into());
     }
     let progress = |what: &str| eprintln!("bench: {what}");
 
     progress("scheduling noise");
-    let noise = machine::scheduler_noise(if q { 0.5 } else { 3.0 });
+    let noise = host::scheduler_noise(if q { 0.5 } else { 3.0 });
 
     progress("frame-cap precision, headless (plain sleep vs precise wait)");
     let pacing_secs = if q { 1.0 } else { 5.0 };
@@ -151,7 +155,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     )?;
 
     let mut report = BenchReport {
-        machine,
+        host,
         noise,
         quick: q,
         windowed_skipped: None,
@@ -168,7 +172,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         notes,
     };
 
-    match Display::open(options.xvfb) {
+    match Display::open(options.xvfb, scratch) {
         Ok(display) => windowed_parts(&display, &mut report, q, &progress)?,
         Err(why) => {
             progress(&format!("skipping the windowed parts: {why}"));
@@ -209,15 +213,15 @@ fn windowed_parts(
         let cap = format!("{rate}");
         // 60 Hz, the target's rate, is run three times each way.
         let rounds = if q || rate != 60.0 { 1 } else { 3 };
-        let modes = [(WaitMode::Naive, "naive"), (WaitMode::Precise, "precise")];
+        let modes = [WaitMode::Naive, WaitMode::Precise];
         let runs = median_runs(
             &modes,
             rounds,
-            |(mode, flag)| {
+            |mode| {
                 let mut args = light.to_vec();
-                args.extend(["--cap", &cap, "--pacing", flag]);
-                let log = display.run(&format!("pacing-{rate}-{flag}"), &args, secs)?;
-                Ok(windowed::pacing_from_log(&log, rate, mode.id()))
+                args.extend(["--cap", &cap, "--pacing", mode.id()]);
+                let log = display.run(&format!("pacing-{rate}-{}", mode.id()), &args, secs)?;
+                Ok(windowed::pacing_from_log(&log, rate, mode))
             },
             |r| r.stddev_ms,
         )?;
@@ -269,7 +273,8 @@ fn windowed_parts(
     progress("input latency (keys from xdotool)");
     let secs = if q { 4.0 } else { 10.0 };
     let presses = if q { 10 } else { 40 };
-    for (setting, cap) in [("60 Hz cap", "60"), ("uncapped", "off")] {
+    for setting in LatencySetting::ALL {
+        let cap = setting.cap();
         let args = [
             "--strategy",
             "interpolated",
@@ -306,6 +311,20 @@ fn windowed_parts(
     }
     report.startup_ms = (!startups.is_empty()).then(|| median(&startups));
     Ok(())
+}
+
+/// Points `XDG_RUNTIME_DIR` at the bench's own runtime directory when the shell gave none:
+/// lavapipe's Vulkan driver looks for a Wayland compositor as the bench opens its GPU, and
+/// without one libwayland prints an error line (twice) before the report. The displays the
+/// bench starts get the same directory.
+fn give_a_runtime_dir(scratch: &Scratch) {
+    let given =
+        std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).is_dir());
+    if !given {
+        // SAFETY: the bench sets this first thing, from the main thread, before it opens the
+        // GPU or starts any thread, so nothing reads the environment meanwhile.
+        unsafe { std::env::set_var("XDG_RUNTIME_DIR", scratch.runtime_dir()) };
+    }
 }
 
 #[cfg(test)]

@@ -2,31 +2,67 @@
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use looplab_timing::WaitMode;
+use serde::{Deserialize, Serialize};
 
 use super::BenchReport;
 use super::headless::{PacingResult, SpriteVariant, ThroughputResult};
+use super::windowed::LatencySetting;
+
+/// The performance targets the bench judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetKey {
+    CapStddev,
+    CapP99,
+    CapCpu,
+    Sprites10k,
+    Sprites100k,
+    CaptionsCost,
+    CompareMode,
+    WorldUpdate,
+    InputLatency,
+    Startup,
+}
+
+impl TargetKey {
+    /// The target in words.
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetKey::CapStddev => "60 Hz cap: frame interval stddev",
+            TargetKey::CapP99 => "60 Hz cap: p99 |interval - 16.667 ms|",
+            TargetKey::CapCpu => "60 Hz cap: CPU against the naive cap",
+            TargetKey::Sprites10k => "sprites at 10k, overlay hidden, against bare",
+            TargetKey::Sprites100k => "sprites at 100k, overlay hidden, against bare",
+            TargetKey::CaptionsCost => "captions and timeline strip at 2k bullets",
+            TargetKey::CompareMode => "compare mode against the single view, same bullets in all",
+            TargetKey::WorldUpdate => "world update at 1M bullets",
+            TargetKey::InputLatency => "input latency at a 60 Hz cap",
+            TargetKey::Startup => "start-up to first presented frame",
+        }
+    }
+}
 
 /// One target of the performance issue, with what was measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Target {
-    pub name: String,
+    pub key: TargetKey,
     pub goal: String,
     pub measured: String,
     /// `None` when it could not be measured here.
     pub met: Option<bool>,
 }
 
-fn target(name: &str, goal: String, measured: String, met: Option<bool>) -> Target {
+fn target(key: TargetKey, goal: String, measured: String, met: Option<bool>) -> Target {
     Target {
-        name: name.to_string(),
+        key,
         goal,
         measured,
         met,
     }
 }
 
-fn find_pacing<'a>(rows: &'a [PacingResult], rate: f64, mode: &str) -> Option<&'a PacingResult> {
+fn find_pacing(rows: &[PacingResult], rate: f64, mode: WaitMode) -> Option<&PacingResult> {
     rows.iter().find(|r| r.rate_hz == rate && r.mode == mode)
 }
 
@@ -48,11 +84,11 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
         (&r.pacing_window, "window")
     };
     if let (Some(p), Some(n)) = (
-        find_pacing(pacing, 60.0, "precise"),
-        find_pacing(pacing, 60.0, "naive"),
+        find_pacing(pacing, 60.0, WaitMode::Precise),
+        find_pacing(pacing, 60.0, WaitMode::Naive),
     ) {
         out.push(target(
-            "60 Hz cap: frame interval stddev",
+            TargetKey::CapStddev,
             "<= 0.05 ms".into(),
             format!(
                 "{:.3} ms ({where_pacing}; naive cap {:.3} ms); {} stalls over 2 ms, {:.3} ms without them",
@@ -61,7 +97,7 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             Some(p.stddev_ms <= 0.05),
         ));
         out.push(target(
-            "60 Hz cap: p99 |interval - 16.667 ms|",
+            TargetKey::CapP99,
             "<= 0.25 ms".into(),
             format!(
                 "{:.3} ms ({where_pacing}; naive cap {:.3} ms)",
@@ -71,7 +107,7 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
         ));
         let ratio = p.cpu_percent / n.cpu_percent.max(1e-9);
         out.push(target(
-            "60 Hz cap: CPU against the naive cap",
+            TargetKey::CapCpu,
             "<= 1.5x".into(),
             format!(
                 "{ratio:.2}x ({:.1}% vs {:.1}% of a core, {where_pacing})",
@@ -85,17 +121,17 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
     } else {
         (&r.sprites_window, "window")
     };
-    for bullets in [10_000, 100_000] {
+    for (bullets, key) in [
+        (10_000, TargetKey::Sprites10k),
+        (100_000, TargetKey::Sprites100k),
+    ] {
         if let (Some(s), Some(b)) = (
             find_sprites(sprites, bullets, SpriteVariant::Sprites),
             find_sprites(sprites, bullets, SpriteVariant::Bare),
         ) {
             let ratio = s.fps / b.fps.max(1e-9);
             out.push(target(
-                &format!(
-                    "sprites at {}k, overlay hidden, against bare",
-                    bullets / 1000
-                ),
+                key,
                 ">= 0.95x the bare renderer's FPS".into(),
                 format!(
                     "{ratio:.3}x ({:.1} vs {:.1} FPS, {where_sprites})",
@@ -111,7 +147,7 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
     ) {
         let cost = 1e3 / story.fps.max(1e-9) - 1e3 / plain.fps.max(1e-9);
         out.push(target(
-            "captions and timeline strip at 2k bullets",
+            TargetKey::CaptionsCost,
             "< 1 ms a frame".into(),
             format!(
                 "{cost:.2} ms a frame ({:.1} vs {:.1} FPS, offscreen)",
@@ -129,7 +165,7 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
         if let Some(w) = worst {
             let ratio = w.frame_ms / single.frame_ms.max(1e-9);
             out.push(target(
-                "compare mode against the single view, same bullets in all",
+                TargetKey::CompareMode,
                 "<= 1.3x the single view's frame time".into(),
                 format!(
                     "{ratio:.2}x at worst ({}: {:.2} vs {:.2} ms, offscreen)",
@@ -143,7 +179,7 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
     }
     if let Some(w) = r.world.iter().find(|w| w.bullets == 1_000_000) {
         out.push(target(
-            "world update at 1M bullets",
+            TargetKey::WorldUpdate,
             ">= 300 M bullet-steps/s".into(),
             format!(
                 "{:.0} M/s ({:.2} ms an update)",
@@ -153,10 +189,14 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             Some(w.bullet_steps_per_sec >= 300e6),
         ));
     }
-    match r.latency.iter().find(|l| l.setting == "60 Hz cap") {
+    match r
+        .latency
+        .iter()
+        .find(|l| l.setting == LatencySetting::Cap60)
+    {
         Some(l) => {
             out.push(target(
-                "input latency at a 60 Hz cap",
+                TargetKey::InputLatency,
                 "<= one frame interval + the frame's own render and present, for every key".into(),
                 format!(
                     "{}/{} keys; {} ({:.0}%) waited over one interval; latency median {:.1} ms, p99 {:.1} ms; wait before the frame p99 {:.1} ms against a {:.1} ms interval",
@@ -173,7 +213,7 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             ));
         }
         None => out.push(target(
-            "input latency at a 60 Hz cap",
+            TargetKey::InputLatency,
             "one frame + present".into(),
             "not measured (no display)".into(),
             None,
@@ -181,13 +221,13 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
     }
     match r.startup_ms {
         Some(ms) => out.push(target(
-            "start-up to first presented frame",
+            TargetKey::Startup,
             "< 1000 ms (release build)".into(),
-            format!("{ms:.0} ms ({} build)", r.machine.build),
+            format!("{ms:.0} ms ({} build)", r.host.build),
             Some(ms < 1000.0),
         )),
         None => out.push(target(
-            "start-up to first presented frame",
+            TargetKey::Startup,
             "< 1000 ms".into(),
             "not measured (no display)".into(),
             None,
@@ -216,7 +256,7 @@ fn pacing_table(out: &mut String, title: &str, rows: &[PacingResult]) {
             out,
             "  {:>6}  {:<8} {:>7} {:>9.3} {:>10.3} {:>13.3} {:>7.1} {:>7} {:>14.3} ms",
             p.rate_hz,
-            p.mode,
+            p.mode.id(),
             p.frames,
             p.mean_interval_ms,
             p.stddev_ms,
@@ -259,7 +299,7 @@ fn sprites_table(out: &mut String, title: &str, rows: &[ThroughputResult]) {
 /// The report as aligned text.
 pub fn table(r: &BenchReport) -> String {
     let mut out = String::new();
-    let m = &r.machine;
+    let m = &r.host;
     let _ = writeln!(
         out,
         "Looplab bench{}",
@@ -371,7 +411,7 @@ pub fn table(r: &BenchReport) -> String {
             let _ = writeln!(
                 out,
                 "  {:<10} {:>5} {:>10.2} {:>8.2} {:>12.2} {:>13.2} ms {:>15.2} ms",
-                l.setting,
+                l.setting.label(),
                 l.samples,
                 l.median_ms,
                 l.p99_ms,
@@ -404,7 +444,9 @@ pub fn table(r: &BenchReport) -> String {
         let _ = writeln!(
             out,
             "  [{verdict}] {}: {} (goal {})",
-            t.name, t.measured, t.goal
+            t.key.name(),
+            t.measured,
+            t.goal
         );
     }
     for n in &r.notes {

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use looplab_timing::WaitMode;
 use oorandom::Rand32;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::headless::{PacingResult, SpriteVariant, ThroughputResult};
+use super::headless::{DrawTarget, PacingResult, SpriteVariant, ThroughputResult};
 use super::measure::{median, percentile};
 use crate::session::frame::{FrameLog, FrameRecord};
 use crate::testkit::{self, Scratch, Xvfb};
@@ -27,10 +28,9 @@ pub struct Display {
 }
 
 impl Display {
-    /// The display in `DISPLAY`, or a private Xvfb when `private_xvfb`; `Err` says why there
-    /// is none.
-    pub fn open(private_xvfb: bool) -> Result<Display, String> {
-        let scratch = Scratch::new("bench")?;
+    /// The display in `DISPLAY`, or a private Xvfb when `private_xvfb`, with `scratch` for
+    /// the runs' files and runtime directory; `Err` says why there is none.
+    pub fn open(private_xvfb: bool, scratch: Scratch) -> Result<Display, String> {
         if private_xvfb {
             let xvfb = Xvfb::start("1280x720x24")?;
             return Ok(Display {
@@ -128,7 +128,7 @@ fn finish(mut child: Child, log: &Path, seconds: f64) -> Result<FrameLog, String
 }
 
 /// Frame-cap precision of a windowed run.
-pub fn pacing_from_log(log: &FrameLog, rate_hz: f64, mode: &'static str) -> PacingResult {
+pub fn pacing_from_log(log: &FrameLog, rate_hz: f64, mode: WaitMode) -> PacingResult {
     let frames = log.steady(WARM_UP);
     let starts: Vec<u64> = frames.iter().map(|f| nanos(f.start)).collect();
     let (cpu, wall) = match (frames.first(), frames.last()) {
@@ -155,7 +155,7 @@ pub fn throughput_from_log(
     ThroughputResult {
         bullets,
         variant,
-        target: "window",
+        target: DrawTarget::Window,
         frames: frames.len(),
         fps: if span > 0.0 {
             (frames.len() - 1) as f64 / span
@@ -170,11 +170,39 @@ pub fn throughput_from_log(
     }
 }
 
+/// The loops whose key-to-screen latency is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LatencySetting {
+    /// Capped at 60 Hz: the case the latency target is about.
+    Cap60,
+    Uncapped,
+}
+
+impl LatencySetting {
+    pub const ALL: [LatencySetting; 2] = [LatencySetting::Cap60, LatencySetting::Uncapped];
+
+    /// In words, for the report.
+    pub fn label(self) -> &'static str {
+        match self {
+            LatencySetting::Cap60 => "60 Hz cap",
+            LatencySetting::Uncapped => "uncapped",
+        }
+    }
+
+    /// The `--cap` it runs with.
+    pub fn cap(self) -> &'static str {
+        match self {
+            LatencySetting::Cap60 => "60",
+            LatencySetting::Uncapped => "off",
+        }
+    }
+}
+
 /// Key-to-screen latency of a run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LatencyResult {
-    /// `60 Hz cap` or `uncapped`.
-    pub setting: String,
+    pub setting: LatencySetting,
     pub samples: usize,
     pub median_ms: f64,
     pub p99_ms: f64,
@@ -190,7 +218,7 @@ pub struct LatencyResult {
     pub frame_interval_ms: f64,
 }
 
-pub fn latency_from_log(log: &FrameLog, setting: &str) -> LatencyResult {
+pub fn latency_from_log(log: &FrameLog, setting: LatencySetting) -> LatencyResult {
     let latencies: Vec<f64> = log.keys.iter().map(|k| ms(k.latency)).collect();
     let waits: Vec<f64> = log
         .keys
@@ -208,7 +236,7 @@ pub fn latency_from_log(log: &FrameLog, setting: &str) -> LatencyResult {
         .collect();
     let interval = median(&intervals);
     LatencyResult {
-        setting: setting.to_string(),
+        setting,
         samples: latencies.len(),
         median_ms: median(&latencies),
         p99_ms: percentile(&latencies, 99.0),
@@ -280,14 +308,14 @@ mod tests {
         assert_eq!(t.frames, 120);
         assert!((t.fps - 60.0).abs() < 0.01);
         assert_eq!((t.acquire_ms, t.present_ms), (1.0, 2.0));
-        let p = pacing_from_log(&l, 60.0, "precise");
+        let p = pacing_from_log(&l, 60.0, WaitMode::Precise);
         assert!(p.stddev_ms < 1e-6 && p.p99_error_ms < 1e-5);
         assert!(
             (p.cpu_percent - 6.0).abs() < 0.01,
             "1 ms of CPU per 16.7 ms frame: {}",
             p.cpu_percent
         );
-        let lat = latency_from_log(&l, "60 Hz cap");
+        let lat = latency_from_log(&l, LatencySetting::Cap60);
         assert_eq!((lat.samples, lat.median_ms, lat.p99_ms), (3, 20.0, 30.0));
         assert_eq!(lat.frame_to_present_ms, 5.0);
         // Waits of 5, 15 and 25 ms against a 16.7 ms interval: two within the bound.

@@ -31,10 +31,23 @@ pub struct Gpu {
 
 impl Gpu {
     /// A device for offscreen work (tests, benchmarks): no window or display needed.
+    ///
+    /// The primary backends (Vulkan, Metal, DX12) are tried first, and OpenGL only without
+    /// them: probing OpenGL through EGL when a better adapter exists only fills the terminal
+    /// with EGL's and Wayland's complaints (with no `XDG_RUNTIME_DIR`, two lines of them).
+    /// `WGPU_BACKEND` still chooses, where it is set.
     pub fn headless() -> Result<Gpu, String> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        pollster::block_on(Self::open(instance, None))
+        let from_env = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        if wgpu::Backends::from_env().is_none() {
+            let primary = wgpu::InstanceDescriptor {
+                backends: wgpu::Backends::PRIMARY,
+                ..wgpu::InstanceDescriptor::new_without_display_handle_from_env()
+            };
+            if let Ok(gpu) = pollster::block_on(Self::open(wgpu::Instance::new(primary), None)) {
+                return Ok(gpu);
+            }
+        }
+        pollster::block_on(Self::open(wgpu::Instance::new(from_env), None))
     }
 
     /// A device that can present to `surface`, created from `instance`.

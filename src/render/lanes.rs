@@ -48,8 +48,8 @@ pub fn caption_band(lines: usize) -> f32 {
 }
 
 /// How the tiles of `n` lanes share `area`: in the grid (columns and rows) that shows the
-/// lanes' scenes largest, each tile exactly its caption band and its scene, the grid centred
-/// in the area.
+/// lanes' scenes largest, each tile exactly its caption band and its scene, the grid at the
+/// top of the area and centred across it.
 pub fn tiles(n: usize, area: Region) -> Vec<Region> {
     let n = n.max(1);
     let crop = LANE_CROP.size();
@@ -81,7 +81,8 @@ pub fn tiles(n: usize, area: Region) -> Vec<Region> {
         tile.x * cols as f32 + GAP * (cols - 1) as f32,
         tile.y * rows as f32 + GAP * (rows - 1) as f32,
     );
-    let origin = area.min + (size - grid) * 0.5;
+    // Centred across, from the top: the lanes line up with the overlay's column.
+    let origin = area.min + Vec2::new((size.x - grid.x) * 0.5, 0.0);
     (0..n)
         .map(|i| {
             let (c, r) = ((i % cols) as f32, (i / cols) as f32);

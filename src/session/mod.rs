@@ -33,6 +33,9 @@ pub struct Session {
     /// Game time had the game kept to real time (times the time scale) since the strategy
     /// was chosen.
     reference: Duration,
+    /// Game time the stall clamp dropped since the strategy was chosen: the part of the gap
+    /// between the game clock and the reference that hitches made.
+    hitches: Duration,
     /// Every change of the ship's steering, with the update it applied to.
     steering: SteerLog,
     /// When set, the ship is steered by this recording instead of [`Session::steer`].
@@ -48,6 +51,7 @@ impl Session {
             stats: FrameStats::default(),
             accuracy: AccuracyTracker::default(),
             reference: Duration::ZERO,
+            hitches: Duration::ZERO,
             steering: SteerLog::default(),
             script: None,
         }
@@ -109,8 +113,9 @@ impl Session {
             .record(plan.now, plan.updates, plan.game_advance());
         let s = self.planner.settings();
         if !s.paused {
-            let advance = plan.measured.as_secs_f64() * s.time_scale.factor();
-            self.reference += Duration::from_secs_f64(advance);
+            let scale = s.time_scale.factor();
+            self.reference += Duration::from_secs_f64(plan.measured.as_secs_f64() * scale);
+            self.hitches += Duration::from_secs_f64(plan.clamped.as_secs_f64() * scale);
         }
     }
 
@@ -127,6 +132,12 @@ impl Session {
     /// the strategy was chosen.
     pub fn reference(&self) -> Duration {
         self.reference
+    }
+
+    /// Game time the stall clamp dropped since the strategy was chosen (hitches: a frame
+    /// that took longer than the clamp allows).
+    pub fn hitches(&self) -> Duration {
+        self.hitches
     }
 
     /// Sets the ship's input for the coming updates (held until changed). Ignored while a
@@ -202,6 +213,7 @@ impl Session {
         self.planner.set_strategy(strategy);
         self.stats.clear();
         self.reference = self.planner.game_now();
+        self.hitches = Duration::ZERO;
     }
 
     /// While paused: lets the next frame run exactly one update.

@@ -1,11 +1,11 @@
-//! What the benchmark ran on.
+//! What the benchmark ran on: the host machine and how noisy its scheduler is.
 
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How often the OS (or the hypervisor) took the CPU away from a thread that never yields.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SchedulerNoise {
     pub seconds: f64,
     /// Gaps between consecutive clock reads longer than 0.2 ms and than 1 ms.
@@ -44,21 +44,21 @@ pub fn scheduler_noise(seconds: f64) -> SchedulerNoise {
     }
 }
 
-/// The machine, as the report's first lines describe it.
-#[derive(Clone, Debug, Serialize)]
-pub struct Machine {
+/// The machine the bench ran on, as the report's first lines describe it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Host {
     pub cpu: String,
     pub cores: usize,
     /// The GPU adapter: name, backend and device type.
     pub adapter: String,
     pub os: String,
     /// `release` or `debug`: a debug build is not a fair measure.
-    pub build: &'static str,
+    pub build: String,
 }
 
-impl Machine {
+impl Host {
     /// Reads the machine's description; `adapter` comes from the caller's GPU.
-    pub fn describe(adapter: String) -> Machine {
+    pub fn describe(adapter: String) -> Host {
         let cpu = std::fs::read_to_string("/proc/cpuinfo")
             .ok()
             .and_then(|info| {
@@ -71,7 +71,7 @@ impl Machine {
         let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
             .map(|r| format!(" {}", r.trim()))
             .unwrap_or_default();
-        Machine {
+        Host {
             cpu,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             adapter,
@@ -80,7 +80,8 @@ impl Machine {
                 "debug"
             } else {
                 "release"
-            },
+            }
+            .to_string(),
         }
     }
 }
