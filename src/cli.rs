@@ -20,6 +20,7 @@ use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
+use crate::platform::files;
 use crate::session::recording::Recording;
 use crate::session::trace::Trace;
 use crate::settings_text::{Cap, DeltaKind, MaxUpdates, StallClamp, parse_duration};
@@ -532,10 +533,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             match bench.format {
                 BenchFormat::Table => print!("{}", crate::bench::report::table(&report)),
                 BenchFormat::Json => {
-                    println!(
-                        "{}",
-                        crate::platform::files::to_json("report", &report, true)?
-                    )
+                    println!("{}", files::to_json("report", &report, true)?)
                 }
             }
             Ok(())
@@ -544,7 +542,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         None => {
             let mut options = cli.app.options();
             for (option, path) in options.outputs.each() {
-                crate::platform::files::check_target(option, path)?;
+                files::check_target(option, path)?;
             }
             if !cli.app.lanes.is_empty() && !(2..=6).contains(&cli.app.lanes.len()) {
                 return Err(Failure::usage(format!(
@@ -554,7 +552,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             if let Some(path) = &cli.app.replay {
                 for (option, output) in options.outputs.each() {
-                    if same_file(output, path) {
+                    if files::same_file(output, path) {
                         return Err(Failure::usage(format!(
                             "{option} {} would write over the recording being replayed",
                             path.display()
@@ -587,10 +585,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
             match format {
                 BenchFormat::Table => print!("{}", crate::lab::soak::table(&report)),
                 BenchFormat::Json => {
-                    println!(
-                        "{}",
-                        crate::platform::files::to_json("report", &report, true)?
-                    )
+                    println!("{}", files::to_json("report", &report, true)?)
                 }
             }
             return Ok(());
@@ -598,7 +593,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
         None => {}
     }
     if let Some(path) = &args.plot {
-        crate::platform::files::check_target("--plot", path)?;
+        files::check_target("--plot", path)?;
     }
     let recording = args.replay.as_deref().map(load_recording).transpose()?;
     let trace = args.trace.as_deref().map(load_trace).transpose()?;
@@ -661,10 +656,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     if let Some(recording) = recording {
         let report = replay_all(&recording, &options.profiles, &options.strategies);
         match args.format {
-            Format::Json => println!(
-                "{}",
-                crate::platform::files::to_json("report", &report, true)?
-            ),
+            Format::Json => println!("{}", files::to_json("report", &report, true)?),
             Format::Table | Format::Csv => print!("{}", report.table()),
         }
         return Ok(());
@@ -676,46 +668,20 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     match args.format {
         Format::Table => print!("{}", report.table()),
         Format::Csv => print!("{}", report.csv()),
-        Format::Json => println!(
-            "{}",
-            crate::platform::files::to_json("report", &report, true)?
-        ),
+        Format::Json => println!("{}", files::to_json("report", &report, true)?),
     }
     if let Some(path) = args.plot {
         let svg = plot::svg(&report).map_err(Failure::runtime)?;
-        crate::platform::files::write_file("--plot", &path, svg.as_bytes())?;
+        files::write_file("--plot", &path, svg.as_bytes())?;
         eprintln!("plot written to {}", path.display());
     }
     Ok(())
 }
 
-/// Whether two paths name the same file (the second exists; the first may not yet): the
-/// same device and inode where both exist (a hard link too), else the same resolved path.
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    #[cfg(unix)]
-    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-        use std::os::unix::fs::MetadataExt;
-        return (x.dev(), x.ino()) == (y.dev(), y.ino());
-    }
-    let canonical = |p: &std::path::Path| {
-        p.canonicalize().ok().or_else(|| {
-            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-            let dir = parent
-                .map_or_else(std::env::current_dir, |d| d.canonicalize())
-                .ok()?;
-            Some(dir.join(p.file_name()?))
-        })
-    };
-    match (canonical(a), canonical(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => a == b,
-    }
-}
-
 /// Reads a recording, or says in one line what is wrong with the file (exit status 2).
 pub fn load_recording(path: &std::path::Path) -> Result<Recording, Failure> {
     let bad = |problem: String| Failure::usage(format!("recording {}: {problem}", path.display()));
-    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    let text = files::read_text(path).map_err(bad)?;
     Recording::parse(&text).map_err(bad)
 }
 
@@ -723,7 +689,7 @@ pub fn load_recording(path: &std::path::Path) -> Result<Recording, Failure> {
 /// status 2).
 pub fn load_trace(path: &std::path::Path) -> Result<Trace, Failure> {
     let bad = |problem: String| Failure::usage(format!("trace {}: {problem}", path.display()));
-    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    let text = files::read_text(path).map_err(bad)?;
     Trace::parse(&text).map_err(bad)
 }
 
@@ -731,23 +697,7 @@ pub fn load_trace(path: &std::path::Path) -> Result<Trace, Failure> {
 /// overwritten.
 fn run_motion(args: MotionArgs) -> Result<(), Failure> {
     let dir = &args.out;
-    match std::fs::read_dir(dir) {
-        Ok(mut entries) => {
-            if entries.next().is_some() {
-                return Err(Failure::usage(format!(
-                    "--out {}: the directory is not empty; give a new or empty one",
-                    dir.display()
-                )));
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(dir)
-            .map_err(|e| {
-                Failure::runtime(format!("--out {}: cannot create it: {e}", dir.display()))
-            })?,
-        Err(e) => {
-            return Err(Failure::usage(format!("--out {}: {e}", dir.display())));
-        }
-    }
+    files::fresh_directory("--out", dir)?;
     let options = crate::motion::MotionOptions {
         strategies: args.strategies,
         update_rate: args.ups,

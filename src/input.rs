@@ -14,6 +14,20 @@ pub enum Direction {
     Down,
 }
 
+/// The digit keys, 0 to 9.
+pub const DIGITS: [KeyCode; 10] = [
+    KeyCode::Digit0,
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
+];
+
 /// Every way to steer.
 pub const DIRECTIONS: [Direction; 4] = [
     Direction::Left,
@@ -320,17 +334,7 @@ mod tests {
 
     #[test]
     fn digits_pick_strategies_in_table_order() {
-        for (i, key) in [
-            KeyCode::Digit1,
-            KeyCode::Digit2,
-            KeyCode::Digit3,
-            KeyCode::Digit4,
-            KeyCode::Digit5,
-            KeyCode::Digit6,
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, key) in DIGITS[1..=6].iter().copied().enumerate() {
             assert_eq!(
                 action_for(key, false),
                 Some(Action::SelectStrategy(Strategy::ALL[i]))
@@ -438,14 +442,7 @@ mod tests {
         // Every strategy has its digit, in the table's order.
         for s in Strategy::ALL {
             let digit = strategy_key(s).to_digit(10).unwrap() as usize;
-            let code = [
-                K::Digit1,
-                K::Digit2,
-                K::Digit3,
-                K::Digit4,
-                K::Digit5,
-                K::Digit6,
-            ][digit - 1];
+            let code = DIGITS[digit];
             assert_eq!(action_for(code, false), Some(SelectStrategy(s)));
         }
     }

@@ -105,15 +105,7 @@ fn render_strategy(
         };
         readouts.history.push(record);
         readouts.last = record;
-        let inputs = FrameInputs {
-            session: &session,
-            knobs: &knobs,
-            plan: &plan,
-            readouts: &readouts,
-            lanes: None,
-            now,
-            facts: &facts,
-        };
+        let inputs = FrameInputs::new(&session, &knobs, &plan, &readouts, &facts);
         let frame = composer.compose(&inputs, None, (width, height));
         let words = frame.words.map(|w| w.paint);
         render(gpu, &mut painter, &target, &frame.sprites, words)?;

@@ -13,6 +13,22 @@ fn looplab(args: &[&str]) -> Output {
         .expect("the looplab binary runs")
 }
 
+/// Runs `looplab` with `args` and no display, which must refuse them in one line with exit
+/// status 2; returns that line.
+fn refused(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the looplab binary runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
 /// The default lab (every strategy on every built-in profile) as JSON, run once.
 fn default_report() -> &'static Value {
     static REPORT: OnceLock<Value> = OnceLock::new();
@@ -509,15 +525,7 @@ fn bad_recordings_are_refused_in_one_line_with_status_2() {
             vec!["lab", "--replay", path.to_str().unwrap()],
             vec!["--replay", path.to_str().unwrap()],
         ] {
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
-                .args(&args)
-                .env_remove("DISPLAY")
-                .env_remove("WAYLAND_DISPLAY")
-                .output()
-                .unwrap();
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-            assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+            let err = refused(&args);
             assert!(
                 err.contains(name) && err.contains(reason),
                 "{args:?}: {err}"
@@ -568,15 +576,7 @@ fn bad_lanes_are_refused_in_one_line_with_status_2() {
             "cannot be used with",
         ),
     ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab"))
-            .args(&args)
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        let err = refused(&args);
         assert!(err.contains(reason), "{args:?}: {err}");
     }
 }

@@ -68,15 +68,8 @@ fn texts(knobs: &Knobs, size: (u32, u32), stressed: bool) -> Vec<PlacedText> {
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
         ..PlatformFacts::offscreen(wgpu::PresentMode::FifoRelaxed)
     };
-    let inputs = FrameInputs {
-        session: &session,
-        knobs,
-        plan: &plan,
-        readouts: &readouts,
-        lanes: compare.as_ref(),
-        now,
-        facts: &facts,
-    };
+    let inputs = FrameInputs::new(&session, knobs, &plan, &readouts, &facts)
+        .with_lanes(compare.as_ref(), now);
     let mut composer = Composer::headless().audited();
     // egui sizes a new window over its first passes: lay it out until it settles.
     let mut texts = Vec::new();

@@ -51,25 +51,6 @@ fn showing(view: View) -> Showing {
     }
 }
 
-/// The frame's inputs as the window gives them to its composer.
-fn inputs<'a>(
-    s: &'a Session,
-    plan: &'a FramePlan,
-    knobs: &'a Knobs,
-    readouts: &'a Readouts,
-    facts: &'a PlatformFacts,
-) -> FrameInputs<'a> {
-    FrameInputs {
-        session: s,
-        knobs,
-        plan,
-        readouts,
-        lanes: None,
-        now: plan.now,
-        facts,
-    }
-}
-
 fn facts() -> PlatformFacts {
     PlatformFacts {
         cpu_percent: Some(50.0),
@@ -120,7 +101,7 @@ fn the_overlay_keeps_to_its_column_at_every_window_size() {
     for (width, height) in [(1280, 720), (960, 540), (800, 600)] {
         let (s, plan) = session(200);
         let (knobs, readouts, facts) = (Knobs::default(), Readouts::default(), facts());
-        let inputs = inputs(&s, &plan, &knobs, &readouts, &facts);
+        let inputs = FrameInputs::new(&s, &knobs, &plan, &readouts, &facts);
         let mut composer = Composer::headless();
         // egui sizes a new window over its first passes: lay it out until it settles.
         let mut panels = Vec::new();
@@ -244,7 +225,7 @@ fn captions_and_overlay_words_are_painted() {
     let (width, height) = (1280, 720);
     let (s, plan) = session(0);
     let (knobs, readouts, facts) = (Knobs::default(), Readouts::default(), facts());
-    let inputs = inputs(&s, &plan, &knobs, &readouts, &facts);
+    let inputs = FrameInputs::new(&s, &knobs, &plan, &readouts, &facts);
     let mut painter =
         Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
     let target = OffscreenTarget::new(&gpu.device, width, height);

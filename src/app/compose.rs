@@ -73,6 +73,33 @@ pub struct FrameInputs<'a> {
     pub facts: &'a PlatformFacts,
 }
 
+impl<'a> FrameInputs<'a> {
+    /// The single view's frame of `plan`, at the plan's time.
+    pub fn new(
+        session: &'a Session,
+        knobs: &'a Knobs,
+        plan: &'a FramePlan,
+        readouts: &'a Readouts,
+        facts: &'a PlatformFacts,
+    ) -> Self {
+        Self {
+            session,
+            knobs,
+            plan,
+            readouts,
+            lanes: None,
+            now: plan.now,
+            facts,
+        }
+    }
+
+    /// The same frame with compare mode's `lanes` (when on), run to real time `now`.
+    #[must_use]
+    pub fn with_lanes(self, lanes: Option<&'a Compare>, now: Duration) -> Self {
+        Self { lanes, now, ..self }
+    }
+}
+
 /// A composed frame, ready to paint.
 pub struct ComposedFrame<'a> {
     /// The scene (or the lanes) and the timeline strip, for the sprite pipeline.

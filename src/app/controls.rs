@@ -225,22 +225,10 @@ impl Controls {
                 }
             }
             UpdateCost(up) => {
-                let ms = step_u64(
-                    &UPDATE_COSTS_MS,
-                    self.knobs.update_cost.as_millis() as u64,
-                    up,
-                );
-                self.knobs.update_cost = Duration::from_millis(ms);
-                Effect::log(format!("simulated update cost: {ms} ms"))
+                step_cost(&mut self.knobs.update_cost, &UPDATE_COSTS_MS, up, "update")
             }
             RenderCost(up) => {
-                let ms = step_u64(
-                    &RENDER_COSTS_MS,
-                    self.knobs.render_cost.as_millis() as u64,
-                    up,
-                );
-                self.knobs.render_cost = Duration::from_millis(ms);
-                Effect::log(format!("simulated render cost: {ms} ms"))
+                step_cost(&mut self.knobs.render_cost, &RENDER_COSTS_MS, up, "render")
             }
             Stall => Effect {
                 log: Some(format!("stall: {}", format_duration(STALL))),
@@ -256,22 +244,10 @@ impl Controls {
                 self.session.set_bullet_count(next);
                 Effect::log(format!("bullets: {next}"))
             }
-            ToggleGhosts => {
-                self.knobs.ghosts = !self.knobs.ghosts;
-                Effect::log(format!("ghosts: {}", on_off(self.knobs.ghosts)))
-            }
-            ToggleHelp => {
-                self.knobs.help = !self.knobs.help;
-                Effect::log(format!("help: {}", on_off(self.knobs.help)))
-            }
-            ToggleOverlay => {
-                self.knobs.overlay = !self.knobs.overlay;
-                Effect::log(format!("overlay: {}", on_off(self.knobs.overlay)))
-            }
-            ToggleTimeline => {
-                self.knobs.timeline = !self.knobs.timeline;
-                Effect::log(format!("timeline: {}", on_off(self.knobs.timeline)))
-            }
+            ToggleGhosts => toggle(&mut self.knobs.ghosts, "ghosts"),
+            ToggleHelp => toggle(&mut self.knobs.help, "help"),
+            ToggleOverlay => toggle(&mut self.knobs.overlay, "overlay"),
+            ToggleTimeline => toggle(&mut self.knobs.timeline, "timeline"),
             ToggleCompare => {
                 self.knobs.compare = match self.knobs.compare {
                     Some(_) => None,
@@ -391,6 +367,19 @@ pub fn delta_text(delta: &DeltaMode) -> String {
     }
 }
 
+/// Steps a simulated cost up or down through `costs_ms`, and says so.
+fn step_cost(cost: &mut Duration, costs_ms: &[u64], up: bool, what: &str) -> Effect {
+    let ms = step_u64(costs_ms, cost.as_millis() as u64, up);
+    *cost = Duration::from_millis(ms);
+    Effect::log(format!("simulated {what} cost: {ms} ms"))
+}
+
+/// Turns `knob` on or off, and says so.
+fn toggle(knob: &mut bool, name: &str) -> Effect {
+    *knob = !*knob;
+    Effect::log(format!("{name}: {}", on_off(*knob)))
+}
+
 fn on_off(b: bool) -> &'static str {
     if b { "on" } else { "off" }
 }
@@ -398,37 +387,34 @@ fn on_off(b: bool) -> &'static str {
 /// The next value of a sorted list above `current` (or below it, going down), staying at
 /// the ends. A value not in the list (given on the command line) steps to its neighbour.
 fn step_f64(values: &[f64], current: f64, up: bool) -> f64 {
-    if up {
-        values
-            .iter()
-            .copied()
-            .find(|&v| v > current + 1e-9)
-            .unwrap_or(current)
-    } else {
-        values
-            .iter()
-            .rev()
-            .copied()
-            .find(|&v| v < current - 1e-9)
-            .unwrap_or(current)
-    }
+    step_sorted(
+        values,
+        current,
+        up,
+        |v| v > current + 1e-9,
+        |v| v < current - 1e-9,
+    )
 }
 
 fn step_u64(values: &[u64], current: u64, up: bool) -> u64 {
-    if up {
-        values
-            .iter()
-            .copied()
-            .find(|&v| v > current)
-            .unwrap_or(current)
+    step_sorted(values, current, up, |v| v > current, |v| v < current)
+}
+
+/// The first of sorted `values` `above` the current one going up, or the last `below` it
+/// going down; `current` when there is none.
+fn step_sorted<T: Copy>(
+    values: &[T],
+    current: T,
+    up: bool,
+    above: impl Fn(T) -> bool,
+    below: impl Fn(T) -> bool,
+) -> T {
+    let next = if up {
+        values.iter().copied().find(|&v| above(v))
     } else {
-        values
-            .iter()
-            .rev()
-            .copied()
-            .find(|&v| v < current)
-            .unwrap_or(current)
-    }
+        values.iter().rev().copied().find(|&v| below(v))
+    };
+    next.unwrap_or(current)
 }
 
 /// Steps through `values` in list order (where the last may mean "unlimited"), staying at

@@ -92,15 +92,9 @@ impl App {
             cpu_percent: self.readouts.cpu.percent(),
             adapter: w.gfx.adapter.clone(),
         };
-        let inputs = FrameInputs {
-            session: self.controls.session(),
-            knobs: &self.controls.knobs,
-            plan: &plan,
-            readouts: &self.readouts,
-            lanes: self.compare.as_ref(),
-            now,
-            facts: &facts,
-        };
+        let session = self.controls.session();
+        let inputs = FrameInputs::new(session, &self.controls.knobs, &plan, &self.readouts, &facts)
+            .with_lanes(self.compare.as_ref(), now);
         let size = w.gfx.size();
         let composed = w.composer.compose(&inputs, Some(&w.gfx.window), size);
         let (paint, clicked, took) = match composed.words {

@@ -878,15 +878,7 @@ mod tests {
             cpu_percent: Some(97.0),
             ..PlatformFacts::offscreen(wgpu::PresentMode::Immediate)
         };
-        let inputs = FrameInputs {
-            session: s,
-            knobs: &knobs,
-            plan,
-            readouts: &readouts,
-            lanes: None,
-            now: plan.now,
-            facts: &facts,
-        };
+        let inputs = FrameInputs::new(s, &knobs, plan, &readouts, &facts);
         let transform = ViewTransform::new(crate::world::WORLD_SIZE, 1280, 720);
         check(&overlay_model(&inputs, None, &[], transform))
     }

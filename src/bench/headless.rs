@@ -257,15 +257,7 @@ pub fn sprites_offscreen(
     // Each frame is composed as the window composes it: the strip, the shapes, the words.
     let mut run_frame = |painter: &mut Painter| -> Result<[f64; 4], String> {
         let t = Instant::now();
-        let inputs = FrameInputs {
-            session: &session,
-            knobs: &knobs,
-            plan: &plan,
-            readouts: &readouts,
-            lanes: None,
-            now: plan.now,
-            facts: &facts,
-        };
+        let inputs = FrameInputs::new(&session, &knobs, &plan, &readouts, &facts);
         let frame = composer.compose(&inputs, None, (width, height));
         let compose_ms = ms(t.elapsed());
         let painted = painter.paint(
@@ -374,15 +366,8 @@ pub fn compare_offscreen(
         if let Some(c) = &mut compare {
             c.advance_to(now);
         }
-        let inputs = FrameInputs {
-            session: &session,
-            knobs: &knobs,
-            plan: &plan,
-            readouts: &readouts,
-            lanes: compare.as_ref(),
-            now,
-            facts: &facts,
-        };
+        let inputs = FrameInputs::new(&session, &knobs, &plan, &readouts, &facts)
+            .with_lanes(compare.as_ref(), now);
         let composed = composer.compose(&inputs, None, (width, height));
         let painted = painter.paint(
             &gpu.device,

@@ -299,7 +299,7 @@ fn windowed_parts(
     progress("start-up");
     let mut startups = Vec::new();
     for i in 0..3 {
-        let spawned = windowed::unix_now_ns();
+        let spawned = crate::platform::clock::unix_time_ns();
         let log = display.run(
             &format!("startup-{i}"),
             &["--vsync", "off", "--cap", "60"],

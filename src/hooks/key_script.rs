@@ -117,18 +117,6 @@ fn key_code(name: &str) -> Option<KeyCode> {
     use KeyCode as K;
     let mut chars = name.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
-        let digits = [
-            K::Digit0,
-            K::Digit1,
-            K::Digit2,
-            K::Digit3,
-            K::Digit4,
-            K::Digit5,
-            K::Digit6,
-            K::Digit7,
-            K::Digit8,
-            K::Digit9,
-        ];
         let letters = [
             K::KeyA,
             K::KeyB,
@@ -158,7 +146,7 @@ fn key_code(name: &str) -> Option<KeyCode> {
             K::KeyZ,
         ];
         return match c {
-            '0'..='9' => Some(digits[c as usize - '0' as usize]),
+            '0'..='9' => Some(crate::input::DIGITS[c as usize - '0' as usize]),
             'a'..='z' => Some(letters[c as usize - 'a' as usize]),
             _ => None,
         };

@@ -385,14 +385,7 @@ mod tests {
         let status = c.status(1, Duration::from_secs(5));
         assert_eq!(status.agreement_text(), "in step", "{status:?}");
         assert!(c.lanes[0].hashes().len() >= 4);
-        let steps = |l: &Lane| -> Vec<u64> {
-            l.session()
-                .steering()
-                .changes()
-                .iter()
-                .map(|c| c.step)
-                .collect()
-        };
+        let steps = |l: &Lane| l.session().steering().steps();
         assert_eq!(steps(&c.lanes[0]), steps(&c.lanes[1]));
     }
 

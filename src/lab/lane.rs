@@ -600,14 +600,7 @@ mod tests {
         drive(&mut lanes, 3);
         let first: Vec<Vec<u64>> = lanes
             .iter()
-            .map(|l| {
-                l.session()
-                    .steering()
-                    .changes()
-                    .iter()
-                    .map(|c| c.step)
-                    .collect()
-            })
+            .map(|l| l.session().steering().steps())
             .collect();
         // A key at 500 ms applies from update 30 (which starts at 500 ms) in all three.
         assert_eq!(first[0], vec![30, 102, 138]);

@@ -63,6 +63,36 @@ pub fn svg(report: &LabReport) -> Result<String, String> {
     Ok(text)
 }
 
+/// A chart of real seconds against one quantity, both continuous.
+type Chart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// A chart on `area` titled `title`: real seconds across up to `real_max`, and up the
+/// side, from zero to `y.0`, the quantity `y.1` names; its mesh drawn.
+fn chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, plotters::coord::Shift>,
+    title: String,
+    real_max: f64,
+    y: (f64, &str),
+) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 16))
+        .margin(8)
+        .x_label_area_size(30)
+        .y_label_area_size(40)
+        .build_cartesian_2d(0.0..real_max, 0.0..y.0)?;
+    chart
+        .configure_mesh()
+        .x_desc("real s")
+        .y_desc(y.1)
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    Ok(chart)
+}
+
 fn draw<DB: DrawingBackend>(
     report: &LabReport,
     root: &DrawingArea<DB, plotters::coord::Shift>,
@@ -88,41 +118,15 @@ fn draw<DB: DrawingBackend>(
             .fold(1.0f64, f64::max)
             .min(40.0);
 
-        let mut time_chart = ChartBuilder::on(&panels[2 * i])
-            .caption(
-                format!("{}: game time vs real time", profile.name),
-                ("sans-serif", 16),
-            )
-            .margin(8)
-            .x_label_area_size(30)
-            .y_label_area_size(40)
-            .build_cartesian_2d(0.0..real_max, 0.0..game_max)?;
-        time_chart
-            .configure_mesh()
-            .x_desc("real s")
-            .y_desc("game s")
-            .light_line_style(WHITE.mix(0.0))
-            .draw()?;
+        let title = format!("{}: game time vs real time", profile.name);
+        let mut time_chart = chart(&panels[2 * i], title, real_max, (game_max, "game s"))?;
         time_chart.draw_series(LineSeries::new(
             [(0.0, 0.0), (real_max, real_max)],
             BLACK.mix(0.25).stroke_width(1),
         ))?;
 
-        let mut error_chart = ChartBuilder::on(&panels[2 * i + 1])
-            .caption(
-                format!("{}: drawn-position error", profile.name),
-                ("sans-serif", 16),
-            )
-            .margin(8)
-            .x_label_area_size(30)
-            .y_label_area_size(40)
-            .build_cartesian_2d(0.0..real_max, 0.0..error_max)?;
-        error_chart
-            .configure_mesh()
-            .x_desc("real s")
-            .y_desc("px")
-            .light_line_style(WHITE.mix(0.0))
-            .draw()?;
+        let title = format!("{}: drawn-position error", profile.name);
+        let mut error_chart = chart(&panels[2 * i + 1], title, real_max, (error_max, "px"))?;
 
         for run in &runs {
             let k = strategies

@@ -8,33 +8,39 @@
 
 use std::time::Duration;
 
-use looplab_timing::{Clock, SystemClock};
+use looplab_timing::Clock;
 
-/// A point in real time, as the event loop's APIs take it.
+/// A point in real time, as the event loop's APIs take it: std's, and in a browser (where
+/// std's panics) the `performance.now()` one winit's web backend takes.
+#[cfg(not(target_arch = "wasm32"))]
 pub type Instant = std::time::Instant;
+/// A point in real time, as the event loop's APIs take it: std's, and in a browser (where
+/// std's panics) the `performance.now()` one winit's web backend takes.
+#[cfg(target_arch = "wasm32")]
+pub type Instant = web_time::Instant;
 
 /// Real time since the app started.
 #[derive(Clone, Copy, Debug)]
 pub struct WallClock {
-    clock: SystemClock,
+    start: Instant,
 }
 
 impl WallClock {
     /// A clock whose zero is now.
     pub fn start() -> Self {
         Self {
-            clock: SystemClock::start(),
+            start: Instant::now(),
         }
     }
 
     /// Time since the clock started.
     pub fn now(&self) -> Duration {
-        self.clock.now()
+        self.start.elapsed()
     }
 
     /// The `Instant` of timestamp `t`, for APIs that wait until an `Instant`.
     pub fn instant_at(&self, t: Duration) -> Instant {
-        self.clock.instant_at(t)
+        self.start + t
     }
 
     /// Now, as an `Instant`.
@@ -45,7 +51,7 @@ impl WallClock {
 
 impl Clock for WallClock {
     fn now(&self) -> Duration {
-        self.clock.now()
+        self.start.elapsed()
     }
 }
 
@@ -78,6 +84,14 @@ pub fn spin_for(d: Duration) {
     while watch.elapsed() < d {
         std::hint::spin_loop();
     }
+}
+
+/// Now, in nanoseconds since the Unix epoch: a time another process can compare with its
+/// own (the bench's start-up measure: process start to first present).
+pub fn unix_time_ns() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
 }
 
 /// Stops the loop for `d` (the S key's one-off stall, a hitch the window shows how each

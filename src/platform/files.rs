@@ -1,6 +1,8 @@
-//! Files a person asked for (`--stats`, `--frame-log`, `--plot`): checked before a run
-//! without touching them, and written whole at its end, through a temporary file renamed
-//! into place, so a failure leaves the old file as it was and never an empty or partial one.
+//! Files: the ones a person asked for (`--stats`, `--frame-log`, `--plot`), checked before a
+//! run without touching them and written whole at its end, through a temporary file renamed
+//! into place, so a failure leaves the old file as it was and never an empty or partial one;
+//! and the ones a person hands in (recordings, traces), read here. The app touches the file
+//! system nowhere else.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,6 +71,52 @@ pub fn to_json<T: Serialize>(what: &str, value: &T, pretty: bool) -> Result<Stri
         serde_json::to_string(value)
     };
     text.map_err(|e| Failure::runtime(format!("cannot write the {what} as JSON: {e}")))
+}
+
+/// The text of a file a person handed in, or why it cannot be read (for their message).
+pub fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot be read: {e}"))
+}
+
+/// Makes sure `dir` (given to `option`) is a new or empty directory to write into,
+/// creating it if need be: nothing in it is ever overwritten.
+pub fn fresh_directory(option: &str, dir: &Path) -> Result<(), Failure> {
+    match std::fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(Failure::usage(format!(
+            "{option} {}: the directory is not empty; give a new or empty one",
+            dir.display()
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                Failure::runtime(format!("{option} {}: cannot create it: {e}", dir.display()))
+            })
+        }
+        Err(e) => Err(Failure::usage(format!("{option} {}: {e}", dir.display()))),
+    }
+}
+
+/// Whether two paths name the same file (the second exists; the first may not yet): the
+/// same device and inode where both exist (a hard link too), else the same resolved path.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        use std::os::unix::fs::MetadataExt;
+        return (x.dev(), x.ino()) == (y.dev(), y.ino());
+    }
+    let canonical = |p: &Path| {
+        p.canonicalize().ok().or_else(|| {
+            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+            let dir = parent
+                .map_or_else(std::env::current_dir, |d| d.canonicalize())
+                .ok()?;
+            Some(dir.join(p.file_name()?))
+        })
+    };
+    match (canonical(a), canonical(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 fn directory_of(path: &Path) -> PathBuf {

@@ -1,12 +1,14 @@
 //! The frame-cap wait: how the window's loop waits for its next frame's start without
-//! blocking the event loop. The timing crate's [`FrameWait`] decides how long to let the OS
+//! blocking the event loop. The timing crate's `FrameWait` decides how long to let the OS
 //! sleep and when to spin; this puts it on the wall clock and says what the event loop
-//! should do. A host that owns the loop itself (a browser's `requestAnimationFrame`) has
-//! no such wait and replaces this module.
+//! should do. In a browser nothing may block or spin: there the loop only asks the event
+//! loop to wake it at the deadline (a timer of the page's).
 
 use std::time::Duration;
 
-use looplab_timing::{FrameWait, WaitMode, Wake};
+#[cfg(not(target_arch = "wasm32"))]
+use looplab_timing::FrameWait;
+use looplab_timing::{WaitMode, Wake};
 use serde::{Deserialize, Serialize};
 
 use super::clock::{Instant, WallClock};
@@ -26,6 +28,7 @@ pub enum Pace {
 /// The window's frame-cap wait.
 #[derive(Clone, Debug)]
 pub struct FramePacer {
+    #[cfg(not(target_arch = "wasm32"))]
     wait: FrameWait,
 }
 
@@ -40,6 +43,7 @@ pub struct FrameWaitReport {
     pub wake_readings: usize,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl FramePacer {
     /// A wait that ends as `mode` says (`looplab bench` compares the two).
     pub fn new(mode: WaitMode) -> Self {
@@ -79,6 +83,34 @@ impl FramePacer {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
+impl FramePacer {
+    /// The page's wait: it has one way, whatever `mode` says.
+    pub fn new(_mode: WaitMode) -> Self {
+        Self {}
+    }
+
+    /// What to do now to wait for `wake` on `clock`: let the page's timer wake the loop at
+    /// the deadline.
+    pub fn pace(&mut self, clock: &WallClock, wake: Wake) -> Pace {
+        match wake {
+            Wake::At(t) if t > clock.now() => Pace::SleepUntil(clock.instant_at(t)),
+            _ => Pace::Go,
+        }
+    }
+
+    /// Nothing to forget: the page's timer is asked afresh each time.
+    pub fn forget(&mut self) {}
+
+    pub fn report(&self) -> FrameWaitReport {
+        FrameWaitReport {
+            mode: "page timer".to_string(),
+            early_ms: 0.0,
+            wake_readings: 0,
+        }
+    }
+}
+
 /// How often a hidden window that runs on (`--run-hidden`) runs a frame at most: it never
 /// draws, so it need not spin.
 pub const HIDDEN_FRAME_INTERVAL: Duration = Duration::from_millis(10);
@@ -99,7 +131,7 @@ mod tests {
         match pacer.pace(&clock, Wake::At(far)) {
             Pace::SleepUntil(until) => {
                 let early = clock.instant_at(far) - until;
-                assert_eq!(early, FrameWait::DEFAULT_EARLY);
+                assert_eq!(early, looplab_timing::FrameWait::DEFAULT_EARLY);
             }
             other => panic!("{other:?}"),
         }

@@ -6,10 +6,18 @@ use std::time::Duration;
 use super::clock::Stopwatch;
 
 /// CPU time used by the whole process so far (all threads), where the OS reports it.
+#[cfg(any(unix, windows))]
 pub fn cpu_time() -> Option<Duration> {
     cpu_time::ProcessTime::try_now()
         .ok()
         .map(|t| t.as_duration())
+}
+
+/// CPU time used by the whole process so far: nothing comparable where there is no OS
+/// process (a browser page).
+#[cfg(not(any(unix, windows)))]
+pub fn cpu_time() -> Option<Duration> {
+    None
 }
 
 /// Resident memory now, KiB (Linux `VmRSS`).

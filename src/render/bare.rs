@@ -7,6 +7,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
+use super::descriptors::wgsl;
 use super::scene::{BULLET_SIZE, ViewTransform};
 use super::sprites::{QuadStages, SpriteShared, position_stream, quad_pipeline};
 
@@ -38,10 +39,7 @@ impl BareRenderer {
         queue: &wgpu::Queue,
         format: wgpu::TextureFormat,
     ) -> Result<Self, String> {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("bare.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
-        });
+        let module = wgsl(device, "bare.wgsl", SHADER);
         let shared = SpriteShared::new(device, queue, "bare")?;
         let buffers = [Some(position_stream())];
         let stages = QuadStages {

@@ -15,6 +15,8 @@ use std::ops::Range;
 use egui::epaint::{ImageData, ImageDelta, Primitive, Vertex};
 use egui::{ClippedPrimitive, TextureFilter, TextureId, TextureOptions, TextureWrapMode};
 
+use super::descriptors::{sampler_entry, texture_2d, texture_entry, uniform_entry, wgsl};
+
 const SHADER: &str = include_str!("../../shaders/egui.wgsl");
 
 /// The shader's uniforms; layout matches `Locals` in `egui.wgsl`.
@@ -60,43 +62,14 @@ pub struct EguiMeshes {
 impl EguiMeshes {
     /// The pipeline for a target of `format` (a `Unorm` format: see the shader).
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("egui.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
-        });
+        let module = wgsl(device, "egui.wgsl", SHADER);
         let locals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("egui locals"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
+            entries: &[uniform_entry(0, wgpu::ShaderStages::VERTEX)],
         });
         let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("egui texture"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
+            entries: &[texture_entry(0), sampler_entry(1)],
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("egui"),
@@ -178,21 +151,14 @@ impl EguiMeshes {
         }
         let origin = match delta.pos {
             None => {
-                let texture = device.create_texture(&wgpu::TextureDescriptor {
-                    label: Some("egui texture"),
-                    size: wgpu::Extent3d {
-                        width,
-                        height,
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    // Gamma-encoded bytes sampled as they are: see the shader.
-                    format: wgpu::TextureFormat::Rgba8Unorm,
-                    usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                    view_formats: &[],
-                });
+                // Gamma-encoded bytes sampled as they are: see the shader.
+                let texture = device.create_texture(&texture_2d(
+                    "egui texture",
+                    width,
+                    height,
+                    wgpu::TextureFormat::Rgba8Unorm,
+                    wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                ));
                 let bind_group = bind_texture(
                     device,
                     &self.texture_layout,

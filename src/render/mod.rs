@@ -2,6 +2,7 @@
 //! and an offscreen target for tests and benchmarks.
 
 pub mod bare;
+pub mod descriptors;
 pub mod egui_meshes;
 pub mod gpu;
 pub mod lanes;

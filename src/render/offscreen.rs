@@ -1,6 +1,7 @@
 //! Rendering to a texture and reading it back: for tests that check pixels and for
 //! benchmarks that need no display.
 
+use super::descriptors::texture_2d;
 use super::gpu::Gpu;
 
 /// Bytes per pixel of the RGBA8 target.
@@ -23,20 +24,13 @@ impl OffscreenTarget {
     pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("offscreen target"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: Self::FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
+        let texture = device.create_texture(&texture_2d(
+            "offscreen target",
+            width,
+            height,
+            Self::FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        ));
         let view = texture.create_view(&Default::default());
         let padded_row = (width * BYTES_PER_PIXEL).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
             * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;

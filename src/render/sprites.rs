@@ -12,6 +12,7 @@
 use glam::Vec2;
 use wgpu::util::DeviceExt;
 
+use super::descriptors::{sampler_entry, texture_2d, texture_entry, uniform_entry, wgsl};
 use super::scene::{Globals, ShapeInstance, ViewTransform, blend_positions, uniform_blend};
 use crate::world::layout::Region;
 
@@ -116,10 +117,7 @@ impl SpriteRenderer {
         queue: &wgpu::Queue,
         format: wgpu::TextureFormat,
     ) -> Result<Self, String> {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("sprites.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
-        });
+        let module = wgsl(device, "sprites.wgsl", SHADER);
         let shared = SpriteShared::new(device, queue, "sprites")?;
         let bullet_streams = [Some(position_stream())];
         let shape_stream = [Some(wgpu::VertexBufferLayout {
@@ -403,32 +401,9 @@ fn sprite_bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("sprites"),
         entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
+            uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT),
+            texture_entry(1),
+            sampler_entry(2),
         ],
     })
 }
@@ -534,20 +509,13 @@ fn upload_sprite_atlas(
     }
     let texture = device.create_texture_with_data(
         queue,
-        &wgpu::TextureDescriptor {
-            label: Some("bullet sprite atlas"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        },
+        &texture_2d(
+            "bullet sprite atlas",
+            width,
+            height,
+            wgpu::TextureFormat::Rgba8Unorm,
+            wgpu::TextureUsages::TEXTURE_BINDING,
+        ),
         wgpu::util::TextureDataOrder::LayerMajor,
         &atlas,
     );

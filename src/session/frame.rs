@@ -201,10 +201,7 @@ impl FrameLog {
     /// Records a presented frame.
     pub fn frame(&mut self, record: FrameRecord) {
         if self.first_present_unix_ns.is_none() {
-            self.first_present_unix_ns = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .ok()
-                .map(|d| d.as_nanos());
+            self.first_present_unix_ns = Some(crate::platform::clock::unix_time_ns());
         }
         if self.frames.len() < FRAME_LOG_CAPACITY {
             self.frames.push(record);

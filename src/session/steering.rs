@@ -45,6 +45,12 @@ impl SteerLog {
     pub fn changes(&self) -> &[SteerChange] {
         &self.changes
     }
+
+    /// The update each change applied from, in order: the same in every session that got
+    /// the same input at the same game times.
+    pub fn steps(&self) -> Vec<u64> {
+        self.changes.iter().map(|c| c.step).collect()
+    }
 }
 
 /// A log being played back.
