@@ -4,15 +4,20 @@
 //! timestamps into decisions (how many updates, what to draw, when to wake). This crate is
 //! the demonstration built on it:
 //!
+//! - [`platform`]: what the app asks of the machine (wall clock, frame-cap wait, files,
+//!   process figures), each behind one small module a browser build swaps.
 //! - [`world`]: the deterministic bullet world, with the exact truth of where each bullet is.
 //! - [`session`]: a planner driving a world, shared by the window, the lab and the tests.
-//! - [`render`] and [`app`]: the window, its GPU drawing and its overlay and keys.
-//! - [`lab`]: headless experiments that run every strategy against modelled hardware.
+//! - [`render`] and [`app`]: the window, its GPU drawing, its frame composer, overlay and keys.
+//! - [`lab`]: headless experiments that run every strategy against modelled hardware (one
+//!   [`lab::machine::Machine`], which compare mode's lanes run too).
 //! - [`bench`]: the real loop, measured.
+//! - [`hooks`]: the tests' and the bench's hidden options, off the frame path.
 //!
 //! The window and the lab drive the same planner: the window with the real clock, the lab and
-//! the tests with a manual one. Imports run one way: timing, then world, session, render and
-//! lab, app and bench, cli.
+//! the tests with a manual one. Imports run one way: timing and platform, then world, session,
+//! render and lab, app and bench, cli (the hooks' surface faults are a leaf the renderer
+//! takes; the key script sits with the app).
 
 pub mod app;
 pub mod bench;

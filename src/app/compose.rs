@@ -185,6 +185,7 @@ impl Composer {
                 let (frame, lane_captions) = compare_frame(
                     compare,
                     knobs.selected_lane,
+                    knobs.overlay,
                     inputs.now,
                     transform,
                     plan.step,

@@ -146,7 +146,7 @@ impl App {
         }
         self.readouts.cpu.sample();
         self.run.speed.check(self.controls.session(), now);
-        if !matches!(self.phase, Phase::Quitting | Phase::Resting) {
+        if !matches!(self.phase, Phase::Quitting(_) | Phase::Resting) {
             self.phase = Phase::Idle {
                 wake: plan.wake,
                 since: now,

@@ -13,17 +13,19 @@ use crate::render::sprites::SpriteFrame;
 use crate::world::layout::Region;
 use looplab_timing::View;
 
-/// Compare mode's sprite frame and each lane's caption: the lanes in their tiles, each
-/// drawing its last finished picture.
+/// Compare mode's sprite frame and each lane's caption: the lanes in their tiles (beside the
+/// overlay's column, or over the whole screen when it is hidden), each drawing its last
+/// finished picture.
 pub fn compare_frame<'a>(
     compare: &'a Compare,
     selected: Option<usize>,
+    overlay: bool,
     now: Duration,
     transform: ViewTransform,
     step: Duration,
     scratch: &'a mut LanesScratch,
 ) -> (SpriteFrame<'a>, Vec<(Region, String)>) {
-    let tiles = lanes::tiles(compare.lanes.len(), lanes::LANES_AREA);
+    let tiles = lanes::lane_tiles(compare.lanes.len(), overlay);
     let mut pictures = Vec::with_capacity(tiles.len());
     let mut captions = Vec::with_capacity(tiles.len());
     for (i, (lane, &tile)) in compare.lanes.iter().zip(&tiles).enumerate() {

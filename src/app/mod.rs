@@ -37,6 +37,7 @@ use winit::window::{Window, WindowId};
 use crate::failure::Failure;
 use crate::hooks::Hooks;
 use crate::hooks::key_script::ScriptedKey;
+use crate::hooks::surface_faults::SurfaceFaults;
 use crate::input::{self, Action};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::platform::clock::WallClock;
@@ -170,8 +171,8 @@ enum Phase {
     Drawing(Pending),
     /// Nobody can see the window: no frames, no spinning, until it is shown again.
     Resting,
-    /// The event loop has been asked to end.
-    Quitting,
+    /// The event loop has been asked to end, for this reason.
+    Quitting(RunEnd),
 }
 
 /// The window and what draws in it.
@@ -198,7 +199,6 @@ struct App {
     run: RunRecord,
     /// The recording being played back, and the state reached at its end.
     replay: Option<ReplayCheck>,
-    end: RunEnd,
     failure: Option<Failure>,
 }
 
@@ -229,17 +229,15 @@ impl App {
             compare: None,
             run: RunRecord::new(outputs.frame_log.is_some(), outputs.trace.is_some()),
             replay,
-            end: RunEnd::Failed,
             failure: None,
             options,
         }
     }
 
     fn quit(&mut self, event_loop: &ActiveEventLoop, why: RunEnd) {
-        if !matches!(self.phase, Phase::Quitting) {
-            self.end = why;
+        if !matches!(self.phase, Phase::Quitting(_)) {
+            self.phase = Phase::Quitting(why);
         }
-        self.phase = Phase::Quitting;
         event_loop.exit();
     }
 
@@ -411,7 +409,7 @@ impl App {
             self.skip_frame(pending);
         }
         match self.phase {
-            Phase::Starting(_) | Phase::Quitting | Phase::Drawing(_) => ControlFlow::Wait,
+            Phase::Starting(_) | Phase::Quitting(_) | Phase::Drawing(_) => ControlFlow::Wait,
             Phase::Resting => {
                 // Keys still act (Escape quits); the loop wakes for the next event or for
                 // `--exit-after`.
@@ -428,7 +426,7 @@ impl App {
                     // Wait, then collect input, then update: input that arrived during the
                     // wait belongs to this frame.
                     self.apply_input(event_loop);
-                    if matches!(self.phase, Phase::Quitting) {
+                    if matches!(self.phase, Phase::Quitting(_)) {
                         return ControlFlow::Wait;
                     }
                     self.begin_frame(since);
@@ -485,11 +483,13 @@ impl App {
         let window = event_loop
             .create_window(attributes)
             .map_err(|e| Failure::runtime(format!("cannot create a window: {e}")))?;
+        let hooks = &self.options.hooks;
         let gfx = Graphics::new(
             Arc::new(window),
             instance,
             self.controls.knobs.vsync,
-            &self.options.hooks,
+            hooks.bare_renderer,
+            hooks.surface_faults.map(SurfaceFaults::every),
         )
         .map_err(Failure::runtime)?;
         let strategy = self.controls.strategy();
@@ -526,7 +526,7 @@ impl App {
 
 impl ApplicationHandler<AppEvent> for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        let phase = std::mem::replace(&mut self.phase, Phase::Quitting);
+        let phase = std::mem::replace(&mut self.phase, Phase::Resting);
         let Phase::Starting(instance) = phase else {
             // Resumed again (a mobile platform's lifecycle): the window is there.
             self.phase = phase;
@@ -601,7 +601,7 @@ impl ApplicationHandler<AppEvent> for App {
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if let Some(limit) = self.options.exit_after
             && self.clock.now() >= limit
-            && !matches!(self.phase, Phase::Quitting)
+            && !matches!(self.phase, Phase::Quitting(_))
         {
             log::info!("exit after {} s", limit.as_secs_f64());
             self.quit(event_loop, RunEnd::ExitAfter);

@@ -31,7 +31,7 @@ pub enum Platform {
 }
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RunEnd {
     /// Esc or Q.
@@ -41,7 +41,6 @@ pub enum RunEnd {
     /// `--exit-after`'s time was up.
     ExitAfter,
     /// Something failed (no GPU, no window); the error says what.
-    #[default]
     Failed,
 }
 
@@ -156,7 +155,10 @@ impl App {
             } else {
                 Platform::X11
             },
-            end: self.end,
+            end: match self.phase {
+                super::Phase::Quitting(why) => why,
+                _ => RunEnd::Failed,
+            },
             strategies: self.run.totals.totals(),
             final_strategy: self.controls.strategy(),
             knobs: KnobsReport {

@@ -24,6 +24,39 @@ pub const LANES_AREA: Region = Region {
     max: Vec2::new(1272.0, 712.0),
 };
 
+/// The area the lanes share with the overlay hidden: the whole screen but its margin.
+pub const LANES_AREA_WITHOUT_OVERLAY: Region = Region {
+    min: Vec2::new(8.0, 8.0),
+    max: Vec2::new(1272.0, 712.0),
+};
+
+/// The area the lanes share, with the overlay's column shown or not.
+pub fn area(overlay: bool) -> Region {
+    if overlay {
+        LANES_AREA
+    } else {
+        LANES_AREA_WITHOUT_OVERLAY
+    }
+}
+
+/// Where compare mode's `n` lanes go: beside the overlay's column, lined up with its top,
+/// or, with the overlay hidden, over the whole screen and centred on it.
+pub fn lane_tiles(n: usize, overlay: bool) -> Vec<Region> {
+    let area = area(overlay);
+    let mut tiles = tiles(n, area);
+    if !overlay {
+        let bottom = tiles.iter().map(|t| t.max.y).fold(area.min.y, f32::max);
+        let down = Vec2::new(0.0, ((area.max.y - bottom) * 0.5).max(0.0));
+        for t in &mut tiles {
+            *t = Region {
+                min: t.min + down,
+                max: t.max + down,
+            };
+        }
+    }
+    tiles
+}
+
 /// Gap between tiles, world pixels.
 const GAP: f32 = 8.0;
 
@@ -290,6 +323,33 @@ mod tests {
         assert!((0.5..0.6).contains(&two.zoom), "{}", two.zoom);
         let six = LaneView::new(tiles(6, LANES_AREA)[0]);
         assert!((0.3..0.35).contains(&six.zoom), "{}", six.zoom);
+    }
+
+    #[test]
+    fn with_the_overlay_hidden_the_lanes_take_the_whole_screen() {
+        for n in 2..=6 {
+            let beside = LaneView::new(tiles(n, area(true))[0]).zoom;
+            let alone = LaneView::new(tiles(n, area(false))[0]).zoom;
+            assert!(alone >= beside, "{n}: {alone} against {beside}");
+            let placed = lane_tiles(n, false);
+            for t in &placed {
+                assert!(LANES_AREA_WITHOUT_OVERLAY.contains(t), "{n}: {t:?}");
+            }
+            // Centred: as much room above the grid as below it.
+            let (top, bottom) = (placed[0].min.y, placed[n - 1].max.y);
+            let (above, below) = (top - 8.0, 712.0 - bottom);
+            assert!((above - below).abs() < 0.5, "{n}: {above} {below}");
+            assert_eq!(
+                lane_tiles(n, true),
+                tiles(n, LANES_AREA),
+                "beside the overlay"
+            );
+        }
+        // Two lanes side by side at two thirds of the world's size, six at over two fifths.
+        let two = LaneView::new(tiles(2, area(false))[0]);
+        assert!((0.62..0.7).contains(&two.zoom), "{}", two.zoom);
+        let six = LaneView::new(tiles(6, area(false))[0]);
+        assert!((0.4..0.45).contains(&six.zoom), "{}", six.zoom);
     }
 
     #[test]

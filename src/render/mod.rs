@@ -17,7 +17,6 @@ use std::sync::Arc;
 use glam::Vec2;
 use winit::window::Window;
 
-use crate::hooks::Hooks;
 use crate::hooks::surface_faults::SurfaceFaults;
 use crate::platform::clock::Stopwatch;
 use crate::session::frame::RenderTimes;
@@ -117,14 +116,15 @@ pub struct Graphics {
 }
 
 impl Graphics {
-    /// Creates the surface for `window`, a device that can present to it, and the pipelines
-    /// (with the bare instanced renderer for the bullets and surface faults where the test
-    /// `hooks` ask for them).
+    /// Creates the surface for `window`, a device that can present to it, and the pipelines:
+    /// with the bare instanced renderer for the bullets when `bare`, and `faults` standing in
+    /// for some surface textures (both test hooks).
     pub fn new(
         window: Arc<Window>,
         instance: wgpu::Instance,
         vsync: bool,
-        hooks: &Hooks,
+        bare: bool,
+        faults: Option<SurfaceFaults>,
     ) -> Result<Self, String> {
         let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| {
             // With no driver at all, creating the surface is the first thing that fails.
@@ -164,7 +164,7 @@ impl Graphics {
         if size.width > 0 && size.height > 0 {
             surface.configure(&gpu.device, &config);
         }
-        let painter = Painter::new(&gpu.device, &gpu.queue, format, hooks.bare_renderer)?;
+        let painter = Painter::new(&gpu.device, &gpu.queue, format, bare)?;
         log::info!(
             "GPU: {}, surface {:?} {}x{}, present modes {:?}, using {:?}",
             gpu.adapter_summary(),
@@ -182,7 +182,7 @@ impl Graphics {
             config,
             present_modes: caps.present_modes,
             painter,
-            faults: hooks.surface_faults.map(SurfaceFaults::every),
+            faults,
             recoveries: SurfaceRecoveries::default(),
         })
     }
