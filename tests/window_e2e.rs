@@ -122,6 +122,11 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     assert!((i.fps - 30.0).abs() < 2.0, "{i:?}");
     assert!((i.ratio - 1.0).abs() < 0.05, "{i:?}");
     assert!(i.max_updates_in_frame >= 2, "{i:?}");
+    // At rest the metronome's gap is what interpolation costs, at most a step (16.7 ms):
+    // neither start-up nor a hitch is counted in it.
+    let m = &stats.metronome;
+    assert!((0.0..=17.0).contains(&m.behind_ms), "{m:?}");
+    assert_eq!(m.hitches_ms, 0.0, "{m:?}");
     // The precise wait learnt its margin from the wake-ups of those capped frames.
     assert_eq!(stats.platform, Platform::X11);
     let wait = &stats.frame_wait;

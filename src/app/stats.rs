@@ -74,6 +74,7 @@ pub struct StatsReport {
     pub speed_warning: Option<String>,
     pub frame_wait: FrameWaitReport,
     pub hidden: HiddenReport,
+    pub metronome: MetronomeReport,
     pub ship: ShipReport,
     pub compare: Option<CompareReport>,
     pub replay: Option<ReplayReport>,
@@ -89,6 +90,16 @@ pub struct KnobsReport {
     pub timeline: bool,
     pub update_cost_ms: f64,
     pub render_cost_ms: f64,
+}
+
+/// The metronome's figures in the last presented frame: how far the game drawn was from the
+/// wall clock, and how much of that hitches dropped (what its caption says).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetronomeReport {
+    /// Game time the wall-clock marker was ahead of what was drawn, ms (negative: behind).
+    pub behind_ms: f64,
+    /// Game time the stall clamp dropped since the strategy was chosen, ms.
+    pub hitches_ms: f64,
 }
 
 /// Where the ship went, and how long steering took to show.
@@ -183,6 +194,13 @@ impl App {
             speed_warning: self.run.speed.warning().map(str::to_string),
             frame_wait: self.pacer.report(),
             hidden: self.visibility.report(self.options.run_hidden),
+            metronome: MetronomeReport {
+                behind_ms: {
+                    let last = &self.readouts.last;
+                    (last.reference.as_secs_f64() - last.drawn_time().as_secs_f64()) * 1e3
+                },
+                hitches_ms: ms(self.controls.session().hitches()),
+            },
             ship: ShipReport {
                 position: ship.pos.to_array(),
                 travelled_px: ship.travelled,
