@@ -263,6 +263,10 @@ impl App {
     /// The window was hidden or shown again.
     fn visibility_changed(&mut self, change: Option<Change>) {
         let run_hidden = self.options.run_hidden;
+        // A loop that is quitting (its window going away) stays so.
+        if matches!(self.phase, Phase::Starting(_) | Phase::Quitting(_)) {
+            return;
+        }
         match change {
             Some(Change::Hidden) if run_hidden => {
                 log::info!("window hidden: the game runs on without drawing (--run-hidden)");
