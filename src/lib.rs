@@ -16,8 +16,8 @@
 //!
 //! The window and the lab drive the same planner: the window with the real clock, the lab and
 //! the tests with a manual one. Imports run one way: timing and platform, then world, session,
-//! render and lab, app and bench, cli (the hooks' surface faults are a leaf the renderer
-//! takes; the key script sits with the app).
+//! render and lab, app and bench, cli (the renderer takes the hooks' surface faults, a leaf;
+//! the key script, which reads the key table, is the app's).
 
 pub mod app;
 pub mod bench;

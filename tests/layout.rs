@@ -151,14 +151,16 @@ fn the_single_view_keeps_every_text_in_its_place() {
 
 #[test]
 fn every_compare_preset_keeps_every_text_in_its_tile() {
-    // Beside the overlay's column, and over the whole screen with the overlay hidden.
+    // Beside the overlay's column (with the help open too), and over the whole screen with
+    // the overlay hidden.
     let screens: Vec<(&str, Knobs)> = Preset::ALL
         .into_iter()
         .flat_map(|preset| {
-            [true, false].map(|overlay| {
+            [(true, false), (true, true), (false, false)].map(|(overlay, help)| {
                 let knobs = Knobs {
                     compare: Some(preset),
                     overlay,
+                    help,
                     ..Knobs::default()
                 };
                 (preset.id(), knobs)

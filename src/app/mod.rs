@@ -234,8 +234,9 @@ impl App {
         }
     }
 
+    /// Asks the event loop to end; the first reason given stands, but a failure wins.
     fn quit(&mut self, event_loop: &ActiveEventLoop, why: RunEnd) {
-        if !matches!(self.phase, Phase::Quitting(_)) {
+        if why == RunEnd::Failed || !matches!(self.phase, Phase::Quitting(_)) {
             self.phase = Phase::Quitting(why);
         }
         event_loop.exit();
@@ -268,15 +269,19 @@ impl App {
             return;
         }
         match change {
-            Some(Change::Hidden) if run_hidden => {
-                log::info!("window hidden: the game runs on without drawing (--run-hidden)");
-            }
             Some(Change::Hidden) => {
+                // Nobody would see the frame waiting for its redraw.
                 if let Phase::Drawing(pending) = self.phase {
                     self.skip_frame(pending);
                 }
-                self.phase = Phase::Resting;
-                log::info!("window hidden: the game pauses and the loop rests until it is shown");
+                if run_hidden {
+                    log::info!("window hidden: the game runs on without drawing (--run-hidden)");
+                } else {
+                    self.phase = Phase::Resting;
+                    log::info!(
+                        "window hidden: the game pauses and the loop rests until it is shown"
+                    );
+                }
             }
             Some(Change::Shown { after }) => {
                 // Whatever wake-up was asked before is stale.
@@ -403,25 +408,39 @@ impl App {
         });
     }
 
-    /// What the event loop does next, and the frame started if it is time for one.
+    /// What the event loop does next (waking for `--exit-after` at the latest), and the
+    /// frame started if it is time for one.
     fn next_step(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
+        let flow = self.next_flow(event_loop);
+        let Some(exit) = self.options.exit_after.map(|t| self.clock.instant_at(t)) else {
+            return flow;
+        };
+        match flow {
+            ControlFlow::Wait => ControlFlow::WaitUntil(exit),
+            ControlFlow::WaitUntil(t) => ControlFlow::WaitUntil(t.min(exit)),
+            poll => poll,
+        }
+    }
+
+    fn next_flow(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
         let now = self.clock.now();
         if let Phase::Drawing(pending) = self.phase
             && now.saturating_sub(pending.plan.now) >= REDRAW_TIMEOUT
         {
-            // The redraw never came (an unmapped window): close the frame and go on.
+            // The redraw never came (an unmapped window, a compositor that stopped asking
+            // for frames): close the frame and go on.
             self.skip_frame(pending);
         }
         match self.phase {
-            Phase::Starting(_) | Phase::Quitting(_) | Phase::Drawing(_) => ControlFlow::Wait,
+            Phase::Starting(_) | Phase::Quitting(_) => ControlFlow::Wait,
+            // Wait for the redraw, but not past the time it is given up.
+            Phase::Drawing(p) => {
+                ControlFlow::WaitUntil(self.clock.instant_at(p.plan.now + REDRAW_TIMEOUT))
+            }
             Phase::Resting => {
-                // Keys still act (Escape quits); the loop wakes for the next event or for
-                // `--exit-after`.
+                // Keys still act (Escape quits); the loop wakes for the next event.
                 self.apply_input(event_loop);
-                match self.options.exit_after {
-                    Some(t) => ControlFlow::WaitUntil(self.clock.instant_at(t)),
-                    None => ControlFlow::Wait,
-                }
+                ControlFlow::Wait
             }
             Phase::Idle { wake, since } => match self.pacer.pace(&self.clock, wake) {
                 Pace::SleepUntil(t) => ControlFlow::WaitUntil(t),
@@ -438,7 +457,8 @@ impl App {
                         // Running on hidden (`--run-hidden`): updates without drawing, a
                         // frame every few milliseconds rather than a spin.
                         _ if self.visibility.is_hidden() => ControlFlow::WaitUntil(
-                            self.clock.instant_at(now + HIDDEN_FRAME_INTERVAL),
+                            self.clock
+                                .instant_at(self.clock.now() + HIDDEN_FRAME_INTERVAL),
                         ),
                         // Uncapped loops spin; paced ones wait for their redraw, then for
                         // their wake time.

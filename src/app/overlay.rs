@@ -394,10 +394,19 @@ pub struct Laid {
     pub texts: Vec<PlacedText>,
 }
 
-/// Where the help panel goes: over the bullet stream, under its caption, where it covers no
-/// other words (it is painted over the stream's bullets and ship).
-pub fn help_region() -> Region {
-    LAYOUT.stream.inset(6.0, CAPTION_HEIGHT + 2.0, 6.0, 6.0)
+/// Where the help panel goes: over the bullet stream, under its caption (it is painted over
+/// the stream's bullets and ship); in compare mode, over the top of the lanes, whose
+/// captions under it are not drawn while it is open.
+pub fn help_region(compare: bool) -> Region {
+    let stream = LAYOUT.stream.inset(6.0, CAPTION_HEIGHT + 2.0, 6.0, 6.0);
+    if !compare {
+        return stream;
+    }
+    let lanes = crate::render::lanes::LANES_AREA;
+    Region {
+        min: lanes.min + Vec2::splat(6.0),
+        max: Vec2::new(lanes.max.x - 6.0, lanes.min.y + 6.0 + stream.size().y),
+    }
 }
 
 /// Lays out the captions, the timeline's words and, when shown, the overlay panel and the
@@ -410,9 +419,11 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
 
     // Every caption on one background layer: one mesh and one draw for all the words, which
     // a software rasteriser needs (an egui area each would be a draw each).
+    let help = (knobs.overlay && knobs.help).then(|| help_region(knobs.compare.is_some()));
     let mut words = Words {
         painter: ctx.layer_painter(egui::LayerId::background()),
         place: &place,
+        covered: help,
         audit: audit.then(Vec::new),
     };
     if m.lane_captions.is_empty() {
@@ -551,7 +562,7 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
     let mut windows = Vec::new();
     windows.extend(main.map(|r| (r.response, column)));
     if knobs.help {
-        let region = help_region();
+        let region = help_region(knobs.compare.is_some());
         // Two columns of keys, each as wide as half the region, their descriptions wrapped.
         let column_width = (region.size().x - 2.0 * PANEL_MARGIN - COLUMN_GAP) / 2.0;
         let help = egui::Window::new("Keys")
@@ -674,6 +685,8 @@ const CAPTION_GREY: Color32 = Color32::from_gray(220);
 struct Words<'a> {
     painter: egui::Painter,
     place: &'a Placement,
+    /// Where a panel painted over the words is (the help): words there are not painted.
+    covered: Option<Region>,
     /// Where each text landed, when auditing the layout.
     audit: Option<Vec<PlacedText>>,
 }
@@ -686,13 +699,17 @@ impl Words<'_> {
             self.painter
                 .layout_no_wrap(text.to_string(), egui::FontId::proportional(size), colour);
         let extent = galley.size();
+        let rect = Region {
+            min: at,
+            max: at + Vec2::new(extent.x, extent.y),
+        };
+        if self.covered.is_some_and(|c| c.overlaps(&rect)) {
+            return extent.x;
+        }
         if let Some(audit) = &mut self.audit {
             audit.push(PlacedText {
                 text: text.to_string(),
-                rect: Region {
-                    min: at,
-                    max: at + Vec2::new(extent.x, extent.y),
-                },
+                rect,
                 within,
             });
         }

@@ -17,6 +17,8 @@ use crate::platform::clock::WallClock;
 /// A key going down or up at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScriptedKey {
+    /// When the script says it happens, from the start of the run (the window counts it as
+    /// arriving when it is delivered, as a real key).
     pub at: Duration,
     pub code: KeyCode,
     pub shift: bool,
@@ -69,7 +71,7 @@ impl KeyScript {
     }
 
     /// When the next key not yet handed out is due.
-    pub fn next_due(&self) -> Option<Duration> {
+    fn next_due(&self) -> Option<Duration> {
         self.keys.get(self.next).map(|k| k.at)
     }
 

@@ -89,15 +89,26 @@ pub fn spin_for(d: Duration) {
 /// Now, in nanoseconds since the Unix epoch: a time another process can compare with its
 /// own (the bench's start-up measure: process start to first present).
 pub fn unix_time_ns() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+    #[cfg(not(target_arch = "wasm32"))]
+    use std::time::{SystemTime, UNIX_EPOCH};
+    #[cfg(target_arch = "wasm32")]
+    use web_time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos())
 }
 
 /// Stops the loop for `d` (the S key's one-off stall, a hitch the window shows how each
 /// strategy survives): a plain sleep, as a process that is not scheduled does nothing.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn block_for(d: Duration) {
     std::thread::sleep(d);
+}
+
+/// Stops the loop for `d`: a page's thread may not sleep, so it is kept busy instead.
+#[cfg(target_arch = "wasm32")]
+pub fn block_for(d: Duration) {
+    spin_for(d);
 }
 
 #[cfg(test)]

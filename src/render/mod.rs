@@ -72,15 +72,6 @@ impl TextureChanges {
     }
 }
 
-/// A surface that cannot be drawn on, and so must be rebuilt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SurfaceTrouble {
-    /// The surface no longer matches the window: reconfigure it.
-    Outdated,
-    /// The surface is gone: create it again.
-    Lost,
-}
-
 /// Surfaces found outdated or lost and rebuilt, over a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SurfaceRecoveries {
@@ -226,25 +217,6 @@ impl Graphics {
         self.gpu.device.limits().max_texture_dimension_2d as usize
     }
 
-    /// Rebuilds a surface in `trouble`: reconfigures an outdated one, recreates a lost one.
-    /// The frame that met the trouble is skipped.
-    fn recover(&mut self, trouble: SurfaceTrouble) -> FrameOutcome {
-        match trouble {
-            SurfaceTrouble::Outdated => {
-                self.recoveries.outdated += 1;
-                log::info!("surface outdated: reconfiguring");
-                self.reconfigure();
-                FrameOutcome::Skipped("surface outdated")
-            }
-            SurfaceTrouble::Lost => {
-                self.recoveries.lost += 1;
-                log::warn!("surface lost: recreating it");
-                self.recreate_surface();
-                FrameOutcome::Skipped("surface lost")
-            }
-        }
-    }
-
     fn reconfigure(&mut self) {
         if self.config.width > 0 && self.config.height > 0 {
             self.surface.configure(&self.gpu.device, &self.config);
@@ -293,11 +265,19 @@ impl Graphics {
             wgpu::CurrentSurfaceTexture::Occluded => {
                 return (FrameOutcome::Skipped("window occluded"), timings);
             }
+            // The frame that finds its surface outdated or lost is skipped; the surface is
+            // reconfigured, or made again, for the next.
             wgpu::CurrentSurfaceTexture::Outdated => {
-                return (self.recover(SurfaceTrouble::Outdated), timings);
+                self.recoveries.outdated += 1;
+                log::info!("surface outdated: reconfiguring");
+                self.reconfigure();
+                return (FrameOutcome::Skipped("surface outdated"), timings);
             }
             wgpu::CurrentSurfaceTexture::Lost => {
-                return (self.recover(SurfaceTrouble::Lost), timings);
+                self.recoveries.lost += 1;
+                log::warn!("surface lost: recreating it");
+                self.recreate_surface();
+                return (FrameOutcome::Skipped("surface lost"), timings);
             }
             wgpu::CurrentSurfaceTexture::Validation => {
                 log::error!("surface validation error: skipping the frame");

@@ -48,6 +48,7 @@ impl SteerLog {
 
     /// The update each change applied from, in order: the same in every session that got
     /// the same input at the same game times.
+    #[cfg(test)]
     pub fn steps(&self) -> Vec<u64> {
         self.changes.iter().map(|c| c.step).collect()
     }
