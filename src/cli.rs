@@ -224,7 +224,9 @@ pub struct AppArgs {
     pub hide_timeline: bool,
     /// Start in compare mode: modelled machines side by side from the same steering.
     /// `fred-and-george` (variable step on a fast and a slow machine), `fixed-step` (the
-    /// same with a fixed step), `six-strategies` (one machine), `weak-gpu` (every strategy).
+    /// same with a fixed step), `every-strategy` (one machine), `weak-gpu` (every strategy),
+    /// `snapping` (measured, snapped and smoothed deltas), `render-ticks` (interpolation and
+    /// the render ticks at 10 UPS).
     #[arg(long, value_name = "PRESET", value_parser = str::parse::<Preset>)]
     pub compare: Option<Preset>,
     /// Start in compare mode with these lanes instead (two to six): a machine as the lab

@@ -114,8 +114,8 @@ pub const BINDINGS: &[Binding] = &[
         ],
     },
     Binding {
-        label: "1-6",
-        does: "choose a strategy (1 uncapped ... 6 extrapolated)",
+        label: "1-8",
+        does: "choose a strategy (1 uncapped ... 6 extrapolated, 7 and 8 the render ticks)",
         keys: &[
             (key(K::Digit1), SelectStrategy(S::Uncapped)),
             (key(K::Digit2), SelectStrategy(S::FixedSleep)),
@@ -123,12 +123,16 @@ pub const BINDINGS: &[Binding] = &[
             (key(K::Digit4), SelectStrategy(S::CatchUp)),
             (key(K::Digit5), SelectStrategy(S::Interpolated)),
             (key(K::Digit6), SelectStrategy(S::Extrapolated)),
+            (key(K::Digit7), SelectStrategy(S::Predicted)),
+            (key(K::Digit8), SelectStrategy(S::PredictedKept)),
             (key(K::Numpad1), SelectStrategy(S::Uncapped)),
             (key(K::Numpad2), SelectStrategy(S::FixedSleep)),
             (key(K::Numpad3), SelectStrategy(S::Variable)),
             (key(K::Numpad4), SelectStrategy(S::CatchUp)),
             (key(K::Numpad5), SelectStrategy(S::Interpolated)),
             (key(K::Numpad6), SelectStrategy(S::Extrapolated)),
+            (key(K::Numpad7), SelectStrategy(S::Predicted)),
+            (key(K::Numpad8), SelectStrategy(S::PredictedKept)),
         ],
     },
     Binding {
@@ -247,14 +251,15 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(key(K::KeyL), ToggleCompare)],
     },
     Binding {
-        label: "F5 / F6 / F7 / F8 / F9",
-        does: "compare: Fred and George (variable step) / fixed step / the six strategies / the weak GPU / snapping on a noisy 60 Hz display",
+        label: "F5 / F6 / F7 / F8 / F9 / F10",
+        does: "compare: Fred and George (variable step) / fixed step / every strategy / the weak GPU / snapping on a noisy 60 Hz display / the render ticks at 10 UPS",
         keys: &[
             (key(K::F5), ComparePreset(Preset::FredAndGeorge)),
             (key(K::F6), ComparePreset(Preset::FixedStep)),
-            (key(K::F7), ComparePreset(Preset::SixStrategies)),
+            (key(K::F7), ComparePreset(Preset::EveryStrategy)),
             (key(K::F8), ComparePreset(Preset::WeakGpu)),
             (key(K::F9), ComparePreset(Preset::Snapping)),
+            (key(K::F10), ComparePreset(Preset::RenderTicks)),
         ],
     },
     Binding {
@@ -305,7 +310,7 @@ pub fn markdown_table() -> String {
     out
 }
 
-/// The digit key that selects `strategy`: 1 to 6, in the order of [`Strategy::ALL`].
+/// The digit key that selects `strategy`: 1 to 8, in the order of [`Strategy::ALL`].
 pub fn strategy_key(strategy: Strategy) -> char {
     let index = Strategy::ALL
         .iter()
@@ -334,7 +339,7 @@ mod tests {
 
     #[test]
     fn digits_pick_strategies_in_table_order() {
-        for (i, key) in DIGITS[1..=6].iter().copied().enumerate() {
+        for (i, key) in DIGITS[1..=8].iter().copied().enumerate() {
             assert_eq!(
                 action_for(key, false),
                 Some(Action::SelectStrategy(Strategy::ALL[i]))
@@ -351,15 +356,17 @@ mod tests {
             ('4', "catch-up"),
             ('5', "interpolated"),
             ('6', "extrapolated"),
+            ('7', "predicted"),
+            ('8', "predicted-kept"),
         ];
         for (s, (key, id)) in Strategy::ALL.into_iter().zip(expected) {
             assert_eq!((strategy_key(s), s.id()), (key, id));
             assert_eq!(strategy_for_key(key), Some(s));
         }
-        assert_eq!(strategy_for_key('7'), None);
+        assert_eq!(strategy_for_key('9'), None);
         let mut s = Strategy::Uncapped;
         let mut seen = vec![];
-        for _ in 0..6 {
+        for _ in 0..8 {
             seen.push(s);
             s = next_strategy(s);
         }

@@ -43,9 +43,19 @@ pub fn text(strategy: Strategy) -> StrategyText {
             "LWJGL fixed timestep (alpha = accumulator / interval); deWiTTERS interpolation",
         ),
         Strategy::Extrapolated => (
-            "Fixed update + prediction",
-            "Smooth and without delay by predicting ahead, but the guess is wrong whenever something turns.",
+            "Fixed update + extrapolation",
+            "Smooth and without delay by guessing ahead from the velocity, but the guess is wrong whenever something turns.",
             "GPP \"stuck in the middle\" render(lag / MS_PER_UPDATE); deWiTTERS prediction",
+        ),
+        Strategy::Predicted => (
+            "Fixed update + render tick",
+            "Draws the present, not a step late: each frame runs one short update on a copy, and the real state keeps its fixed steps.",
+            "Jakub Tomšů, \"Fixed timestep without interpolation\" (2024): the render tick",
+        ),
+        Strategy::PredictedKept => (
+            "Fixed update + kept render tick",
+            "The render tick's copy runs on frame by frame until the next update: closer on curves, but it jumps where the real state disagrees.",
+            "Jakub Tomšů, \"Fixed timestep without interpolation\" (2024): the accumulated render tick",
         ),
     };
     StrategyText {
@@ -65,7 +75,7 @@ mod tests {
         let mut unique = names.clone();
         unique.sort_unstable();
         unique.dedup();
-        assert_eq!(unique.len(), 6, "{names:?}");
+        assert_eq!(unique.len(), Strategy::ALL.len(), "{names:?}");
         assert_eq!(
             text(Strategy::CatchUp).name,
             "Fixed update, variable render"

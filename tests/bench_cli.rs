@@ -89,9 +89,9 @@ fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reaso
         let expected = w.bullets as f64 / (w.update_ms / 1e3);
         assert!((w.bullet_steps_per_sec / expected - 1.0).abs() < 1e-6);
     }
-    // Compare mode: the single view, then two and six lanes.
+    // Compare mode: the single view, then two lanes and one for every strategy.
     let lanes: Vec<usize> = r.compare.iter().map(|c| c.lanes).collect();
-    assert_eq!(lanes, [1, 2, 6]);
+    assert_eq!(lanes, [1, 2, looplab_timing::Strategy::ALL.len()]);
     assert!(r.pacing_window.is_empty() && r.latency.is_empty());
     let unmeasured: Vec<TargetKey> = r
         .targets

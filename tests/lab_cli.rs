@@ -59,20 +59,24 @@ fn num(strategy: &str, profile: &str, field: &str) -> f64 {
         .unwrap_or_else(|| panic!("{strategy}/{profile} has no number {field}"))
 }
 
-const FIXED_STEP: [&str; 5] = [
+const FIXED_STEP: [&str; 7] = [
     "uncapped",
     "fixed-sleep",
     "catch-up",
     "interpolated",
     "extrapolated",
+    "predicted",
+    "predicted-kept",
 ];
-const ALL: [&str; 6] = [
+const ALL: [&str; 8] = [
     "uncapped",
     "fixed-sleep",
     "variable",
     "catch-up",
     "interpolated",
     "extrapolated",
+    "predicted",
+    "predicted-kept",
 ];
 const PROFILES: [&str; 6] = [
     "fast", "weak-gpu", "weak-cpu", "stall", "jitter", "vsync-60",
@@ -81,7 +85,7 @@ const PROFILES: [&str; 6] = [
 #[test]
 fn every_strategy_runs_on_every_profile() {
     let runs = default_report()["runs"].as_array().unwrap();
-    assert_eq!(runs.len(), 36);
+    assert_eq!(runs.len(), ALL.len() * PROFILES.len());
     for s in ALL {
         for p in PROFILES {
             let r = row(s, p);

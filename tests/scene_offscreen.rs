@@ -311,7 +311,7 @@ fn compare_mode_draws_each_lane_in_its_tile() {
     let gpu = gpu();
     let (width, height) = (1280, 720);
     let mut compare = Compare::new(
-        Preset::SixStrategies,
+        Preset::EveryStrategy,
         &LoopSettings::default(),
         &WorldConfig {
             seed: 1,
@@ -358,7 +358,9 @@ fn compare_mode_draws_each_lane_in_its_tile() {
         let inside = ships
             .iter()
             .filter(|p| tile.contains(&Region::new(p.x, p.y, p.x, p.y)));
-        assert!(inside.count() > 10, "lane {i} draws its ship");
+        let n = inside.count();
+        // Eight lanes draw the ship at about a third of its size: some ten pixels.
+        assert!(n > 4, "lane {i} draws its ship: {n} pixels in {tile:?}");
     }
     // Nothing of any lane outside the lanes' area: the overlay column stays empty.
     let column = pixels_of(LAYOUT.panel, width, height);

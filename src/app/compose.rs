@@ -206,7 +206,7 @@ impl Composer {
                     reference: session.reference(),
                     ghosts: knobs.ghosts,
                 };
-                scene::sprite_frame(session.world(), &showing, strip.as_ref(), transform, shapes)
+                scene::sprite_frame(session.shown(), &showing, strip.as_ref(), transform, shapes)
             }
         };
         let words = words.then(|| {

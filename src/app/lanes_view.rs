@@ -32,7 +32,7 @@ pub fn compare_frame<'a>(
         let session = lane.session();
         let plan = lane.picture().map(|p| p.plan);
         pictures.push(LanePicture {
-            world: session.world(),
+            world: session.shown(),
             showing: Showing {
                 view: plan.map_or(View::Latest, |p| p.view),
                 step: plan.map_or(step, |p| p.step),

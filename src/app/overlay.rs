@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use egui::{Align2, Color32, RichText};
 use glam::Vec2;
-use looplab_timing::{FramePlan, StatsSummary, Strategy, View};
+use looplab_timing::{FramePlan, PredictFrom, StatsSummary, Strategy, View};
 
 use super::controls::{Knobs, delta_text};
 use crate::input::{Action, BINDINGS, strategy_key};
@@ -164,6 +164,16 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     let ft = &st.frame_time;
     let this_frame = match m.plan.view {
         View::Latest => format!("{} updates, latest state", m.plan.updates),
+        View::Predict { to, from } => format!(
+            "{} updates, {} +{} ms",
+            m.plan.updates,
+            if from == PredictFrom::Kept {
+                "kept copy"
+            } else {
+                "copy"
+            },
+            ms_short(to.saturating_sub(m.plan.game_time))
+        ),
         view => format!("{} updates, alpha {:.2}", m.plan.updates, view.alpha()),
     };
     let time_scale = if strategy == Strategy::Uncapped {

@@ -145,7 +145,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let views = [
         None,
         Some(Preset::FredAndGeorge),
-        Some(Preset::SixStrategies),
+        Some(Preset::EveryStrategy),
     ];
     let compare = median_runs(
         &views,

@@ -10,7 +10,7 @@ use super::profile::Profile;
 use crate::settings_text::DeltaKind;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
-use looplab_timing::{LoopSettings, Strategy};
+use looplab_timing::{LoopSettings, Rate, Strategy};
 
 /// The comparisons compare mode starts with, each one key or `--compare NAME`. Written in
 /// reports by its id.
@@ -22,11 +22,15 @@ pub enum Preset {
     FredAndGeorge,
     /// The same two machines with a fixed step (and interpolation): identical worlds.
     FixedStep,
-    /// One machine (a 60 Hz display) under the six strategies: the same motion, drawn six
+    /// One machine (a 60 Hz display) under every strategy: the same motion, drawn eight
     /// ways.
-    SixStrategies,
+    EveryStrategy,
     /// The weak GPU under every strategy.
     WeakGpu,
+    /// Interpolation, the render tick and the kept render tick at 10 updates a second on a
+    /// 60 Hz display, steered together: the step of delay interpolation adds, and the
+    /// render ticks' present.
+    RenderTicks,
     /// MonitorSim's case: a 60 Hz display, a noisy timer, catch-up reading deltas as
     /// measured, snapped and smoothed.
     Snapping,
@@ -35,21 +39,23 @@ pub enum Preset {
 }
 
 impl Preset {
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 6] = [
         Preset::FredAndGeorge,
         Preset::FixedStep,
-        Preset::SixStrategies,
+        Preset::EveryStrategy,
         Preset::WeakGpu,
         Preset::Snapping,
+        Preset::RenderTicks,
     ];
 
     pub fn id(self) -> &'static str {
         match self {
             Preset::FredAndGeorge => "fred-and-george",
             Preset::FixedStep => "fixed-step",
-            Preset::SixStrategies => "six-strategies",
+            Preset::EveryStrategy => "every-strategy",
             Preset::WeakGpu => "weak-gpu",
             Preset::Snapping => "snapping",
+            Preset::RenderTicks => "render-ticks",
             Preset::Custom => "custom",
         }
     }
@@ -61,9 +67,10 @@ impl Preset {
                 "Fred's fast machine, George's slow one, a variable step: they part"
             }
             Preset::FixedStep => "two machines, fixed step: they stay identical",
-            Preset::SixStrategies => "one machine, the six strategies: the same motion six ways",
+            Preset::EveryStrategy => "one machine, every strategy: the same motion eight ways",
             Preset::WeakGpu => "the weak GPU under every strategy",
             Preset::Snapping => "a noisy 60 Hz display: measured deltas jump, snapped ones do not",
+            Preset::RenderTicks => "10 UPS: interpolation a step late, the render ticks on time",
             Preset::Custom => "the machines and strategies given with --lane",
         }
     }
@@ -91,7 +98,7 @@ impl Preset {
         match self {
             Preset::FredAndGeorge => pair(Strategy::Variable),
             Preset::FixedStep => pair(Strategy::Interpolated),
-            Preset::SixStrategies => every("vsync-60"),
+            Preset::EveryStrategy => every("vsync-60"),
             Preset::WeakGpu => every("weak-gpu"),
             Preset::Snapping => {
                 // MonitorSim's defaults: 5 ms renders, timer noise of 0.5% of a frame.
@@ -105,17 +112,31 @@ impl Preset {
                     })
                     .collect()
             }
+            Preset::RenderTicks => [
+                Strategy::Interpolated,
+                Strategy::Predicted,
+                Strategy::PredictedKept,
+            ]
+            .into_iter()
+            .map(|s| LaneSpec {
+                update_rate: Some(Rate::hz(10.0).expect("a valid rate")),
+                ..LaneSpec::new(profile("vsync-60"), s)
+            })
+            .collect(),
             Preset::Custom => Vec::new(),
         }
     }
 }
 
-/// One lane: a machine, a strategy, and how the strategy reads frame deltas.
+/// One lane: a machine, a strategy, how the strategy reads frame deltas, and an update
+/// rate of its own where the comparison needs one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LaneSpec {
     pub profile: Profile,
     pub strategy: Strategy,
     pub delta: DeltaKind,
+    /// The lane's update rate, in place of the window's.
+    pub update_rate: Option<Rate>,
 }
 
 impl LaneSpec {
@@ -125,6 +146,7 @@ impl LaneSpec {
             profile,
             strategy,
             delta: DeltaKind::Measured,
+            update_rate: None,
         }
     }
 }
@@ -148,6 +170,7 @@ pub fn parse_lane(spec: &str) -> Result<LaneSpec, String> {
         profile: Profile::parse(profile)?,
         strategy,
         delta,
+        update_rate: None,
     })
 }
 
@@ -222,9 +245,12 @@ impl Compare {
         let lanes = lanes
             .into_iter()
             .map(|spec| {
-                let settings = settings
+                let mut settings = settings
                     .clone()
                     .with_delta(spec.delta.mode(spec.profile.refresh));
+                if let Some(rate) = spec.update_rate {
+                    settings = settings.with_update_rate(rate);
+                }
                 Lane::new(spec.profile, spec.strategy, settings, world, now)
             })
             .collect();
@@ -390,9 +416,63 @@ mod tests {
     }
 
     #[test]
+    fn the_render_ticks_show_a_turn_a_step_before_interpolation_does() {
+        let mut c = Compare::new(
+            Preset::RenderTicks,
+            &LoopSettings::default(),
+            &WorldConfig {
+                seed: 2,
+                bullets: 50,
+            },
+            Duration::ZERO,
+        );
+        let drawn_x = |lane: &Lane| {
+            let ship = &lane.session().shown().ship;
+            lane.picture().map_or(ship.pos.x, |p| {
+                p.plan
+                    .view
+                    .apply(ship.prev, ship.pos, ship.vel, p.plan.step)
+                    .x
+            })
+        };
+        let pressed = Duration::from_millis(1004);
+        let mut before = [0.0; 3];
+        let mut first_moved = [None; 3];
+        for ms in (0..2000).step_by(2) {
+            let now = Duration::from_millis(ms);
+            if now == pressed {
+                c.steer(Steer::from_held(false, true, false, false), now);
+            }
+            c.advance_to(now);
+            for (i, lane) in c.lanes.iter().enumerate() {
+                if now < pressed {
+                    before[i] = drawn_x(lane);
+                } else if first_moved[i].is_none() && drawn_x(lane) > before[i] + 0.5 {
+                    first_moved[i] = Some(ms);
+                }
+            }
+        }
+        let [interpolated, predicted, kept] =
+            first_moved.map(|m| m.unwrap_or_else(|| panic!("{first_moved:?}")));
+        // At 10 updates a second interpolation waits for the next update and then for its
+        // blend to pass it; the render ticks draw the turn with the next frame (which on
+        // this 60 Hz display appears within two frame intervals).
+        assert!(
+            predicted <= 1004 + 40,
+            "render tick moved at {predicted} ms"
+        );
+        assert!(kept <= 1004 + 40, "kept render tick moved at {kept} ms");
+        assert!(
+            interpolated >= predicted + 80,
+            "interpolation moved at {interpolated} ms, the render tick at {predicted} ms"
+        );
+    }
+
+    #[test]
     fn presets_have_their_lanes_and_names() {
         assert_eq!(Preset::FredAndGeorge.lanes().len(), 2);
-        assert_eq!(Preset::SixStrategies.lanes().len(), 6);
+        assert_eq!(Preset::EveryStrategy.lanes().len(), Strategy::ALL.len());
+        assert_eq!(Preset::RenderTicks.lanes().len(), 3);
         for p in Preset::ALL {
             assert_eq!(p.id().parse::<Preset>(), Ok(p));
         }

@@ -12,13 +12,15 @@ use crate::world::layout::Region;
 use looplab_timing::Strategy;
 
 /// One colour per strategy, in key order; chosen to stay apart for colour-blind readers.
-const COLOURS: [RGBColor; 6] = [
+const COLOURS: [RGBColor; 8] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(204, 121, 167),
     RGBColor(86, 180, 233),
     RGBColor(0, 158, 115),
     RGBColor(213, 94, 0),
+    RGBColor(120, 120, 120),
+    RGBColor(170, 150, 40),
 ];
 
 const PANEL_WIDTH: u32 = 640;

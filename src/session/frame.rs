@@ -10,7 +10,7 @@ use std::time::Duration;
 use looplab_timing::{FramePlan, View, Wake};
 use serde::{Deserialize, Serialize};
 
-/// What a frame drew: the latest state, or a blend of the last two states.
+/// What a frame drew: the latest state, a blend of the last two states, or a prediction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ViewKind {
@@ -21,6 +21,9 @@ pub enum ViewKind {
     Interpolate,
     /// Ahead of the current state by its velocity, `alpha` of a step.
     Extrapolate,
+    /// A copy of the state run one more update to the present, `alpha` of a step ahead of
+    /// the latest state (the render tick).
+    Predict,
 }
 
 /// Where a presented frame's render time went, as measured on the CPU.
@@ -108,6 +111,10 @@ impl FrameRecord {
         let (view, alpha) = match plan.view {
             View::Interpolate { alpha } => (ViewKind::Interpolate, alpha),
             View::Extrapolate { alpha } => (ViewKind::Extrapolate, alpha),
+            View::Predict { to, .. } => (
+                ViewKind::Predict,
+                fraction(to.saturating_sub(plan.game_time), plan.step),
+            ),
             _ => (ViewKind::Latest, 0.0),
         };
         Self {
@@ -140,7 +147,8 @@ impl FrameRecord {
     }
 
     /// The game time of the state the frame draws: the latest state, a blend back towards
-    /// the previous one (interpolation) or ahead of it (extrapolation).
+    /// the previous one (interpolation), ahead of it (extrapolation) or the present (a
+    /// prediction).
     pub fn drawn_time(&self) -> Duration {
         let latest = self.game_before + self.game_advance();
         let part = self.step.mul_f64(f64::from(self.alpha.clamp(0.0, 1.0)));
@@ -148,6 +156,7 @@ impl FrameRecord {
             ViewKind::Latest => latest,
             ViewKind::Interpolate => latest.saturating_sub(self.step) + part,
             ViewKind::Extrapolate => latest + part,
+            ViewKind::Predict => self.game_shown,
         }
     }
 
@@ -161,6 +170,15 @@ impl FrameRecord {
     /// Real time from the frame's start to the end of its present.
     pub fn start_to_present(&self) -> Option<Duration> {
         self.presented.map(|p| p.saturating_sub(self.start))
+    }
+}
+
+/// `part` as a fraction of `whole` (0 for a zero `whole`).
+fn fraction(part: Duration, whole: Duration) -> f32 {
+    if whole.is_zero() {
+        0.0
+    } else {
+        (part.as_secs_f64() / whole.as_secs_f64()) as f32
     }
 }
 

@@ -6,10 +6,12 @@
 //! for the latest state or an extrapolation, but an interpolated frame shows the state
 //! *before* that update until its blend moves past `g`, which is the interpolation's step
 //! of delay. At 10 updates a second, the wait for the next update is most of the delay.
+//! A prediction (the render tick) runs its copy with the newest input, so the next frame
+//! drawn shows the change whether or not it ran an update.
 
 use std::time::Duration;
 
-use super::frame::FrameRecord;
+use super::frame::{FrameRecord, ViewKind};
 
 /// Delays kept for the median.
 const KEEP: usize = 64;
@@ -45,7 +47,7 @@ impl InputDelay {
     /// The frame is done (presented or not); returns the delay if it was the first to show
     /// the change.
     pub fn frame_done(&mut self, record: &FrameRecord) -> Option<Duration> {
-        if record.updates > 0
+        if (record.updates > 0 || record.view == ViewKind::Predict)
             && let Some(arrival) = self.due.take()
             && self.applied.is_none()
         {
@@ -92,7 +94,6 @@ pub fn median(delays: &[Duration]) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::frame::ViewKind;
 
     fn ms(x: u64) -> Duration {
         Duration::from_millis(x)

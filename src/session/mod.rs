@@ -19,7 +19,7 @@ use crate::world::accuracy::{AccuracyTracker, FrameAccuracy};
 use crate::world::ship::Steer;
 use crate::world::{World, WorldConfig};
 use frame::FrameRecord;
-use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, Strategy};
+use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, PredictFrom, Strategy, View};
 use steering::{SteerChange, SteerLog, SteerScript};
 
 /// A planner, its world and their statistics. The world only ever advances by the
@@ -40,6 +40,9 @@ pub struct Session {
     steering: SteerLog,
     /// When set, the ship is steered by this recording instead of [`Session::steer`].
     script: Option<SteerScript>,
+    /// The render tick's copy of the world, run one more update to the present, when the
+    /// last frame's view is a prediction. The real world never sees that update.
+    prediction: Option<World>,
 }
 
 impl Session {
@@ -54,6 +57,7 @@ impl Session {
             hitches: Duration::ZERO,
             steering: SteerLog::default(),
             script: None,
+            prediction: None,
         }
     }
 
@@ -111,12 +115,48 @@ impl Session {
         });
         self.stats
             .record(plan.now, plan.updates, plan.game_advance());
+        self.predict(plan.view);
         let s = self.planner.settings();
         if !s.paused {
             let scale = s.time_scale.factor();
             self.reference += Duration::from_secs_f64(plan.measured.as_secs_f64() * scale);
             self.hitches += Duration::from_secs_f64(plan.clamped.as_secs_f64() * scale);
         }
+    }
+
+    /// Makes the copy a prediction `view` draws, or lets it go for any other view: a fresh
+    /// copy of the world, or the one kept since the last frame, run one update to the
+    /// view's present with the newest input.
+    fn predict(&mut self, view: View) {
+        let View::Predict { to, from } = view else {
+            self.prediction = None;
+            return;
+        };
+        let world = &self.world;
+        let newest = self
+            .script
+            .as_ref()
+            .and_then(|s| s.peek(to))
+            .unwrap_or(world.ship.steer);
+        let copy = match (&mut self.prediction, from) {
+            (Some(kept), PredictFrom::Kept) => kept,
+            (Some(copy), _) => {
+                copy.copy_from(world);
+                copy
+            }
+            (None, _) => self.prediction.insert(world.clone()),
+        };
+        copy.steer(newest);
+        let ahead = view.ahead_of(copy.time());
+        if !ahead.is_zero() {
+            copy.step(ahead);
+        }
+    }
+
+    /// The world the last frame draws: the prediction when its view is one, else the world
+    /// as the last update left it.
+    pub fn shown(&self) -> &World {
+        self.prediction.as_ref().unwrap_or(&self.world)
     }
 
     /// The record of the frame `plan` (just returned by [`Session::frame`]), its timings
@@ -228,8 +268,9 @@ impl Session {
 
     /// Measures how far the frame `plan` draws things from their true positions.
     pub fn measure_accuracy(&mut self, plan: &FramePlan) -> FrameAccuracy {
+        let shown = self.prediction.as_ref().unwrap_or(&self.world);
         self.accuracy
-            .observe(&self.world, plan.view, plan.step, plan.game_now)
+            .observe(shown, plan.view, plan.step, plan.game_now)
     }
 }
 
@@ -278,6 +319,48 @@ mod tests {
             assert!(fast.is_some(), "{strategy} reached 100 updates");
             assert_eq!(fast, slow, "{strategy}");
         }
+    }
+
+    #[test]
+    fn the_render_ticks_draw_the_present_and_leave_the_world_alone() {
+        let config = WorldConfig {
+            seed: 3,
+            bullets: 100,
+        };
+        let settings =
+            LoopSettings::default().with_update_rate(looplab_timing::Rate::hz(10.0).unwrap());
+        let mut plain = Session::new(Strategy::CatchUp, settings.clone(), &config);
+        let mut ticks = [Strategy::Predicted, Strategy::PredictedKept]
+            .map(|s| Session::new(s, settings.clone(), &config));
+        let mut clock = ManualClock::default();
+        let right = Steer::from_held(false, true, false, false);
+        let mut ahead_frames = 0;
+        for frame in 0..120 {
+            if frame == 40 {
+                plain.steer(right);
+                ticks.iter_mut().for_each(|s| s.steer(right));
+            }
+            let plan = plain.frame(clock.now(), |_, _| {});
+            for s in &mut ticks {
+                let p = s.frame(clock.now(), |_, _| {});
+                assert_eq!(p.updates, plan.updates);
+                // The real world is the plain loop's, update for update.
+                assert_eq!(s.world().state_hash(), plain.world().state_hash());
+                // What is drawn stands at the present.
+                assert_eq!(s.shown().time(), p.game_now);
+                if s.shown().ship.pos.x > s.world().ship.pos.x {
+                    ahead_frames += 1;
+                }
+            }
+            assert!(std::ptr::eq(plain.shown(), plain.world()), "no copy");
+            clock.advance(Duration::from_millis(16));
+        }
+        // Steering right, the drawn ship is ahead of the simulated one between updates.
+        assert!(ahead_frames > 100, "{ahead_frames}");
+        // A prediction that is not drawn any more is let go.
+        ticks[0].set_strategy(Strategy::Interpolated);
+        ticks[0].frame(clock.now(), |_, _| {});
+        assert!(std::ptr::eq(ticks[0].shown(), ticks[0].world()));
     }
 
     #[test]

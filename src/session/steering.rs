@@ -80,6 +80,16 @@ impl SteerScript {
         steer
     }
 
+    /// The steering the update that starts at `game_time` would apply, without applying
+    /// anything: the latest change due by then, if any is (a prediction's newest input).
+    pub fn peek(&self, game_time: Duration) -> Option<Steer> {
+        self.changes[self.next.min(self.changes.len())..]
+            .iter()
+            .take_while(|c| c.game_time <= game_time)
+            .last()
+            .map(|c| c.steer)
+    }
+
     /// Adds a change after the others (live input): it applies from its game time on, or
     /// from the next update if that time has passed.
     pub fn push(&mut self, change: SteerChange) {
@@ -143,6 +153,8 @@ mod tests {
             },
         ]);
         assert_eq!(script.due(STEP * 2), None);
+        assert_eq!(script.peek(STEP * 7), Some(Steer::NONE), "the latest due");
+        assert_eq!(script.peek(STEP * 3), Some(right()));
         assert_eq!(script.due(STEP * 3), Some(right()));
         assert!(!script.finished());
         // A long variable step that passes both: the latest wins.

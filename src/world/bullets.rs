@@ -52,6 +52,16 @@ impl Bullets {
         self.born.push(born);
     }
 
+    /// Makes these bullets a copy of `source`, reusing the arrays' memory.
+    pub fn copy_from(&mut self, source: &Bullets) {
+        self.pos.clone_from(&source.pos);
+        self.prev.clone_from(&source.prev);
+        self.vel.clone_from(&source.vel);
+        self.origin.clone_from(&source.origin);
+        self.born.clone_from(&source.born);
+        self.leaving.clear();
+    }
+
     /// Keeps the first `n` bullets.
     pub fn truncate(&mut self, n: usize) {
         self.pos.truncate(n);

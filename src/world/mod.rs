@@ -162,6 +162,33 @@ impl World {
         self.darts.step(secs, &mut self.rng);
     }
 
+    /// Makes this world a copy of `source`, reusing its memory: the render tick copies the
+    /// world every frame, and a hundred thousand bullets are not allocated afresh each time.
+    pub fn copy_from(&mut self, source: &World) {
+        let World {
+            size,
+            bullets,
+            emitters,
+            ship,
+            metronome,
+            balls,
+            darts,
+            rng,
+            time_ns,
+            steps,
+        } = source;
+        self.size = *size;
+        self.bullets.copy_from(bullets);
+        self.emitters.clone_from(emitters);
+        self.ship.clone_from(ship);
+        self.metronome.clone_from(metronome);
+        self.balls.clone_from(balls);
+        self.darts.clone_from(darts);
+        self.rng = *rng;
+        self.time_ns = *time_ns;
+        self.steps = *steps;
+    }
+
     /// Sets the input the next updates apply to the ship.
     pub fn steer(&mut self, steer: Steer) {
         self.ship.steer = steer;

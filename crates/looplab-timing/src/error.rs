@@ -113,7 +113,7 @@ mod tests {
             (
                 TimingError::UnknownStrategy("warp".into()),
                 "unknown strategy 'warp' (choose from uncapped, fixed-sleep, variable, \
-                 catch-up, interpolated, extrapolated)",
+                 catch-up, interpolated, extrapolated, predicted, predicted-kept)",
             ),
         ];
         for (error, message) in cases {

@@ -11,8 +11,9 @@
 //! 2. **Run its updates**: [`FramePlan::updates`] of them, each [`FramePlan::step`] long. Or
 //!    hand your update to [`Planner::run_updates`] with an [`UpdateBudget`], so a machine
 //!    too slow for its updates lets the game slow down instead of freezing.
-//! 3. **Draw its view**: [`FramePlan::view`], the latest state or a blend of the last two
-//!    ([`View::apply`]; [`Blend`] gives the two numbers a shader needs). When the picture is
+//! 3. **Draw its view**: [`FramePlan::view`], the latest state, a blend of the last two
+//!    ([`View::apply`]; [`Blend`] gives the two numbers a shader needs), or a copy of the
+//!    state run one more update to the present ([`View::Predict`]). When the picture is
 //!    drawn some time after the frame was planned, [`Planner::view_at`] gives a fresher one.
 //! 4. **Wait until its wake time**: [`FramePlan::wake`], at once or at a deadline. With the
 //!    `spin` feature, `FrameWait` waits for a deadline to within tens of microseconds.
@@ -33,6 +34,8 @@
 //! | [`catch-up`](strategy::catch_up) | the fixed steps owed, at most `max_updates` | the latest state | at once, or at the frame cap |
 //! | [`interpolated`](strategy::interpolated) | as catch-up | between the last two states | as catch-up |
 //! | [`extrapolated`](strategy::extrapolated) | as catch-up | ahead by the velocity | as catch-up |
+//! | [`predicted`](strategy::predicted) | as catch-up | a copy run one update more, to the present | as catch-up |
+//! | [`predicted-kept`](strategy::predicted_kept) | as catch-up | that copy, run on frame by frame | as catch-up |
 //!
 //! Each has a module that opens with its loop as the classic texts write it and says what
 //! it trades away. Strategy and settings may change between any two frames: game time stays
@@ -45,7 +48,9 @@
 //! `overstep_fraction`), a [`GameClock`] (real time between frames, clamped after a stall,
 //! scaled and paused, its deltas read as [`DeltaMode`] says: measured, snapped to the
 //! display's refresh or smoothed), a [`DeadlineGrid`] (frame deadlines that keep a cap's rate
-//! on average), and [`FrameStats`] (FPS, UPS and the game's speed over the last second).
+//! on average), [`FrameStats`] (FPS, UPS and the game's speed over the last second), and
+//! an [`InputAccumulator`] (input events handed to the fixed updates that simulate their
+//! moments: no tap lost or counted twice, and each held for its share of a step).
 //!
 //! # Defaults, and why
 //!
@@ -173,6 +178,7 @@ mod deadline;
 mod delta;
 mod error;
 mod game_clock;
+mod input;
 mod plan;
 mod planner;
 mod settings;
@@ -191,7 +197,8 @@ pub use deadline::DeadlineGrid;
 pub use delta::DeltaMode;
 pub use error::TimingError;
 pub use game_clock::{FrameTime, GameClock};
-pub use plan::{Blend, Blendable, FramePlan, View, Wake, extrapolate, lerp};
+pub use input::{InputAccumulator, InputEvent, UpdateInput};
+pub use plan::{Blend, Blendable, FramePlan, PredictFrom, View, Wake, extrapolate, lerp};
 pub use planner::Planner;
 pub use settings::LoopSettings;
 pub use stats::{FrameSample, FrameStats, FrameTimes, StatsSummary, summarize};

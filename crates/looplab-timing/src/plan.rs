@@ -61,7 +61,8 @@ pub enum Wake {
     At(Duration),
 }
 
-/// What to draw: the last state, or a blend of the last two states and the velocity.
+/// What to draw: the last state, a blend of the last two states and the velocity, or a
+/// prediction run on a copy of the state.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum View {
@@ -79,22 +80,66 @@ pub enum View {
         /// How far ahead, as a fraction of a step in `[0, 1)`.
         alpha: f32,
     },
+    /// A prediction: a copy of the state advanced by one more update to the game-clock
+    /// instant `to`, with the newest input, and drawn as it is. The real state stays on
+    /// its fixed steps; only the copy runs the odd-length update. On time, and as right as
+    /// the update is over a part of a step (see [`predicted`](crate::strategy::predicted)).
+    Predict {
+        /// The game-clock instant the copy is advanced to.
+        to: Duration,
+        /// What the copy starts from.
+        from: PredictFrom,
+    },
+}
+
+/// Where a [`View::Predict`] copy starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PredictFrom {
+    /// A fresh copy of the state after the last update, advanced by
+    /// [`View::ahead_of`] that state's game time: the lag (the render tick).
+    Latest,
+    /// The copy drawn last frame, advanced on from its own game time to `to` (the
+    /// accumulated render tick). Only when no update ran since that copy was made.
+    Kept,
 }
 
 impl View {
-    /// The blend factor, or 0 when the view draws the latest state.
+    /// The blend factor, or 0 when the view draws a state as it is (the latest, or a
+    /// prediction).
     pub fn alpha(self) -> f32 {
         match self {
-            View::Latest => 0.0,
+            View::Latest | View::Predict { .. } => 0.0,
             View::Interpolate { alpha } | View::Extrapolate { alpha } => alpha,
         }
     }
 
+    /// For a prediction, the game time to advance a copy that stands at `time` (the copy's
+    /// own game time): its one odd-length update. Zero for the other views, and when the
+    /// copy is already there.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use looplab_timing::{PredictFrom, View};
+    ///
+    /// let ms = Duration::from_millis;
+    /// let view = View::Predict { to: ms(130), from: PredictFrom::Latest };
+    /// assert_eq!(view.ahead_of(ms(100)), ms(30));
+    /// assert_eq!(View::Latest.ahead_of(ms(100)), Duration::ZERO);
+    /// ```
+    pub fn ahead_of(self, time: Duration) -> Duration {
+        match self {
+            View::Predict { to, .. } => to.saturating_sub(time),
+            _ => Duration::ZERO,
+        }
+    }
+
     /// The view as two weights, for a renderer that applies it to many values (or in a
-    /// shader): see [`Blend`].
+    /// shader): see [`Blend`]. A prediction is drawn as it is: the weights of the latest
+    /// state, applied to the copy.
     pub fn blend(self, step: Duration) -> Blend {
         match self {
-            View::Latest => Blend::LATEST,
+            View::Latest | View::Predict { .. } => Blend::LATEST,
             View::Interpolate { alpha } => Blend {
                 back: alpha - 1.0,
                 ahead: 0.0,
@@ -109,7 +154,8 @@ impl View {
     /// Where to draw something whose state was `previous` before the last update and is
     /// `current` after it, moving at `velocity` per second, when the updates are `step`
     /// long. Works for anything that adds, subtracts and scales by an `f32`: `f32` itself,
-    /// vector types such as glam's, or a type of the caller's.
+    /// vector types such as glam's, or a type of the caller's. For a prediction, `current`
+    /// is the copy's state and is drawn as it is.
     ///
     /// ```
     /// use core::time::Duration;

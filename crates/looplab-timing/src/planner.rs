@@ -6,7 +6,7 @@ use core::time::Duration;
 use crate::accumulator::{Accumulator, FRACTION_MAX};
 use crate::deadline::DeadlineGrid;
 use crate::game_clock::GameClock;
-use crate::plan::{FramePlan, View};
+use crate::plan::{FramePlan, PredictFrom, View};
 use crate::settings::LoopSettings;
 use crate::strategy::{DrawMode, Family, Strategy, Updates};
 use crate::units::{Rate, TimeScale, mul_duration};
@@ -36,6 +36,12 @@ pub struct Planner {
     grid: DeadlineGrid,
     /// Single steps asked for while paused and not yet run.
     pending_steps: u32,
+    /// Where the last frame's prediction started, for [`DrawMode::PredictKept`]: afresh
+    /// after an update, else from the copy kept since.
+    prediction: PredictFrom,
+    /// Whether the caller holds a prediction to carry on from (the last frame drew one of
+    /// [`DrawMode::PredictKept`]).
+    kept: bool,
 }
 
 impl Planner {
@@ -50,6 +56,8 @@ impl Planner {
             game_time: Duration::ZERO,
             grid: DeadlineGrid::new(),
             pending_steps: 0,
+            prediction: PredictFrom::Latest,
+            kept: false,
         }
     }
 
@@ -101,6 +109,12 @@ impl Planner {
         self.game_time = self
             .game_time
             .saturating_add(mul_duration(updates.step, u64::from(updates.count)));
+        self.prediction = if updates.count > 0 || !self.kept {
+            PredictFrom::Latest
+        } else {
+            PredictFrom::Kept
+        };
+        self.kept = rules.draw_mode == DrawMode::PredictKept;
         FramePlan {
             now,
             elapsed: frame.elapsed,
@@ -109,7 +123,11 @@ impl Planner {
             skipped: updates.skipped,
             updates: updates.count,
             step: updates.step,
-            view: view_of(rules.draw_mode, self.lag.overstep_fraction(step)),
+            view: self.view_of(
+                rules.draw_mode,
+                self.lag.overstep_fraction(step),
+                self.game_now(),
+            ),
             wake: (rules.wake)(&mut self.grid, &frame, &self.settings),
             game_time: self.game_time,
             game_now: self.game_now(),
@@ -171,12 +189,13 @@ impl Planner {
     /// ```
     pub fn view_at(&self, now: Duration) -> View {
         let step = self.settings.step().as_nanos();
+        let to = self.game_now_at(now);
         if step == 0 {
-            return view_of(self.strategy.draw_mode(), 0.0);
+            return self.view_of(self.strategy.draw_mode(), 0.0, to);
         }
         let owed = self.lag.overstep().as_nanos() % step + self.since_last_frame(now).as_nanos();
         let alpha = ((owed as f64 / step as f64) as f32).clamp(0.0, FRACTION_MAX);
-        view_of(self.strategy.draw_mode(), alpha)
+        self.view_of(self.strategy.draw_mode(), alpha, to)
     }
 
     /// The game-clock instant at `now`: [`game_now`](Planner::game_now) plus the game time
@@ -207,6 +226,7 @@ impl Planner {
         if strategy != self.strategy {
             self.strategy = strategy;
             self.grid.reset();
+            self.kept = false;
         }
     }
 
@@ -281,13 +301,23 @@ impl Planner {
         self.pending_steps = self.pending_steps.saturating_sub(1);
         single
     }
-}
 
-fn view_of(mode: DrawMode, alpha: f32) -> View {
-    match mode {
-        DrawMode::Latest => View::Latest,
-        DrawMode::Interpolate => View::Interpolate { alpha },
-        DrawMode::Extrapolate => View::Extrapolate { alpha },
+    /// The view of `mode` for a frame owing `alpha` of a step, whose present is the
+    /// game-clock instant `to`.
+    fn view_of(&self, mode: DrawMode, alpha: f32, to: Duration) -> View {
+        match mode {
+            DrawMode::Latest => View::Latest,
+            DrawMode::Interpolate => View::Interpolate { alpha },
+            DrawMode::Extrapolate => View::Extrapolate { alpha },
+            DrawMode::Predict => View::Predict {
+                to,
+                from: PredictFrom::Latest,
+            },
+            DrawMode::PredictKept => View::Predict {
+                to,
+                from: self.prediction,
+            },
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use looplab_timing::{
-    FramePlan, LoopSettings, Planner, Rate, Strategy as LoopStrategy, TimeScale, View,
+    FramePlan, LoopSettings, Planner, PredictFrom, Rate, Strategy as LoopStrategy, TimeScale, View,
 };
 use proptest::prelude::*;
 
@@ -36,9 +36,9 @@ fn op(strategies: &'static [usize]) -> impl Strategy<Value = Op> {
     ]
 }
 
-const ALL: &[usize] = &[0, 1, 2, 3, 4, 5];
+const ALL: &[usize] = &[0, 1, 2, 3, 4, 5, 6, 7];
 /// Variable and the accumulator strategies: the ones whose game clock follows real time.
-const TIME_FOLLOWING: &[usize] = &[2, 3, 4, 5];
+const TIME_FOLLOWING: &[usize] = &[2, 3, 4, 5, 6, 7];
 
 /// What the test knows independently of the planner.
 struct Ledger {
@@ -129,6 +129,12 @@ fn run(ops: &[Op], mut check_frame: impl FnMut(&Planner, &FramePlan, bool)) -> (
         }
         if let View::Interpolate { .. } | View::Extrapolate { .. } = plan.view {
             assert_eq!(plan.step, s.step());
+        }
+        // A prediction is drawn at the present, and carries a kept copy on only through
+        // frames that ran no real update.
+        if let View::Predict { to, from } = plan.view {
+            assert_eq!(to, plan.game_now);
+            assert!(from == PredictFrom::Latest || plan.updates == 0, "{plan:?}");
         }
         // The view at draw time starts from the plan's and only moves forward within the
         // step, and only while the game runs.

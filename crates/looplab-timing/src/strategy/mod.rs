@@ -9,6 +9,8 @@
 //! | [`catch_up`] | as many fixed steps as are owed, at most `max_updates` | the latest state | at once, or at the frame cap |
 //! | [`interpolated`] | as [`catch_up`] | between the last two states | as [`catch_up`] |
 //! | [`extrapolated`] | as [`catch_up`] | ahead of the last state by its velocity | as [`catch_up`] |
+//! | [`predicted`] | as [`catch_up`] | a copy of the last state run one more update, to the present | as [`catch_up`] |
+//! | [`predicted_kept`] | as [`catch_up`] | that copy, kept and run on each frame until the next update | as [`catch_up`] |
 //!
 //! The [`Planner`](crate::Planner) dispatches to them and holds the rules for switching
 //! from one to another mid-run.
@@ -17,6 +19,8 @@ pub mod catch_up;
 pub mod extrapolated;
 pub mod fixed_sleep;
 pub mod interpolated;
+pub mod predicted;
+pub mod predicted_kept;
 pub mod uncapped;
 pub mod variable;
 
@@ -52,6 +56,12 @@ pub enum Strategy {
     Interpolated,
     /// Fixed updates, drawn ahead of the last state by its velocity: see [`extrapolated`].
     Extrapolated,
+    /// Fixed updates, drawn from a copy run one more, shorter update to the present (the
+    /// render tick): see [`predicted`].
+    Predicted,
+    /// Fixed updates, drawn from a copy that is kept and run on frame by frame until the
+    /// next real update (the accumulated render tick): see [`predicted_kept`].
+    PredictedKept,
 }
 
 /// How a strategy decides the number and length of a frame's updates.
@@ -76,17 +86,23 @@ pub enum DrawMode {
     Interpolate,
     /// Ahead of the current state by its velocity.
     Extrapolate,
+    /// A copy of the current state run one more update, to the present.
+    Predict,
+    /// A copy run on from the previous frame's, afresh after each real update.
+    PredictKept,
 }
 
 impl Strategy {
     /// Every strategy, from the simplest loop to the most refined.
-    pub const ALL: [Strategy; 6] = [
+    pub const ALL: [Strategy; 8] = [
         Strategy::Uncapped,
         Strategy::FixedSleep,
         Strategy::Variable,
         Strategy::CatchUp,
         Strategy::Interpolated,
         Strategy::Extrapolated,
+        Strategy::Predicted,
+        Strategy::PredictedKept,
     ];
 
     /// A stable lowercase identifier, `catch-up`, that [`FromStr`] reads back.
@@ -98,6 +114,8 @@ impl Strategy {
             Strategy::CatchUp => "catch-up",
             Strategy::Interpolated => "interpolated",
             Strategy::Extrapolated => "extrapolated",
+            Strategy::Predicted => "predicted",
+            Strategy::PredictedKept => "predicted-kept",
         }
     }
 
@@ -132,6 +150,8 @@ impl Strategy {
             Strategy::CatchUp => &catch_up::RULES,
             Strategy::Interpolated => &interpolated::RULES,
             Strategy::Extrapolated => &extrapolated::RULES,
+            Strategy::Predicted => &predicted::RULES,
+            Strategy::PredictedKept => &predicted_kept::RULES,
         }
     }
 }
@@ -215,6 +235,8 @@ mod tests {
             (CatchUp, Family::Accumulator, DrawMode::Latest),
             (Interpolated, Family::Accumulator, DrawMode::Interpolate),
             (Extrapolated, Family::Accumulator, DrawMode::Extrapolate),
+            (Predicted, Family::Accumulator, DrawMode::Predict),
+            (PredictedKept, Family::Accumulator, DrawMode::PredictKept),
         ];
         for (s, family, draw) in expected {
             assert_eq!((s.family(), s.draw_mode()), (family, draw), "{s}");
