@@ -415,6 +415,17 @@ pub enum LabCommand {
         )]
         fps: Vec<Rate>,
     },
+    /// A seeded person taps and holds the arrows on every profile, under every strategy,
+    /// with accumulated and sampled input, at 10 and 60 updates a second: taps lost and
+    /// taken twice, and the delay from a key to the first frame that shows it.
+    Feel {
+        /// Real (virtual) seconds each run lasts.
+        #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds, allow_negative_numbers = true)]
+        seconds: Duration,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
+        format: BenchFormat,
+    },
     /// Soak every strategy for hours of virtual time with the settings changed at random,
     /// checking that the game clock neither drifts nor loses time and memory stays flat.
     Soak {
@@ -576,6 +587,19 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     match args.command {
         Some(LabCommand::Drift { fps }) => {
             print!("{}", drift::report(&fps));
+            return Ok(());
+        }
+        Some(LabCommand::Feel { seconds, format }) => {
+            let report = crate::lab::feel::run_feel(&Profile::builtin(), &Strategy::ALL, seconds);
+            match format {
+                BenchFormat::Table => print!(
+                    "Taps over every profile ({} s each), and the delay from a key to the screen\n\n{}\n{}",
+                    seconds.as_secs(),
+                    report.taps_table(),
+                    report.delay_table("vsync-60")
+                ),
+                BenchFormat::Json => println!("{}", files::to_json("report", &report, true)?),
+            }
             return Ok(());
         }
         Some(LabCommand::Soak {

@@ -41,6 +41,10 @@ pub const DIRECTIONS: [Direction; 4] = [
 pub enum Action {
     /// Steer the ship while the key is held.
     Steer(Direction),
+    /// The ship's one-shot action: a dash ahead.
+    Dash,
+    /// How updates read the keys: accumulated over each update's span, or sampled.
+    ToggleInputMode,
     SelectStrategy(Strategy),
     NextStrategy,
     /// Raise (`true`) or lower the update rate.
@@ -105,13 +109,18 @@ use Strategy as S;
 pub const BINDINGS: &[Binding] = &[
     Binding {
         label: "arrows",
-        does: "steer the ship (held; applied in each update)",
+        does: "steer the ship (held; each update gets the share of its step a key was held)",
         keys: &[
             (key(K::ArrowLeft), Steer(Direction::Left)),
             (key(K::ArrowRight), Steer(Direction::Right)),
             (key(K::ArrowUp), Steer(Direction::Up)),
             (key(K::ArrowDown), Steer(Direction::Down)),
         ],
+    },
+    Binding {
+        label: "X / I",
+        does: "dash, once per press / input: each update's own share of the keys, or the keys held (sampled)",
+        keys: &[(key(K::KeyX), Dash), (key(K::KeyI), ToggleInputMode)],
     },
     Binding {
         label: "1-8",
@@ -231,14 +240,14 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(key(K::KeyG), ToggleGhosts)],
     },
     Binding {
-        label: "H or F1",
-        does: "help",
-        keys: &[(key(K::KeyH), ToggleHelp), (key(K::F1), ToggleHelp)],
-    },
-    Binding {
-        label: "O or F2",
-        does: "hide / show the overlay",
-        keys: &[(key(K::KeyO), ToggleOverlay), (key(K::F2), ToggleOverlay)],
+        label: "H or F1 / O or F2",
+        does: "help / hide or show the overlay",
+        keys: &[
+            (key(K::KeyH), ToggleHelp),
+            (key(K::F1), ToggleHelp),
+            (key(K::KeyO), ToggleOverlay),
+            (key(K::F2), ToggleOverlay),
+        ],
     },
     Binding {
         label: "T",
@@ -425,6 +434,8 @@ mod tests {
             ToggleOverlay => 15,
             ResetKnobs => 16,
             Quit => 17,
+            Dash => 24,
+            ToggleInputMode => 25,
         }
     }
 
@@ -437,7 +448,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..24).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..26).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)

@@ -97,7 +97,7 @@ fn render_strategy(
     let interval = Duration::from_secs(1) / options.fps.max(1);
     for i in 0..frames {
         let now = clock.now();
-        session.steer(steer_at(now.as_secs_f64()));
+        session.steer(steer_at(now.as_secs_f64()), now);
         let plan = session.frame(now, |_, _| {});
         let record = FrameRecord {
             presented: Some(now + interval / 4),

@@ -115,13 +115,16 @@ pub fn press_keys(display: &str, title: &str, keys: &[&str], delay_ms: u32) -> R
 }
 
 /// Focuses the window titled `title` and holds `key` (an xdotool key name) down for
-/// `seconds`, then lets it go: a steering key as a person holds it.
+/// `seconds`, then lets it go: a steering key as a person holds it. xdotool waits 12 ms
+/// after each keystroke unless told not to, which would hold a 30 ms tap for 42.
 pub fn hold_key(display: &str, title: &str, key: &str, seconds: f64) -> Result<(), String> {
     let hold = format!("{seconds:.3}");
     on_focused(
         display,
         title,
-        &["keydown", key, "sleep", &hold, "keyup", key],
+        &[
+            "keydown", "--delay", "0", key, "sleep", &hold, "keyup", "--delay", "0", key,
+        ],
     )
 }
 

@@ -492,7 +492,7 @@ fn bad_input_is_one_line_and_exit_status_2() {
 fn bad_recordings_are_refused_in_one_line_with_status_2() {
     let dir = std::env::temp_dir().join(format!("looplab-bad-recordings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let header = r#"{"looplab_recording":1,"seed":1,"bullets":10,"strategy":"catch-up","update_hz":60.0,"max_updates":10,"frame_cap_hz":null}"#;
+    let header = r#"{"looplab_recording":2,"seed":1,"bullets":10,"strategy":"catch-up","update_hz":60.0,"max_updates":10,"frame_cap_hz":null}"#;
     let cases = [
         ("missing.jsonl", None, "cannot be read"),
         ("empty.jsonl", Some(String::new()), "is empty"),
@@ -503,8 +503,13 @@ fn bad_recordings_are_refused_in_one_line_with_status_2() {
         ),
         (
             "future.jsonl",
-            Some(header.replace(":1,", ":7,") + "\n"),
+            Some(header.replace(":2,", ":7,") + "\n"),
             "version 7",
+        ),
+        (
+            "old.jsonl",
+            Some(header.replace(":2,", ":1,") + "\n"),
+            "version 1 recording, of held arrows",
         ),
         ("cut.jsonl", Some(format!("{header}\n")), "cut short"),
         (

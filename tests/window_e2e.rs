@@ -9,6 +9,8 @@ use std::time::Duration;
 use looplab::app::record::StrategyTotals;
 use looplab::app::stats::{Platform, RunEnd, StatsReport};
 use looplab::lab::compare::Preset;
+use looplab::session::ship_input::InputMode;
+use looplab::world::ship::SHIP_SPEED;
 use looplab_timing::Strategy;
 use support::{App, Scratch, Xvfb, colours, json_of, one_at_a_time, stats};
 
@@ -29,11 +31,20 @@ fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
     let app = App::start(
         &xvfb,
         &scratch,
-        "--strategy uncapped --vsync off --cap off --render-cost 40ms --bullets 500 --exit-after 23",
+        "--strategy uncapped --vsync off --cap off --render-cost 40ms --bullets 500 --exit-after 29",
         &[("--stats", &stats_path)],
     );
     xvfb.wait_for_window();
-    for (at, key) in [(5, "2"), (8, "3"), (11, "4"), (14, "5"), (17, "6")] {
+    let keys = [
+        (5, "2"),
+        (8, "3"),
+        (11, "4"),
+        (14, "5"),
+        (17, "6"),
+        (20, "7"),
+        (23, "8"),
+    ];
+    for (at, key) in keys {
         app.at(Duration::from_secs(at));
         xvfb.keys(&[key]);
     }
@@ -41,9 +52,9 @@ fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
     let stats = stats(&stats_path);
     assert_eq!(stats.gpu_errors, 0);
     assert_eq!(stats.end, RunEnd::ExitAfter);
-    assert_eq!(stats.final_strategy, Strategy::Extrapolated);
+    assert_eq!(stats.final_strategy, Strategy::PredictedKept);
     assert_eq!(
-        stats.inputs_applied, 5,
+        stats.inputs_applied, 7,
         "each key switched the strategy once"
     );
     for s in Strategy::ALL {
@@ -69,6 +80,8 @@ fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
         Strategy::CatchUp,
         Strategy::Interpolated,
         Strategy::Extrapolated,
+        Strategy::Predicted,
+        Strategy::PredictedKept,
     ] {
         let t = strategy(&stats, s);
         assert!(t.ratio > 0.9, "{s} keeps real time: {t:?}");
@@ -85,6 +98,13 @@ fn each_strategy_behaves_as_the_texts_say_under_a_slow_renderer() {
         smooth.mean_judder_px * 2.0 < choppy.mean_judder_px,
         "{smooth:?} vs {choppy:?}"
     );
+    // The render ticks are as smooth, and draw the bullets where they truly are, not a
+    // step behind.
+    for s in [Strategy::Predicted, Strategy::PredictedKept] {
+        let t = strategy(&stats, s);
+        assert!(t.mean_judder_px * 2.0 < choppy.mean_judder_px, "{s}: {t:?}");
+        assert!(t.mean_error_px * 10.0 < smooth.mean_error_px, "{s}: {t:?}");
+    }
 }
 
 #[test]
@@ -142,6 +162,67 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     assert!(
         colours > 500,
         "a scene with sprites and text has many colours, got {colours}"
+    );
+}
+
+/// Ten taps of the right arrow, each held 30 ms, at 10 updates a second under a 60 Hz cap,
+/// in `mode` (pressing I first for the sampled one). Returns the run's ship report.
+fn ten_taps(mode: InputMode) -> looplab::app::stats::ShipReport {
+    let _serial = one_at_a_time();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("taps");
+    let stats_path = scratch.path("stats.json");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--strategy catch-up --ups 10 --vsync off --cap 60 --bullets 500 --exit-after 11",
+        &[("--stats", &stats_path)],
+    );
+    xvfb.wait_for_window();
+    app.at(Duration::from_secs(3));
+    if mode == InputMode::Sampled {
+        xvfb.keys(&["i"]);
+    }
+    // Taps 0.53 s apart drift against the 0.1 s updates, so they land at every phase.
+    for i in 0..10u32 {
+        app.at(Duration::from_millis(3500 + 530 * u64::from(i)));
+        xvfb.hold("Right", 0.03);
+    }
+    app.finish(Duration::from_secs(40));
+    let stats = stats(&stats_path);
+    assert_eq!(stats.ship.input_mode, mode);
+    eprintln!("{mode:?}: {:?}", stats.ship);
+    stats.ship
+}
+
+#[test]
+fn accumulated_input_loses_no_tap_and_moves_each_for_its_length() {
+    let ship = ten_taps(InputMode::Accumulated);
+    assert_eq!(
+        (ship.taps.made, ship.taps.reached, ship.taps.lost),
+        (10, 10, 0),
+        "{ship:?}"
+    );
+    // Ten taps of 30 ms at 420 px/s, within one 60 Hz frame's move (7 px).
+    let expected = 10.0 * 0.030 * f64::from(SHIP_SPEED);
+    assert!(
+        (ship.travelled_px - expected).abs() <= f64::from(SHIP_SPEED) / 60.0,
+        "travelled {} px, expected {expected}: {ship:?}",
+        ship.travelled_px
+    );
+}
+
+#[test]
+fn sampled_input_loses_taps_and_says_so() {
+    let ship = ten_taps(InputMode::Sampled);
+    assert_eq!(ship.taps.made, 10, "{ship:?}");
+    assert_eq!(ship.taps.reached + ship.taps.lost, 10, "{ship:?}");
+    assert!(ship.taps.lost >= 3, "{ship:?}");
+    // A tap that reached the game moved the ship a whole step: 42 px, not 12.6.
+    let step_move = f64::from(SHIP_SPEED) * 0.1;
+    assert!(
+        (ship.travelled_px - step_move * ship.taps.reached as f64).abs() < 1.0,
+        "{ship:?}"
     );
 }
 
@@ -244,7 +325,7 @@ fn a_recorded_run_replays_to_the_same_state() {
     xvfb.hold("Down", 0.5);
     app.finish(Duration::from_secs(30));
     let text = std::fs::read_to_string(&recording).expect("the recording is written");
-    let steering = text.lines().filter(|l| l.contains("\"steer\"")).count();
+    let steering = text.lines().filter(|l| l.contains("\"thrust\"")).count();
     assert!(steering >= 3, "press right, press down, let go: {text}");
 
     // Played back in the window: its strategy, world and steering, the same state at the end.

@@ -8,6 +8,7 @@ use looplab_timing::{DeltaMode, LoopSettings, Rate, Strategy, TimeScale};
 use crate::input::{self, Action, Direction};
 use crate::lab::compare::Preset;
 use crate::session::Session;
+use crate::session::ship_input::Button;
 use crate::settings_text::{Cap, DeltaKind, MaxUpdates as MaxUpdatesText, format_duration};
 use crate::strategy_text;
 use crate::world::WorldConfig;
@@ -92,13 +93,21 @@ impl Effect {
     }
 }
 
+/// The ship's control a steering key is.
+fn button_of(direction: Direction) -> Button {
+    match direction {
+        Direction::Left => Button::Left,
+        Direction::Right => Button::Right,
+        Direction::Up => Button::Up,
+        Direction::Down => Button::Down,
+    }
+}
+
 /// The running loop and its knobs.
 #[derive(Clone, Debug)]
 pub struct Controls {
     session: Session,
     pub knobs: Knobs,
-    /// The steering keys held: left, right, up, down.
-    held: [bool; 4],
     initial: (Strategy, LoopSettings, Knobs, usize),
     /// The preset compare mode turns on with.
     last_preset: Preset,
@@ -118,7 +127,6 @@ impl Controls {
             initial: (strategy, settings, knobs.clone(), world.bullets),
             last_preset: knobs.compare.unwrap_or(Preset::FredAndGeorge),
             knobs,
-            held: [false; 4],
             display: Rate::SIXTY_HZ,
         }
     }
@@ -145,8 +153,7 @@ impl Controls {
 
     /// The steering the held arrows give.
     pub fn steer_held(&self) -> Steer {
-        let [left, right, up, down] = self.held;
-        Steer::from_held(left, right, up, down)
+        self.session.controls().held()
     }
 
     /// The running loop.
@@ -183,28 +190,33 @@ impl Controls {
         }
     }
 
-    /// Holds (`down`) or lets go of a steering key; the session's steer follows.
-    fn hold(&mut self, direction: Direction, down: bool) -> Effect {
-        let index = direction as usize;
-        if self.held[index] == down {
-            return Effect::default();
-        }
-        self.held[index] = down;
-        let [left, right, up, below] = self.held;
-        self.session.steer(Steer::from_held(left, right, up, below));
+    /// Holds (`down`) or lets go of a steering key at `arrival`; the ship's controls follow.
+    fn hold(&mut self, direction: Direction, down: bool, arrival: Duration) -> Effect {
+        let button = button_of(direction);
+        let changed = if down {
+            self.session.press(button, arrival)
+        } else {
+            self.session.release(button, arrival)
+        };
         Effect {
-            steered: true,
+            steered: changed,
             ..Effect::default()
         }
     }
 
-    /// A steering key was let go.
-    pub fn release(&mut self, direction: Direction) -> Effect {
-        self.hold(direction, false)
+    /// A steering key was let go at `arrival`.
+    pub fn release(&mut self, direction: Direction, arrival: Duration) -> Effect {
+        self.hold(direction, false, arrival)
     }
 
-    /// Applies one action.
+    /// Applies one action, as of no particular time (the tests' shorthand).
+    #[cfg(test)]
     pub fn apply(&mut self, action: Action) -> Effect {
+        self.apply_at(action, Duration::ZERO)
+    }
+
+    /// Applies one action that arrived at `arrival` (on the loop's clock).
+    pub fn apply_at(&mut self, action: Action, arrival: Duration) -> Effect {
         use Action::*;
         if let Some((settings, line)) = settings_after(action, self.settings(), self.display) {
             self.session.set_settings(settings);
@@ -265,7 +277,16 @@ impl Controls {
                 self.last_preset = p;
                 Effect::log(format!("compare: {p} ({})", p.description()))
             }
-            Steer(direction) => self.hold(direction, true),
+            Steer(direction) => self.hold(direction, true, arrival),
+            Dash => {
+                self.session.press(Button::Dash, arrival);
+                Effect::default()
+            }
+            ToggleInputMode => {
+                let mode = self.session.controls().mode().toggled();
+                self.session.set_input_mode(mode);
+                Effect::log(format!("input: {}", mode.describe()))
+            }
             ResetKnobs => {
                 let (strategy, settings, knobs, bullets) = self.initial.clone();
                 let vsync_changed = knobs.vsync != self.knobs.vsync;
@@ -432,6 +453,7 @@ fn step_cycle(values: &[u32], current: u32, up: bool) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::ship_input::InputMode;
 
     fn controls() -> Controls {
         Controls::new(
@@ -606,12 +628,23 @@ mod tests {
             "already held"
         );
         c.apply(Action::Steer(Direction::Up));
-        assert_eq!(c.session.world().ship.steer, Steer { x: 1, y: -1 });
-        assert!(c.release(Direction::Right).steered);
-        assert_eq!(c.session.world().ship.steer, Steer { x: 0, y: -1 });
-        c.release(Direction::Up);
-        assert_eq!(c.session.world().ship.steer, Steer::NONE);
-        assert!(!c.release(Direction::Up).steered);
+        assert_eq!(c.steer_held(), Steer { x: 1, y: -1 });
+        assert!(c.release(Direction::Right, Duration::ZERO).steered);
+        assert_eq!(c.steer_held(), Steer { x: 0, y: -1 });
+        c.release(Direction::Up, Duration::ZERO);
+        assert_eq!(c.steer_held(), Steer::NONE);
+        assert!(!c.release(Direction::Up, Duration::ZERO).steered);
+        assert_eq!(c.session.controls().taps().made, 2);
+    }
+
+    #[test]
+    fn the_input_mode_key_switches_how_updates_read_the_keys() {
+        let mut c = controls();
+        assert_eq!(c.session.controls().mode(), InputMode::Accumulated);
+        c.apply(Action::ToggleInputMode);
+        assert_eq!(c.session.controls().mode(), InputMode::Sampled);
+        c.apply(Action::Dash);
+        assert_eq!(c.session.controls().dashes().pressed, 1);
     }
 
     #[test]

@@ -315,10 +315,10 @@ impl App {
                     self.run.key_applied(arrival);
                     match self.act_on_lanes(action) {
                         Some(line) => Effect::log(line),
-                        None => self.controls.apply(action),
+                        None => self.controls.apply_at(action, arrival),
                     }
                 }
-                Input::Release(direction) => self.controls.release(direction),
+                Input::Release(direction) => self.controls.release(direction, arrival),
             };
             // Every press counts as input; a release only when it let go of a held key (a
             // lost focus lets go of all four, held or not).

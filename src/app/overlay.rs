@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::session::ship_input::{InputMode, Taps};
 use egui::{Align2, Color32, RichText};
 use glam::Vec2;
 use looplab_timing::{FramePlan, PredictFrom, StatsSummary, Strategy, View};
@@ -271,6 +272,19 @@ pub fn steer_delay_text(delay: &InputDelay) -> String {
     }
 }
 
+/// The taps so far and what became of them, for the stream's caption: `, 10 taps, 10
+/// reached the game` or `, 10 taps, 5 lost`; nothing before the first tap.
+pub fn taps_text(taps: Taps) -> String {
+    match taps {
+        Taps { made: 0, .. } => String::new(),
+        Taps { made, lost: 0, .. } => {
+            let reached = taps.reached;
+            format!(", {made} taps, {reached} reached the game")
+        }
+        Taps { made, lost, .. } => format!(", {made} taps, {lost} lost"),
+    }
+}
+
 fn ms_short(d: Duration) -> String {
     format!("{:.0}", d.as_secs_f64() * 1e3)
 }
@@ -303,12 +317,17 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
         (
             LAYOUT.stream,
             format!(
-                "{}bullet stream: {} bullets   ship: arrow keys, delay {}",
+                "{}bullet stream: {} bullets   ship: arrow keys, {} input, delay {}{}",
                 strategy_prefix(m),
                 world.bullets.len(),
+                match session.controls().mode() {
+                    InputMode::Accumulated => "accumulated",
+                    InputMode::Sampled => "sampled",
+                },
                 m.steer_delay
                     .last()
-                    .map_or("-".to_string(), |d| format!("{} ms", ms_short(d)))
+                    .map_or("-".to_string(), |d| format!("{} ms", ms_short(d))),
+                taps_text(session.controls().taps())
             ),
         ),
         (

@@ -5,7 +5,7 @@ use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
 use crate::session::recording::{RecordedEnd, Recording, ReplayOutcome};
 use crate::world::WorldConfig;
-use crate::world::ship::Steer;
+use crate::world::ship::ShipInput;
 use looplab_timing::{LoopSettings, Strategy};
 
 /// The recording of a run that started with `strategy`, `settings` and `world`: every
@@ -20,7 +20,7 @@ pub fn recording_of(
 ) -> Recording {
     let changes = session.steering().changes().to_vec();
     let mut end = session.world().clone();
-    end.steer(changes.last().map_or(Steer::NONE, |c| c.steer));
+    end.set_ship_input(changes.last().map_or(ShipInput::NONE, |c| c.input));
     Recording {
         world: world.clone(),
         strategy,
@@ -86,6 +86,7 @@ impl ReplayCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::world::ship::Steer;
     use looplab_timing::{ManualClock, Wake};
     use std::time::Duration;
 
@@ -94,7 +95,10 @@ mod tests {
         for frame in 0..frames {
             if steer {
                 let held = (frame / 20) % 3;
-                session.steer(Steer::from_held(held == 0, false, held == 1, false));
+                session.steer(
+                    Steer::from_held(held == 0, false, held == 1, false),
+                    clock.now(),
+                );
             }
             let plan = session.frame(clock.now(), |world, step| {
                 if let Some(c) = check.as_mut() {
@@ -121,7 +125,7 @@ mod tests {
         let mut recorded = Session::new(Strategy::Interpolated, settings.clone(), &world);
         run(&mut recorded, &mut None, 150, true);
         // A key still held after the last update does not count.
-        recorded.steer(Steer::from_held(false, true, false, true));
+        recorded.steer(Steer::from_held(false, true, false, true), Duration::ZERO);
         let recording = recording_of(Strategy::Interpolated, &settings, &world, &recorded);
         let text = recording.to_text();
         let recording = Recording::parse(&text).unwrap();
@@ -132,7 +136,7 @@ mod tests {
         ));
         let mut check = Some(ReplayCheck::new(&recording));
         // Keys pressed during a replay are ignored.
-        replay.steer(Steer::from_held(true, false, false, false));
+        replay.steer(Steer::from_held(true, false, false, false), Duration::ZERO);
         run(&mut replay, &mut check, 200, false);
         let outcome = check.unwrap().outcome().expect("reached the end");
         assert_eq!(

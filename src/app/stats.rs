@@ -18,6 +18,7 @@ use crate::platform::files;
 use crate::platform::frame_wait::FrameWaitReport;
 use crate::render::SurfaceRecoveries;
 use crate::session::input_delay;
+use crate::session::ship_input::{Dashes, InputMode, Taps};
 use crate::session::trace::{self, Trace, TraceHeader};
 use crate::world::hash::StateHash;
 
@@ -107,6 +108,12 @@ pub struct MetronomeReport {
 pub struct ShipReport {
     pub position: [f32; 2],
     pub travelled_px: f64,
+    /// How the updates read the keys at the end of the run.
+    pub input_mode: InputMode,
+    /// Taps of the arrows, and how many reached the game.
+    pub taps: Taps,
+    /// Presses of the dash key, and the dashes the ship made.
+    pub dashes: Dashes,
     /// Steering changes measured from their key to the screen.
     pub input_delays: usize,
     pub input_delay_median_ms: Option<f64>,
@@ -204,6 +211,12 @@ impl App {
             ship: ShipReport {
                 position: ship.pos.to_array(),
                 travelled_px: ship.travelled,
+                input_mode: self.controls.session().controls().mode(),
+                taps: self.controls.session().controls().taps(),
+                dashes: Dashes {
+                    made: ship.dashes,
+                    ..self.controls.session().controls().dashes()
+                },
                 input_delays: delays.len(),
                 input_delay_median_ms: input_delay::median(delays).map(ms),
                 input_delay_max_ms: delays.iter().max().copied().map(ms),

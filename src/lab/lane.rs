@@ -134,7 +134,7 @@ impl Lane {
         let change = SteerChange {
             step: 0,
             game_time: from,
-            steer,
+            input: steer.into(),
         };
         self.unpolled.push_back((arrived, change));
     }
@@ -441,6 +441,7 @@ mod tests {
                     trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
                     replay: None,
                     until_updates: None,
+                    keys: None,
                 });
                 let lab: Vec<(Duration, u32, Duration)> = lab
                     .frames

@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod drift;
+pub mod feel;
 pub mod lane;
 pub mod machine;
 pub mod plot;
@@ -111,6 +112,7 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
                         trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
                         replay: None,
                         until_updates: options.until_updates,
+                        keys: None,
                     })
                 })
                 .collect()

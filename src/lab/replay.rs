@@ -67,6 +67,7 @@ pub fn replay_all(
                     checkpoint: until,
                     trace_interval: duration,
                     until_updates: None,
+                    keys: None,
                     replay: Some(ReplayInput {
                         script: SteerScript::new(recording.changes.clone()),
                         until,
@@ -175,7 +176,10 @@ mod tests {
         let mut clock = ManualClock::default();
         for frame in 0..240u32 {
             let held = (frame / 30) % 4;
-            session.steer(Steer::from_held(held == 0, held == 1, held == 2, held == 3));
+            session.steer(
+                Steer::from_held(held == 0, held == 1, held == 2, held == 3),
+                clock.now(),
+            );
             let plan = session.frame(clock.now(), |_, _| {});
             clock.advance(Duration::from_millis(5));
             if let Wake::At(t) = plan.wake {

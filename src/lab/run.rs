@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::feel::{FeelResult, KeyDelays, KeyInput};
 use super::machine::Machine;
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};
@@ -45,6 +46,9 @@ pub struct RunConfig {
     /// When set, the run ends once this many updates have run (as MonitorSim's runs do),
     /// or at `duration`, whichever comes first.
     pub until_updates: Option<u64>,
+    /// When set, a person at the arrows: the keys are handed to the loop as each frame
+    /// starts, and the run measures what became of them ([`FeelResult`]).
+    pub keys: Option<KeyInput>,
 }
 
 /// A recording's inputs and where it ended, for a run that plays it back.
@@ -132,6 +136,9 @@ pub struct RunResult {
     /// The frames around [`STRIP_END`], for the timeline strip.
     #[serde(skip)]
     pub frames: Vec<FrameRecord>,
+    /// What became of the keys, for a run given some.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feel: Option<FeelResult>,
 }
 
 /// The lab's timeline strips show the second of real time that ends here: after the start,
@@ -168,6 +175,10 @@ pub fn run(config: &RunConfig) -> RunResult {
     if let Some(replay) = &config.replay {
         session.play(replay.script.clone());
     }
+    let mut keys = config.keys.as_ref().map(|k| {
+        session.set_input_mode(k.mode);
+        (k.events.iter().peekable(), KeyDelays::new(k.mode))
+    });
     let (mut frames, mut updates, mut repeats, mut most) = (0u64, 0u64, 0u64, 0u32);
     let mut busy = Duration::ZERO;
     let mut trace = Vec::new();
@@ -181,6 +192,19 @@ pub fn run(config: &RunConfig) -> RunResult {
     let (mut now, mut idle_since) = (Duration::ZERO, Duration::ZERO);
     while now < config.duration {
         let begun = machine.begin_frame(now);
+        if let Some((events, delays)) = &mut keys {
+            // The keys that arrived before the frame starts, with their arrival times.
+            while let Some(e) = events.next_if(|e| e.at <= begun.start) {
+                if e.down {
+                    let instant = session.planner().game_now_at(e.at);
+                    if session.press(e.button, e.at) {
+                        delays.pressed(e.at, e.button, instant);
+                    }
+                } else if session.release(e.button, e.at) {
+                    delays.released(e.button);
+                }
+            }
+        }
         let plan = session.frame(begun.reading, |world, step| {
             checkpoint.before_update(world, step);
         });
@@ -196,6 +220,10 @@ pub fn run(config: &RunConfig) -> RunResult {
             presented: Some(times.shown),
             ..session.record(&plan)
         };
+        if let Some((_, delays)) = &mut keys {
+            delays.frame_ran(&record);
+            delays.presented(&record);
+        }
         frames += 1;
         updates += plan.updates as u64;
         repeats += u64::from(plan.updates == 0);
@@ -264,6 +292,13 @@ pub fn run(config: &RunConfig) -> RunResult {
         scorecard: scores.finish(drift),
         trace,
         frames: strip_frames,
+        feel: keys.map(|(_, delays)| {
+            FeelResult::new(
+                session.controls().mode(),
+                session.controls().taps(),
+                &delays.delays,
+            )
+        }),
     }
 }
 
@@ -285,6 +320,7 @@ mod tests {
             trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
             replay: None,
             until_updates: None,
+            keys: None,
         }
     }
 

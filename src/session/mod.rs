@@ -8,6 +8,7 @@ pub mod frame;
 pub mod input_delay;
 pub mod json_lines;
 pub mod recording;
+pub mod ship_input;
 pub mod steering;
 pub mod timeline;
 pub mod trace;
@@ -16,10 +17,11 @@ use std::ops::ControlFlow;
 use std::time::Duration;
 
 use crate::world::accuracy::{AccuracyTracker, FrameAccuracy};
-use crate::world::ship::Steer;
+use crate::world::ship::{ShipInput, Steer};
 use crate::world::{World, WorldConfig};
 use frame::FrameRecord;
 use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, PredictFrom, Strategy, View};
+use ship_input::{Button, InputMode, ShipControls};
 use steering::{SteerChange, SteerLog, SteerScript};
 
 /// A planner, its world and their statistics. The world only ever advances by the
@@ -38,7 +40,9 @@ pub struct Session {
     hitches: Duration,
     /// Every change of the ship's steering, with the update it applied to.
     steering: SteerLog,
-    /// When set, the ship is steered by this recording instead of [`Session::steer`].
+    /// The arrows and the dash as pressed, turned into each update's input.
+    controls: ShipControls,
+    /// When set, the ship is steered by this recording instead of the controls.
     script: Option<SteerScript>,
     /// The render tick's copy of the world, run one more update to the present, when the
     /// last frame's view is a prediction. The real world never sees that update.
@@ -56,6 +60,7 @@ impl Session {
             reference: Duration::ZERO,
             hitches: Duration::ZERO,
             steering: SteerLog::default(),
+            controls: ShipControls::default(),
             script: None,
             prediction: None,
         }
@@ -103,16 +108,28 @@ impl Session {
         plan: &mut FramePlan,
         mut before_update: impl FnMut(&World, Duration) -> ControlFlow<()>,
     ) {
-        let (world, script, steering) = (&mut self.world, &mut self.script, &mut self.steering);
+        let (world, script, steering, controls) = (
+            &mut self.world,
+            &mut self.script,
+            &mut self.steering,
+            &mut self.controls,
+        );
+        controls.frame(plan);
         self.planner.run_updates(plan, |step| {
-            if let Some(steer) = script.as_mut().and_then(|s| s.due(world.time())) {
-                world.steer(steer);
+            match script.as_mut() {
+                Some(script) => {
+                    if let Some(input) = script.due(world.time()) {
+                        world.set_ship_input(input);
+                    }
+                }
+                None => world.set_ship_input(controls.update(step)),
             }
             steering.observe(world);
             let flow = before_update(world, step);
             world.step(step);
             flow
         });
+        controls.frame_done();
         self.stats
             .record(plan.now, plan.updates, plan.game_advance());
         self.predict(plan.view);
@@ -126,18 +143,19 @@ impl Session {
 
     /// Makes the copy a prediction `view` draws, or lets it go for any other view: a fresh
     /// copy of the world, or the one kept since the last frame, run one update to the
-    /// view's present with the newest input.
+    /// view's present with the newest input. The copy flies with the newest thrust; a
+    /// dash waits for the real update that makes it.
     fn predict(&mut self, view: View) {
         let View::Predict { to, from } = view else {
             self.prediction = None;
             return;
         };
         let world = &self.world;
-        let newest = self
-            .script
-            .as_ref()
-            .and_then(|s| s.peek(to))
-            .unwrap_or(world.ship.steer);
+        let thrust = match &self.script {
+            Some(script) => script.peek(to).unwrap_or(world.ship.input).thrust,
+            None => self.controls.preview(to.saturating_sub(world.time())),
+        };
+        let newest = ShipInput { thrust, dashes: 0 };
         let copy = match (&mut self.prediction, from) {
             (Some(kept), PredictFrom::Kept) => kept,
             (Some(copy), _) => {
@@ -146,7 +164,7 @@ impl Session {
             }
             (None, _) => self.prediction.insert(world.clone()),
         };
-        copy.steer(newest);
+        copy.set_ship_input(newest);
         let ahead = view.ahead_of(copy.time());
         if !ahead.is_zero() {
             copy.step(ahead);
@@ -180,12 +198,33 @@ impl Session {
         self.hitches
     }
 
-    /// Sets the ship's input for the coming updates (held until changed). Ignored while a
-    /// recording steers the ship.
-    pub fn steer(&mut self, steer: Steer) {
+    /// `button` went down at `arrival` (on the clock the frames are planned on). Returns
+    /// whether it changed anything. Ignored while a recording steers the ship.
+    pub fn press(&mut self, button: Button, arrival: Duration) -> bool {
+        self.script.is_none() && self.controls.press(button, arrival)
+    }
+
+    /// `button` came up at `arrival`. Returns whether it was held.
+    pub fn release(&mut self, button: Button, arrival: Duration) -> bool {
+        self.script.is_none() && self.controls.release(button, arrival)
+    }
+
+    /// Holds exactly the arrows of `steer` from `arrival` on. Ignored while a recording
+    /// steers the ship.
+    pub fn steer(&mut self, steer: Steer, arrival: Duration) {
         if self.script.is_none() {
-            self.world.steer(steer);
+            self.controls.steer(steer, arrival);
         }
+    }
+
+    /// The ship's controls: how they read the keys, and the taps and dashes so far.
+    pub fn controls(&self) -> &ShipControls {
+        &self.controls
+    }
+
+    /// Switches how the updates read the keys.
+    pub fn set_input_mode(&mut self, mode: InputMode) {
+        self.controls.set_mode(mode);
     }
 
     /// Steers the ship by `script` from now on (a recording played back).
@@ -337,8 +376,8 @@ mod tests {
         let mut ahead_frames = 0;
         for frame in 0..120 {
             if frame == 40 {
-                plain.steer(right);
-                ticks.iter_mut().for_each(|s| s.steer(right));
+                plain.steer(right, clock.now());
+                ticks.iter_mut().for_each(|s| s.steer(right, clock.now()));
             }
             let plan = plain.frame(clock.now(), |_, _| {});
             for s in &mut ticks {

@@ -5,16 +5,20 @@
 //! The file is JSON lines, one object a line, readable and diffable:
 //!
 //! ```text
-//! {"looplab_recording":1,"seed":1,"bullets":2000,"strategy":"catch-up","update_hz":60.0,"max_updates":10,"frame_cap_hz":60.0}
-//! {"step":212,"game_time_ns":3533333404,"steer":[1,0]}
-//! {"step":251,"game_time_ns":4183333417,"steer":[0,0]}
+//! {"looplab_recording":2,"seed":1,"bullets":2000,"strategy":"catch-up","update_hz":60.0,"max_updates":10,"frame_cap_hz":60.0}
+//! {"step":212,"game_time_ns":3533333404,"thrust":[0.3,0.0]}
+//! {"step":213,"game_time_ns":3550000071,"thrust":[0.0,0.0],"dashes":1}
+//! {"step":214,"game_time_ns":3566666738,"thrust":[0.0,0.0]}
 //! {"end":{"steps":600,"game_time_ns":10000000200,"hash":"5f0c3e0d9a1b2c4d","ship":[861.2,190.0]}}
 //! {"checksum":"0e4c21aa5b9d7f31"}
 //! ```
 //!
 //! The header names the format's version, the world (seed, bullets) and the loop (strategy,
-//! update rate, update limit, frame cap). Each steering line is a change of the held arrow
-//! keys (x and y, each -1, 0 or 1; y down) and the update it first applies to. The end line
+//! update rate, update limit, frame cap). Each input line is a change of what an update gave
+//! the ship, and the update it first applies to: the thrust (x and y, y down, at most 1
+//! long: the arrows weighted by the share of the update each was held) and the dashes that
+//! update made (left out when none). Version 1 recorded held arrows, which the updates no
+//! longer read; such a file is refused with a line that says so. The end line
 //! gives the state reached and its hash, and the last line a checksum (xxh3-64) of every line
 //! before it, so a file damaged or edited by hand is refused rather than played wrongly.
 
@@ -28,11 +32,12 @@ use super::json_lines;
 use super::steering::SteerChange;
 use crate::world::WorldConfig;
 use crate::world::hash::StateHash;
-use crate::world::ship::Steer;
+use crate::world::ship::ShipInput;
+use glam::Vec2;
 use looplab_timing::{LoopSettings, Rate, Strategy};
 
 /// The version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The state a recorded run ended in.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,7 +103,13 @@ struct Header {
 struct ChangeLine {
     step: u64,
     game_time_ns: u64,
-    steer: [i8; 2],
+    thrust: [f32; 2],
+    #[serde(default, skip_serializing_if = "is_zero")]
+    dashes: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Serialize, Deserialize)]
@@ -130,6 +141,10 @@ enum Line {
     End(EndLine),
     Checksum(ChecksumLine),
 }
+
+/// The most dashes one update makes in a recording (a person presses a key at most some
+/// tens of times a second; a step is at most a second).
+const MAX_DASHES: u32 = 100;
 
 /// The longest recording a replay takes: a day of game time.
 const MAX_GAME_TIME: Duration = Duration::from_secs(24 * 3600);
@@ -164,7 +179,8 @@ impl Recording {
                 &ChangeLine {
                     step: c.step,
                     game_time_ns: nanos(c.game_time),
-                    steer: [c.steer.x, c.steer.y],
+                    thrust: c.input.thrust.to_array(),
+                    dashes: c.input.dashes,
                 },
             );
         }
@@ -187,7 +203,15 @@ impl Recording {
     /// by hand.
     pub fn parse(text: &str) -> Result<Recording, String> {
         let (header, lines): (Header, _) =
-            json_lines::open(text, "looplab_recording", "recording", VERSION)?;
+            json_lines::open(text, "looplab_recording", "recording", VERSION).map_err(|e| {
+                if e.starts_with("is a version 1 ") {
+                    "is a version 1 recording, of held arrows; this Looplab records what each \
+                     update received (version 2) and cannot replay it exactly: record it again"
+                        .to_string()
+                } else {
+                    e
+                }
+            })?;
         let strategy: Strategy = header
             .strategy
             .parse()
@@ -221,9 +245,16 @@ impl Recording {
                     ));
                 }
                 Ok(Line::Change(c)) => {
-                    let [x, y] = c.steer;
-                    if !(-1..=1).contains(&x) || !(-1..=1).contains(&y) {
-                        return Err(format!("line {n}: steer must be two of -1, 0 and 1"));
+                    let thrust = Vec2::from_array(c.thrust);
+                    if !thrust.is_finite() || thrust.length() > 1.0 + 1e-6 {
+                        return Err(format!(
+                            "line {n}: thrust must be two numbers, at most 1 long"
+                        ));
+                    }
+                    if c.dashes > MAX_DASHES {
+                        return Err(format!(
+                            "line {n}: dashes must be at most {MAX_DASHES} an update"
+                        ));
                     }
                     let game_time = Duration::from_nanos(c.game_time_ns);
                     if changes
@@ -235,14 +266,17 @@ impl Recording {
                     changes.push(SteerChange {
                         step: c.step,
                         game_time,
-                        steer: Steer { x, y },
+                        input: ShipInput {
+                            thrust,
+                            dashes: c.dashes,
+                        },
                     });
                 }
                 Ok(Line::End(e)) => end = Some((n, e.end)),
                 Ok(Line::Checksum(c)) => checksum = Some((line_start(text, n - 1), c.checksum)),
                 Err(_) => {
                     return Err(format!(
-                        "line {n} is not a steering line, the end line or the checksum"
+                        "line {n} is not an input line, the end line or the checksum"
                     ));
                 }
             }
@@ -269,7 +303,7 @@ impl Recording {
             .is_some_and(|c| c.step >= e.steps || c.game_time >= game_time)
         {
             return Err(format!(
-                "line {end_line}: it ends before its last steering change"
+                "line {end_line}: it ends before its last input change"
             ));
         }
         Ok(Recording {
@@ -334,12 +368,23 @@ mod tests {
                 SteerChange {
                     step: 12,
                     game_time: step * 12,
-                    steer: Steer { x: 1, y: -1 },
+                    input: ShipInput {
+                        thrust: Vec2::new(0.3, 0.0),
+                        dashes: 0,
+                    },
+                },
+                SteerChange {
+                    step: 13,
+                    game_time: step * 13,
+                    input: ShipInput {
+                        thrust: Vec2::new(0.6, -0.8),
+                        dashes: 1,
+                    },
                 },
                 SteerChange {
                     step: 40,
                     game_time: step * 40,
-                    steer: Steer::NONE,
+                    input: ShipInput::NONE,
                 },
             ],
             end: RecordedEnd {
@@ -355,8 +400,16 @@ mod tests {
     fn a_recording_reads_back_as_written() {
         let r = recording();
         let text = r.to_text();
-        assert_eq!(text.lines().count(), 5);
-        assert!(text.starts_with("{\"looplab_recording\":1,"), "{text}");
+        assert_eq!(text.lines().count(), 6);
+        assert!(text.starts_with("{\"looplab_recording\":2,"), "{text}");
+        assert!(
+            text.contains("\"thrust\":[0.3,0.0]}"),
+            "no dashes, none written: {text}"
+        );
+        assert!(
+            text.contains("\"thrust\":[0.6,-0.8],\"dashes\":1}"),
+            "{text}"
+        );
         assert_eq!(Recording::parse(&text), Ok(r.clone()));
         assert_eq!(r.settings().step(), Duration::from_nanos(16_666_667));
     }
@@ -374,21 +427,31 @@ mod tests {
             ("", "is empty"),
             ("hello\n", "is not a Looplab recording"),
             (
-                &good.replace("\"looplab_recording\":1", "\"looplab_recording\":2"),
-                "version 2",
+                &good.replace("\"looplab_recording\":2", "\"looplab_recording\":3"),
+                "version 3",
             ),
-            (&joined(&lines[..3]), "cut short"),
+            (
+                &good.replace("\"looplab_recording\":2", "\"looplab_recording\":1"),
+                "version 1 recording, of held arrows",
+            ),
             (&joined(&lines[..4]), "cut short"),
-            (&good[..good.len() - 10], "line 5 is not"),
+            (&joined(&lines[..5]), "cut short"),
+            (&good[..good.len() - 10], "line 6 is not"),
             (&good.replace("\"steps\":90", "\"steps\":91"), "checksum"),
-            (&good.replace("[1,-1]", "[1,1]"), "checksum"),
-            (&good.replace("[1,-1]", "[3,0]"), "steer must be"),
+            (&good.replace("[0.3,0.0]", "[0.3,0.5]"), "checksum"),
+            (&good.replace("[0.3,0.0]", "[3.0,0.0]"), "thrust must be"),
+            (&good.replace("[0.3,0.0]", "[1e40,0.0]"), "thrust must be"),
+            (&good.replace("[0.3,0.0]", "[0.3,\"x\"]"), "line 2 is not"),
+            (
+                &good.replace("\"dashes\":1", "\"dashes\":1000"),
+                "dashes must be",
+            ),
             (
                 &good.replace("\"step\":40", "\"step\":2"),
                 "steps must increase",
             ),
             (&format!("{good}{}\n", lines[1]), "after its checksum"),
-            (&ends_early, "before its last steering"),
+            (&ends_early, "before its last input change"),
             (
                 &good.replace("\"max_updates\":10", "\"max_updates\":0"),
                 "at least 1",

@@ -1,5 +1,6 @@
-//! The ship's inputs as data: each change of its steering stamped with the update it first
-//! applies to, logged as a loop runs and played back into another loop.
+//! The ship's inputs as data: each change of what an update gives the ship (its thrust and
+//! dashes) stamped with the update it first applies to, logged as a loop runs and played
+//! back into another loop.
 //!
 //! A change is stamped with the game time at which its update starts (and, for people
 //! reading a recording, the update's number). Played back, it applies from the first update
@@ -10,34 +11,34 @@
 use std::time::Duration;
 
 use crate::world::World;
-use crate::world::ship::Steer;
+use crate::world::ship::ShipInput;
 
-/// A change of the ship's steering, applied from update number `step` on, which starts at
+/// A change of the ship's input, applied from update number `step` on, which starts at
 /// `game_time`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SteerChange {
     pub step: u64,
     pub game_time: Duration,
-    pub steer: Steer,
+    pub input: ShipInput,
 }
 
-/// The steering changes of a run, in the order they applied.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The input changes of a run, in the order they applied.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SteerLog {
     changes: Vec<SteerChange>,
 }
 
 impl SteerLog {
-    /// Call before each update: notes the ship's steering when it differs from the last
-    /// noted (the ship starts with none).
+    /// Call before each update: notes the ship's input when it differs from the last noted
+    /// (the ship starts with none).
     pub fn observe(&mut self, world: &World) {
-        let steer = world.ship.steer;
-        let last = self.changes.last().map_or(Steer::NONE, |c| c.steer);
-        if steer != last {
+        let input = world.ship.input;
+        let last = self.changes.last().map_or(ShipInput::NONE, |c| c.input);
+        if input != last {
             self.changes.push(SteerChange {
                 step: world.steps(),
                 game_time: world.time(),
-                steer,
+                input,
             });
         }
     }
@@ -55,7 +56,7 @@ impl SteerLog {
 }
 
 /// A log being played back.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SteerScript {
     changes: Vec<SteerChange>,
     next: usize,
@@ -67,27 +68,27 @@ impl SteerScript {
         Self { changes, next: 0 }
     }
 
-    /// The steering for the update that starts at `game_time`, when it changes there: the
+    /// The input for the update that starts at `game_time`, when it changes there: the
     /// latest change whose time has come.
-    pub fn due(&mut self, game_time: Duration) -> Option<Steer> {
-        let mut steer = None;
+    pub fn due(&mut self, game_time: Duration) -> Option<ShipInput> {
+        let mut input = None;
         while let Some(c) = self.changes.get(self.next)
             && c.game_time <= game_time
         {
-            steer = Some(c.steer);
+            input = Some(c.input);
             self.next += 1;
         }
-        steer
+        input
     }
 
-    /// The steering the update that starts at `game_time` would apply, without applying
+    /// The input the update that starts at `game_time` would apply, without applying
     /// anything: the latest change due by then, if any is (a prediction's newest input).
-    pub fn peek(&self, game_time: Duration) -> Option<Steer> {
+    pub fn peek(&self, game_time: Duration) -> Option<ShipInput> {
         self.changes[self.next.min(self.changes.len())..]
             .iter()
             .take_while(|c| c.game_time <= game_time)
             .last()
-            .map(|c| c.steer)
+            .map(|c| c.input)
     }
 
     /// Adds a change after the others (live input): it applies from its game time on, or
@@ -106,6 +107,7 @@ impl SteerScript {
 mod tests {
     use super::*;
     use crate::world::WorldConfig;
+    use crate::world::ship::Steer;
 
     const STEP: Duration = Duration::from_nanos(16_666_667);
 
@@ -116,8 +118,8 @@ mod tests {
         })
     }
 
-    fn right() -> Steer {
-        Steer::from_held(false, true, false, false)
+    fn right() -> ShipInput {
+        Steer::from_held(false, true, false, false).into()
     }
 
     #[test]
@@ -126,15 +128,16 @@ mod tests {
         let mut log = SteerLog::default();
         for i in 0..10u64 {
             match i {
-                3 => w.steer(right()),
-                6 => w.steer(Steer::NONE),
+                3 => w.set_ship_input(right()),
+                6 => w.set_ship_input(ShipInput::NONE),
                 _ => {}
             }
             log.observe(&w);
             w.step(STEP);
         }
-        let steps: Vec<(u64, Steer)> = log.changes().iter().map(|c| (c.step, c.steer)).collect();
-        assert_eq!(steps, vec![(3, right()), (6, Steer::NONE)]);
+        let steps: Vec<(u64, ShipInput)> =
+            log.changes().iter().map(|c| (c.step, c.input)).collect();
+        assert_eq!(steps, vec![(3, right()), (6, ShipInput::NONE)]);
         assert_eq!(log.changes()[0].game_time, STEP * 3);
     }
 
@@ -144,23 +147,27 @@ mod tests {
             SteerChange {
                 step: 3,
                 game_time: STEP * 3,
-                steer: right(),
+                input: right(),
             },
             SteerChange {
                 step: 4,
                 game_time: STEP * 4,
-                steer: Steer::NONE,
+                input: ShipInput::NONE,
             },
         ]);
         assert_eq!(script.due(STEP * 2), None);
-        assert_eq!(script.peek(STEP * 7), Some(Steer::NONE), "the latest due");
+        assert_eq!(
+            script.peek(STEP * 7),
+            Some(ShipInput::NONE),
+            "the latest due"
+        );
         assert_eq!(script.peek(STEP * 3), Some(right()));
         assert_eq!(script.due(STEP * 3), Some(right()));
         assert!(!script.finished());
         // A long variable step that passes both: the latest wins.
         let mut late = script.clone();
         late.next = 0;
-        assert_eq!(late.due(STEP * 10), Some(Steer::NONE));
+        assert_eq!(late.due(STEP * 10), Some(ShipInput::NONE));
         assert!(late.finished());
     }
 
@@ -178,7 +185,7 @@ mod tests {
         let mut script = SteerScript::new(log.changes().to_vec());
         for _ in 0..200 {
             if let Some(s) = script.due(replayed.time()) {
-                replayed.steer(s);
+                replayed.set_ship_input(s);
             }
             replayed.step(STEP);
         }

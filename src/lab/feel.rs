@@ -1,0 +1,400 @@
+//! What a player feels, modelled: a seeded person taps and holds the arrows, the loop gets
+//! each key as a window hands it over (the keys that arrived before a frame starts, with
+//! their arrival times), and the lab counts the taps that never reached the game, the
+//! presses taken twice, and each press's delay from its arrival to the first presented
+//! frame that shows it. Every profile, every strategy, accumulated and sampled input, at 10
+//! and 60 updates a second (`looplab lab feel`).
+
+use std::time::Duration;
+
+use oorandom::Rand32;
+use serde::Serialize;
+
+use super::profile::Profile;
+use super::run::{self, RunConfig};
+use crate::session::frame::{FrameRecord, ViewKind};
+use crate::session::ship_input::{Button, InputMode, Taps};
+use crate::world::WorldConfig;
+use looplab_timing::{LoopSettings, Rate, Strategy};
+
+/// A key going down or up at a time of the person's (real time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyEvent {
+    pub at: Duration,
+    pub button: Button,
+    pub down: bool,
+}
+
+/// The keys a run is given, and how its updates read them.
+#[derive(Clone, Debug)]
+pub struct KeyInput {
+    pub mode: InputMode,
+    pub events: Vec<KeyEvent>,
+}
+
+/// A person at the arrows for `duration` (from half a second in): two taps of 20 to 80 ms
+/// for every hold of 0.3 to 0.9 s, each of a random arrow, with 0.15 to 0.6 s between.
+pub fn key_script(seed: u64, duration: Duration) -> Vec<KeyEvent> {
+    const ARROWS: [Button; 4] = [Button::Left, Button::Right, Button::Up, Button::Down];
+    let mut rng = Rand32::new(seed ^ 0x6b65_7973);
+    let ms =
+        |rng: &mut Rand32, lo: u32, hi: u32| Duration::from_millis(rng.rand_range(lo..hi).into());
+    let mut events = Vec::new();
+    let mut t = Duration::from_millis(500);
+    while t < duration.saturating_sub(Duration::from_secs(1)) {
+        let button = ARROWS[rng.rand_range(0..4) as usize];
+        let held = if rng.rand_range(0..3) < 2 {
+            ms(&mut rng, 20, 81)
+        } else {
+            ms(&mut rng, 300, 901)
+        };
+        events.push(KeyEvent {
+            at: t,
+            button,
+            down: true,
+        });
+        events.push(KeyEvent {
+            at: t + held,
+            button,
+            down: false,
+        });
+        t += held + ms(&mut rng, 150, 601);
+    }
+    events
+}
+
+/// Key presses on their way to the screen.
+#[derive(Clone, Debug, Default)]
+pub struct KeyDelays {
+    mode: InputMode,
+    /// Presses handed to the loop and not yet shown: when each arrived, its button, and
+    /// the game time from which the game's state reflects it, once known.
+    pending: Vec<(Duration, Button, Option<Duration>)>,
+    /// Arrival to the present of the first frame that showed it, for every press shown.
+    pub delays: Vec<Duration>,
+}
+
+impl KeyDelays {
+    pub fn new(mode: InputMode) -> Self {
+        Self {
+            mode,
+            ..Self::default()
+        }
+    }
+
+    /// A press handed to the loop; `game_instant` is the game-clock instant of its arrival.
+    /// Accumulated, its effect starts there; sampled, from the start of the next update.
+    pub fn pressed(&mut self, arrival: Duration, button: Button, game_instant: Duration) {
+        let from = (self.mode == InputMode::Accumulated).then_some(game_instant);
+        self.pending.push((arrival, button, from));
+    }
+
+    /// A release handed to the loop: sampled, a press of that button that no update has
+    /// taken yet is lost and will never show.
+    pub fn released(&mut self, button: Button) {
+        if self.mode == InputMode::Sampled {
+            self.pending
+                .retain(|&(_, b, from)| b != button || from.is_some());
+        }
+    }
+
+    /// A frame ran its updates (`record`): sampled, the presses handed to it apply from its
+    /// first update (or, drawn by a prediction, from where it starts).
+    pub fn frame_ran(&mut self, record: &FrameRecord) {
+        if record.updates > 0 || record.view == ViewKind::Predict {
+            for p in &mut self.pending {
+                p.2.get_or_insert(record.game_before);
+            }
+        }
+    }
+
+    /// A frame was presented: the presses whose effect it draws are shown. A frame shows a
+    /// press once the state it draws was computed with it and depicts a moment after it:
+    /// the moment drawn ([`FrameRecord::drawn_time`]: a step back for interpolation, the
+    /// present for a prediction) is past the press's; an extrapolation depicts the present
+    /// but guesses it from the last update, so for it the last update must be past it.
+    pub fn presented(&mut self, record: &FrameRecord) {
+        let Some(shown) = record.presented else {
+            return;
+        };
+        let drawn = match record.view {
+            ViewKind::Extrapolate => record.game_before + record.game_advance(),
+            _ => record.drawn_time(),
+        };
+        let delays = &mut self.delays;
+        self.pending.retain(|&(arrival, _, from)| match from {
+            Some(from) if drawn > from => {
+                delays.push(shown.saturating_sub(arrival));
+                false
+            }
+            _ => true,
+        });
+    }
+}
+
+/// What a run with keys measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct FeelResult {
+    pub mode: InputMode,
+    pub taps: Taps,
+    /// Presses shown on screen, and their delay from arrival to present, ms.
+    pub shown: usize,
+    pub delay_p50_ms: Option<f64>,
+    pub delay_p99_ms: Option<f64>,
+}
+
+impl FeelResult {
+    pub fn new(mode: InputMode, taps: Taps, delays: &[Duration]) -> Self {
+        let mut sorted = delays.to_vec();
+        sorted.sort_unstable();
+        let at = |q: f64| {
+            (!sorted.is_empty()).then(|| {
+                let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+                sorted[i].as_secs_f64() * 1e3
+            })
+        };
+        Self {
+            mode,
+            taps,
+            shown: sorted.len(),
+            delay_p50_ms: at(0.5),
+            delay_p99_ms: at(0.99),
+        }
+    }
+}
+
+/// One row of the feel report.
+#[derive(Clone, Debug, Serialize)]
+pub struct FeelRow {
+    #[serde(with = "crate::serde_ids::strategy")]
+    pub strategy: Strategy,
+    pub profile: String,
+    pub ups: f64,
+    #[serde(flatten)]
+    pub result: FeelResult,
+}
+
+/// Every profile, every strategy, both input modes, at 10 and 60 updates a second.
+#[derive(Clone, Debug, Serialize)]
+pub struct FeelReport {
+    pub seconds: f64,
+    pub rows: Vec<FeelRow>,
+}
+
+/// The update rates the feel report runs at.
+pub const RATES: [f64; 2] = [10.0, 60.0];
+
+/// Runs the feel report: `seconds` of the same seeded person on every profile.
+pub fn run_feel(profiles: &[Profile], strategies: &[Strategy], seconds: Duration) -> FeelReport {
+    let events = key_script(1, seconds);
+    let mut groups = Vec::new();
+    for &strategy in strategies {
+        let mut group = Vec::new();
+        for profile in profiles {
+            for hz in RATES {
+                for mode in [InputMode::Accumulated, InputMode::Sampled] {
+                    group.push(RunConfig {
+                        strategy,
+                        profile: profile.clone(),
+                        settings: LoopSettings::default()
+                            .with_update_rate(Rate::hz(hz).expect("a valid rate")),
+                        world: WorldConfig {
+                            seed: 1,
+                            bullets: 200,
+                        },
+                        duration: seconds,
+                        checkpoint: RunConfig::DEFAULT_CHECKPOINT,
+                        trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+                        replay: None,
+                        until_updates: None,
+                        keys: Some(KeyInput {
+                            mode,
+                            events: events.clone(),
+                        }),
+                    });
+                }
+            }
+        }
+        groups.push(group);
+    }
+    let rows = super::run_groups(&groups)
+        .into_iter()
+        .zip(groups.iter().flatten())
+        .filter_map(|(r, config)| {
+            Some(FeelRow {
+                strategy: r.strategy,
+                profile: r.profile,
+                ups: config.settings.update_rate.as_hz(),
+                result: r.feel?,
+            })
+        })
+        .collect();
+    FeelReport {
+        seconds: seconds.as_secs_f64(),
+        rows,
+    }
+}
+
+impl FeelReport {
+    /// The taps table: per strategy and update rate, taps lost and taken twice over every
+    /// profile, accumulated and sampled.
+    pub fn taps_table(&self) -> String {
+        let mut out = String::from(
+            "| strategy | UPS | taps | accumulated: lost | doubled | sampled: lost | doubled |\n|---|---|---|---|---|---|---|\n",
+        );
+        for (strategy, hz) in self.groups() {
+            let sum = |mode: InputMode| {
+                self.rows
+                    .iter()
+                    .filter(|r| r.strategy == strategy && r.ups == hz && r.result.mode == mode)
+                    .fold(Taps::default(), |a, r| Taps {
+                        made: a.made + r.result.taps.made,
+                        reached: a.reached + r.result.taps.reached,
+                        lost: a.lost + r.result.taps.lost,
+                        doubled: a.doubled + r.result.taps.doubled,
+                    })
+            };
+            let (acc, sam) = (sum(InputMode::Accumulated), sum(InputMode::Sampled));
+            out.push_str(&format!(
+                "| {} | {hz:.0} | {} | {} | {} | {} | {} |\n",
+                strategy.id(),
+                acc.made,
+                acc.lost,
+                acc.doubled,
+                sam.lost,
+                sam.doubled
+            ));
+        }
+        out
+    }
+
+    /// The delay table: per strategy and update rate, the median and 99th percentile of the
+    /// key-to-screen delay with accumulated input on `profile`.
+    pub fn delay_table(&self, profile: &str) -> String {
+        let mut out =
+            format!("| strategy | UPS | delay p50 ({profile}) | p99 |\n|---|---|---|---|\n");
+        let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1} ms"));
+        for (strategy, hz) in self.groups() {
+            if let Some(r) = self.rows.iter().find(|r| {
+                r.strategy == strategy
+                    && r.ups == hz
+                    && r.profile == profile
+                    && r.result.mode == InputMode::Accumulated
+            }) {
+                out.push_str(&format!(
+                    "| {} | {hz:.0} | {} | {} |\n",
+                    strategy.id(),
+                    ms(r.result.delay_p50_ms),
+                    ms(r.result.delay_p99_ms)
+                ));
+            }
+        }
+        out
+    }
+
+    /// Each strategy and rate, in the order run.
+    fn groups(&self) -> Vec<(Strategy, f64)> {
+        let mut seen: Vec<(Strategy, f64)> = Vec::new();
+        for r in &self.rows {
+            if !seen.contains(&(r.strategy, r.ups)) {
+                seen.push((r.strategy, r.ups));
+            }
+        }
+        seen
+    }
+}
+
+/// One run of `config` with its keys (for tests of a single case).
+pub fn feel_of(config: &RunConfig) -> Option<FeelResult> {
+    run::run(config).feel
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(strategy: Strategy, profile: &str, hz: f64, mode: InputMode) -> RunConfig {
+        RunConfig {
+            strategy,
+            profile: Profile::builtin()
+                .into_iter()
+                .find(|p| p.name == profile)
+                .unwrap(),
+            settings: LoopSettings::default().with_update_rate(Rate::hz(hz).unwrap()),
+            world: WorldConfig {
+                seed: 1,
+                bullets: 50,
+            },
+            duration: Duration::from_secs(20),
+            checkpoint: RunConfig::DEFAULT_CHECKPOINT,
+            trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+            replay: None,
+            until_updates: None,
+            keys: Some(KeyInput {
+                mode,
+                events: key_script(1, Duration::from_secs(20)),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_script_taps_and_holds_every_arrow() {
+        let events = key_script(1, Duration::from_secs(20));
+        let presses: Vec<&KeyEvent> = events.iter().filter(|e| e.down).collect();
+        assert!(presses.len() > 20, "{}", presses.len());
+        let taps = events
+            .windows(2)
+            .filter(|w| w[0].down && w[1].at - w[0].at <= Duration::from_millis(80))
+            .count();
+        assert!(taps * 2 > presses.len(), "mostly taps: {taps}");
+        assert!(events.windows(2).all(|w| w[0].at <= w[1].at));
+        assert_eq!(key_script(1, Duration::from_secs(20)), events, "seeded");
+    }
+
+    #[test]
+    fn accumulated_input_loses_and_doubles_nothing_anywhere() {
+        for profile in ["fast", "weak-gpu", "stall"] {
+            for s in [
+                Strategy::CatchUp,
+                Strategy::Interpolated,
+                Strategy::Predicted,
+            ] {
+                let f = feel_of(&config(s, profile, 10.0, InputMode::Accumulated)).unwrap();
+                assert!(f.taps.made > 20);
+                assert_eq!((f.taps.lost, f.taps.doubled), (0, 0), "{s} on {profile}");
+                assert_eq!(f.taps.reached, f.taps.made, "{s} on {profile}");
+            }
+        }
+    }
+
+    #[test]
+    fn sampled_input_loses_taps_at_10_ups() {
+        let f = feel_of(&config(
+            Strategy::CatchUp,
+            "vsync-60",
+            10.0,
+            InputMode::Sampled,
+        ))
+        .unwrap();
+        assert!(f.taps.lost * 4 > f.taps.made, "{:?}", f.taps);
+    }
+
+    #[test]
+    fn the_render_tick_shows_a_press_a_step_sooner_than_interpolation() {
+        let p50 = |s| {
+            feel_of(&config(s, "vsync-60", 10.0, InputMode::Accumulated))
+                .unwrap()
+                .delay_p50_ms
+                .unwrap()
+        };
+        let (predicted, interpolated) = (p50(Strategy::Predicted), p50(Strategy::Interpolated));
+        // The render tick: half a frame interval (8.3 ms) waiting for the next frame to
+        // start, then that frame, presented at the refresh after it starts (16.7 ms).
+        assert!(predicted <= 8.4 + 16.7 + 2.0, "{predicted}");
+        // A step (100 ms) more for interpolation, give or take a frame.
+        assert!(
+            (interpolated - predicted - 100.0).abs() < 17.0,
+            "{interpolated} vs {predicted}"
+        );
+    }
+}
