@@ -84,6 +84,19 @@ fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reaso
     check_pacing(&r.pacing);
     // 1k, 2k, 10k, 100k: bare, sprites, sprites with captions and timeline, and all.
     check_sprites(&r.sprites, DrawTarget::Offscreen, (4, 4));
+    // The render tick's copy and partial update at 2k and 100k bullets, beside a real update.
+    let ticks: Vec<usize> = r.render_tick.iter().map(|t| t.bullets).collect();
+    assert_eq!(ticks, [2_000, 100_000]);
+    for t in &r.render_tick {
+        assert!(
+            t.copy_ms > 0.0 && t.partial_update_ms > 0.0 && t.update_ms > 0.0,
+            "{t:?}"
+        );
+        assert!(
+            t.total_ms >= t.copy_ms.max(t.partial_update_ms) * 0.5,
+            "{t:?}"
+        );
+    }
     assert_eq!(r.world.len(), 3);
     for w in &r.world {
         let expected = w.bullets as f64 / (w.update_ms / 1e3);

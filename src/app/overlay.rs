@@ -279,9 +279,21 @@ pub fn taps_text(taps: Taps) -> String {
         Taps { made: 0, .. } => String::new(),
         Taps { made, lost: 0, .. } => {
             let reached = taps.reached;
-            format!(", {made} taps, {reached} reached the game")
+            format!(
+                ", {made} {}, {reached} reached the game",
+                plural(made, "tap")
+            )
         }
-        Taps { made, lost, .. } => format!(", {made} taps, {lost} lost"),
+        Taps { made, lost, .. } => format!(", {made} {}, {lost} lost", plural(made, "tap")),
+    }
+}
+
+/// `tap` or `taps`, as `n` says.
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
     }
 }
 
@@ -867,6 +879,20 @@ mod tests {
     use crate::app::compose::{FrameInputs, Readouts, overlay_model};
     use crate::world::WorldConfig;
     use looplab_timing::{LoopSettings, ManualClock, Wake};
+
+    #[test]
+    fn the_stream_caption_counts_taps_and_says_what_was_lost() {
+        let taps = |made, reached, lost| Taps {
+            made,
+            reached,
+            lost,
+            doubled: 0,
+        };
+        assert_eq!(taps_text(taps(0, 0, 0)), "");
+        assert_eq!(taps_text(taps(1, 1, 0)), ", 1 tap, 1 reached the game");
+        assert_eq!(taps_text(taps(10, 10, 0)), ", 10 taps, 10 reached the game");
+        assert_eq!(taps_text(taps(10, 5, 5)), ", 10 taps, 5 lost");
+    }
 
     fn session(strategy: Strategy) -> Session {
         Session::new(

@@ -141,6 +141,54 @@ pub fn world_update(bullets: usize, steps: usize) -> WorldResult {
     }
 }
 
+/// What the render tick adds to a frame: a copy of the world and one partial update of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RenderTickResult {
+    pub bullets: usize,
+    /// Median time to copy the world into the kept copy, milliseconds.
+    pub copy_ms: f64,
+    /// Median time of the copy's partial update (a third of a 60 Hz step), milliseconds.
+    pub partial_update_ms: f64,
+    /// Median of the two together, a frame's whole render-tick cost.
+    pub total_ms: f64,
+    /// Median time of one real update of the same world, measured in the same loop: the
+    /// yardstick.
+    pub update_ms: f64,
+}
+
+/// Times the render tick's work on a world of `bullets`, `frames` times, beside the real
+/// update it rides along with.
+pub fn render_tick_cost(bullets: usize, frames: usize) -> RenderTickResult {
+    let mut world = World::new(&WorldConfig { seed: 1, bullets });
+    let step = LoopSettings::default().step();
+    for _ in 0..10 {
+        world.step(step);
+    }
+    let mut copy = world.clone();
+    let (mut copies, mut partials, mut totals, mut updates) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..frames {
+        let t = Instant::now();
+        world.step(step);
+        let updated = Instant::now();
+        copy.copy_from(&world);
+        let copied = Instant::now();
+        copy.step(step / 3);
+        let done = Instant::now();
+        updates.push((updated - t).as_secs_f64());
+        copies.push((copied - updated).as_secs_f64());
+        partials.push((done - copied).as_secs_f64());
+        totals.push((done - updated).as_secs_f64());
+    }
+    let ms = |v: &[f64]| median(v) * 1e3;
+    RenderTickResult {
+        bullets,
+        copy_ms: ms(&copies),
+        partial_update_ms: ms(&partials),
+        total_ms: ms(&totals),
+        update_ms: ms(&updates),
+    }
+}
+
 /// What draws the bullets in a throughput run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

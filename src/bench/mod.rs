@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::lab::compare::Preset;
 use crate::render::gpu::Gpu;
 use crate::testkit::Scratch;
-use headless::{PacingResult, SpriteVariant, ThroughputResult, WorldResult};
+use headless::{PacingResult, RenderTickResult, SpriteVariant, ThroughputResult, WorldResult};
 use host::Host;
 use measure::median;
 use windowed::{Display, LatencyResult, LatencySetting};
@@ -88,6 +88,8 @@ pub struct BenchReport {
     pub compare: Vec<headless::CompareResult>,
     pub sprites_window: Vec<ThroughputResult>,
     pub world: Vec<WorldResult>,
+    /// The render tick's copy and partial update, at 2,000 and 100,000 bullets.
+    pub render_tick: Vec<RenderTickResult>,
     pub latency: Vec<LatencyResult>,
     /// Process start to first presented frame, milliseconds (median of three).
     pub startup_ms: Option<f64>,
@@ -128,6 +130,12 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         .map(|n| headless::world_update(n, if q { 20 } else { 200 }))
         .collect();
 
+    progress("render tick: the copy and the partial update");
+    let render_tick = [2_000, 100_000]
+        .into_iter()
+        .map(|n| headless::render_tick_cost(n, if q { 20 } else { 200 }))
+        .collect();
+
     progress("sprite throughput, offscreen");
     let sprite_secs = if q { 0.3 } else { 2.0 };
     let mut sprites = Vec::new();
@@ -165,6 +173,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         compare,
         sprites_window: vec![],
         world,
+        render_tick,
         latency: vec![],
         startup_ms: None,
         peak_rss_mib: None,

@@ -21,6 +21,8 @@ pub enum TargetKey {
     CaptionsCost,
     CompareMode,
     WorldUpdate,
+    RenderTick2k,
+    RenderTick100k,
     InputLatency,
     Startup,
 }
@@ -37,6 +39,8 @@ impl TargetKey {
             TargetKey::CaptionsCost => "captions and timeline strip at 2k bullets",
             TargetKey::CompareMode => "compare mode against the single view, same bullets in all",
             TargetKey::WorldUpdate => "world update at 1M bullets",
+            TargetKey::RenderTick2k => "render tick (copy + partial update) at 2k bullets",
+            TargetKey::RenderTick100k => "render tick (copy + partial update) at 100k bullets",
             TargetKey::InputLatency => "input latency at a 60 Hz cap",
             TargetKey::Startup => "start-up to first presented frame",
         }
@@ -188,6 +192,26 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             ),
             Some(w.bullet_steps_per_sec >= 300e6),
         ));
+    }
+    for (bullets, key, limit_ms) in [
+        (2_000, TargetKey::RenderTick2k, 0.5),
+        (100_000, TargetKey::RenderTick100k, 3.0),
+    ] {
+        if let Some(t) = r.render_tick.iter().find(|t| t.bullets == bullets) {
+            out.push(target(
+                key,
+                format!("< {limit_ms} ms a frame"),
+                format!(
+                    "{:.3} ms (copy {:.3}, partial update {:.3}; {:.2}x a real update's {:.3} ms)",
+                    t.total_ms,
+                    t.copy_ms,
+                    t.partial_update_ms,
+                    t.total_ms / t.update_ms.max(1e-9),
+                    t.update_ms
+                ),
+                Some(t.total_ms < limit_ms),
+            ));
+        }
     }
     match r
         .latency
@@ -389,6 +413,18 @@ pub fn table(r: &BenchReport) -> String {
             w.bullets,
             w.update_ms,
             w.bullet_steps_per_sec / 1e6
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nrender tick (a copy of the world and a third of a step on it), median\n  {:>9} {:>9} {:>16} {:>9} {:>15}",
+        "bullets", "copy ms", "partial upd. ms", "total ms", "real update ms"
+    );
+    for t in &r.render_tick {
+        let _ = writeln!(
+            out,
+            "  {:>9} {:>9.3} {:>16.3} {:>9.3} {:>15.3}",
+            t.bullets, t.copy_ms, t.partial_update_ms, t.total_ms, t.update_ms
         );
     }
     if !r.latency.is_empty() {
