@@ -94,7 +94,7 @@ impl Effect {
 }
 
 /// The ship's control a steering key is.
-fn button_of(direction: Direction) -> Button {
+pub fn button_of(direction: Direction) -> Button {
     match direction {
         Direction::Left => Button::Left,
         Direction::Right => Button::Right,

@@ -29,7 +29,6 @@ impl App {
         let update_cost = self.controls.knobs.update_cost;
         let budget = UpdateBudget::new(now, UPDATE_BUDGET);
         let clock = self.clock;
-        self.readouts.steer_delay.frame_starts();
         let mut replay = self.replay.as_mut();
         let reached_before = replay.as_ref().is_some_and(|r| r.outcome().is_some());
         let plan = self
@@ -138,7 +137,8 @@ impl App {
     /// Records a finished frame and waits for the next one's wake time.
     fn finish_frame(&mut self, plan: &FramePlan, record: &FrameRecord, accuracy: FrameAccuracy) {
         let now = self.clock.now();
-        let steer_delay = self.readouts.steer_delay.frame_done(record);
+        self.readouts.steer_delay.frame_ran(record);
+        let steer_delay = self.readouts.steer_delay.presented(record);
         let strategy = self.controls.strategy();
         self.run.frame_done(record, strategy, accuracy, steer_delay);
         if !self.controls.settings().paused {

@@ -23,6 +23,7 @@ pub mod replay;
 pub mod stats;
 pub mod visibility;
 
+use crate::session::ship_input::InputMode;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -326,15 +327,33 @@ impl App {
                 self.input.count_applied();
                 self.run.inputs_applied += 1;
             }
+            if effect.steered {
+                self.follow_steering(input, arrival);
+            }
             self.take_effect(event_loop, effect, arrival);
         }
         self.sync_compare();
     }
 
+    /// An arrow pressed or let go at `arrival` changed the ship's controls: its press is
+    /// followed to the screen (see [`InputDelay`](crate::session::input_delay::InputDelay)).
+    fn follow_steering(&mut self, input: Input, arrival: Duration) {
+        let session = self.controls.session();
+        let delays = &mut self.readouts.steer_delay;
+        match input {
+            Input::Press(Action::Steer(direction)) => {
+                let from = (session.controls().mode() == InputMode::Accumulated)
+                    .then(|| session.planner().game_now_at(arrival));
+                delays.pressed(arrival, controls::button_of(direction), from);
+            }
+            Input::Release(direction) => delays.released(controls::button_of(direction)),
+            Input::Press(_) => {}
+        }
+    }
+
     /// Does what an applied input asks of the window, besides its change of the knobs.
     fn take_effect(&mut self, event_loop: &ActiveEventLoop, effect: Effect, arrival: Duration) {
         if effect.steered {
-            self.readouts.steer_delay.changed(arrival);
             // A replay steers by its recording; the arrows do nothing, in the lanes too.
             if let Some(c) = self.compare.as_mut().filter(|_| self.replay.is_none()) {
                 c.steer(self.controls.steer_held(), arrival);

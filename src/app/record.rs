@@ -195,17 +195,17 @@ impl RunRecord {
         }
     }
 
-    /// A frame drawn by `strategy` is done: counted to its strategy, its ship delay kept
-    /// (when it showed a steering change) and, presented, traced.
+    /// A frame drawn by `strategy` is done: counted to its strategy, the ship delays of the
+    /// presses it showed kept and, presented, traced.
     pub fn frame_done(
         &mut self,
         record: &FrameRecord,
         strategy: Strategy,
         accuracy: FrameAccuracy,
-        steer_delay: Option<Duration>,
+        steer_delays: Vec<Duration>,
     ) {
         self.totals.frame(record, strategy, accuracy);
-        self.steer_delays.extend(steer_delay);
+        self.steer_delays.extend(steer_delays);
         if let Some(trace) = &mut self.trace
             && record.presented.is_some()
         {
@@ -235,6 +235,11 @@ impl RunRecord {
             return Ok(());
         };
         log.peak_rss_kib = crate::platform::process::peak_rss_kib();
+        log.ship_delays_ns = self
+            .steer_delays
+            .iter()
+            .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+            .collect();
         let text = files::to_json("frame log", log, false)?;
         files::write_file("--frame-log", path, text.as_bytes())
     }

@@ -10,7 +10,7 @@ pub mod measure;
 pub mod report;
 pub mod windowed;
 
-use looplab_timing::WaitMode;
+use looplab_timing::{Strategy, WaitMode};
 use serde::{Deserialize, Serialize};
 
 use crate::lab::compare::Preset;
@@ -91,6 +91,9 @@ pub struct BenchReport {
     /// The render tick's copy and partial update, at 2,000 and 100,000 bullets.
     pub render_tick: Vec<RenderTickResult>,
     pub latency: Vec<LatencyResult>,
+    /// The ship's key-to-screen delay under catch-up, interpolated and the render tick at
+    /// 10 and 60 UPS with a 60 Hz cap, beside the lab's model of each.
+    pub ship_delay: Vec<windowed::ShipDelayResult>,
     /// Process start to first presented frame, milliseconds (median of three).
     pub startup_ms: Option<f64>,
     /// Peak resident memory with 100k bullets, MiB, and where it was measured.
@@ -175,6 +178,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         world,
         render_tick,
         latency: vec![],
+        ship_delay: vec![],
         startup_ms: None,
         peak_rss_mib: None,
         targets: vec![],
@@ -302,6 +306,38 @@ fn windowed_parts(
             Err(e) => report
                 .notes
                 .push(format!("input latency not measured: {e}")),
+        }
+    }
+
+    progress("the ship's key-to-screen delay (arrows from xdotool)");
+    let ship_secs = if q { 4.0 } else { 10.0 };
+    let ship_presses = if q { 12 } else { 40 };
+    for ups in [10.0, 60.0] {
+        for strategy in [
+            Strategy::CatchUp,
+            Strategy::Interpolated,
+            Strategy::Predicted,
+        ] {
+            let ups_arg = format!("{ups}");
+            let args = [
+                "--strategy",
+                strategy.id(),
+                "--ups",
+                &ups_arg,
+                "--vsync",
+                "off",
+                "--cap",
+                "60",
+                "--bullets",
+                "2000",
+            ];
+            let name = format!("ship-{}-{ups}", strategy.id());
+            match display.run_with_keys(&name, &args, ship_secs, "Right", ship_presses) {
+                Ok(log) => report
+                    .ship_delay
+                    .push(windowed::ship_delay_from_log(&log, strategy, ups)),
+                Err(e) => report.notes.push(format!("ship delay not measured: {e}")),
+            }
         }
     }
 

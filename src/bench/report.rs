@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use looplab_timing::WaitMode;
+use looplab_timing::{Strategy, WaitMode};
 use serde::{Deserialize, Serialize};
 
 use super::BenchReport;
@@ -23,6 +23,8 @@ pub enum TargetKey {
     WorldUpdate,
     RenderTick2k,
     RenderTick100k,
+    ShipDelayRenderTick,
+    ShipDelayModel,
     InputLatency,
     Startup,
 }
@@ -41,6 +43,10 @@ impl TargetKey {
             TargetKey::WorldUpdate => "world update at 1M bullets",
             TargetKey::RenderTick2k => "render tick (copy + partial update) at 2k bullets",
             TargetKey::RenderTick100k => "render tick (copy + partial update) at 100k bullets",
+            TargetKey::ShipDelayRenderTick => {
+                "the ship's key-to-screen delay, render tick at 10 UPS, 60 Hz cap"
+            }
+            TargetKey::ShipDelayModel => "the ship's delay in the window against the lab's model",
             TargetKey::InputLatency => "input latency at a 60 Hz cap",
             TargetKey::Startup => "start-up to first presented frame",
         }
@@ -212,6 +218,55 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
                 Some(t.total_ms < limit_ms),
             ));
         }
+    }
+    let ship = |strategy: Strategy, ups: f64| {
+        r.ship_delay
+            .iter()
+            .find(|d| d.strategy == strategy && d.ups == ups)
+    };
+    if let Some(t) = ship(Strategy::Predicted, 10.0) {
+        let bound = t.frame_interval_ms + t.frame_to_present_ms;
+        let interpolated = ship(Strategy::Interpolated, 10.0)
+            .map_or("-".to_string(), |i| format!("{:.1} ms", i.median_ms));
+        out.push(target(
+            TargetKey::ShipDelayRenderTick,
+            "median <= one frame interval + the frame's own work".into(),
+            format!(
+                "{:.1} ms against {bound:.1} ms ({:.1} interval + {:.1} start to present); interpolated {interpolated}",
+                t.median_ms, t.frame_interval_ms, t.frame_to_present_ms
+            ),
+            Some(t.samples > 0 && t.median_ms <= bound),
+        ));
+    }
+    if !r.ship_delay.is_empty() {
+        let off: Vec<(f64, String)> = r
+            .ship_delay
+            .iter()
+            .filter_map(|d| {
+                let model = d.model_median_ms?;
+                Some((
+                    (d.median_ms / model.max(1e-9) - 1.0).abs(),
+                    format!(
+                        "{} at {:.0}: {:.0} vs {:.0} ms",
+                        d.strategy, d.ups, d.median_ms, model
+                    ),
+                ))
+            })
+            .collect();
+        let worst = off.iter().map(|(o, _)| *o).fold(0.0, f64::max);
+        out.push(target(
+            TargetKey::ShipDelayModel,
+            "within 20% for every strategy and rate".into(),
+            format!(
+                "{:.0}% at worst ({})",
+                worst * 100.0,
+                off.iter()
+                    .map(|(_, s)| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            Some(off.len() == r.ship_delay.len() && worst <= 0.2),
+        ));
     }
     match r
         .latency
@@ -414,6 +469,25 @@ pub fn table(r: &BenchReport) -> String {
             w.update_ms,
             w.bullet_steps_per_sec / 1e6
         );
+    }
+    if !r.ship_delay.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nthe ship's key-to-screen delay, 60 Hz cap (window; the lab's model)\n  {:>14} {:>5} {:>8} {:>10} {:>8} {:>10}",
+            "strategy", "UPS", "presses", "median ms", "p99 ms", "model ms"
+        );
+        for d in &r.ship_delay {
+            let _ = writeln!(
+                out,
+                "  {:>14} {:>5.0} {:>8} {:>10.1} {:>8.1} {:>10}",
+                d.strategy.id(),
+                d.ups,
+                d.samples,
+                d.median_ms,
+                d.p99_ms,
+                d.model_median_ms.map_or("-".into(), |m| format!("{m:.1}"))
+            );
+        }
     }
     let _ = writeln!(
         out,

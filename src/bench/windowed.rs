@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use looplab_timing::WaitMode;
+use looplab_timing::{Strategy, WaitMode};
 use oorandom::Rand32;
 use serde::{Deserialize, Serialize};
 
@@ -99,7 +99,8 @@ impl Display {
         std::thread::sleep(Duration::from_millis(800));
         let mut rng = Rand32::new(7);
         for _ in 0..presses {
-            // Random gaps, so key arrivals fall at every phase of the frame.
+            // Random gaps, so key arrivals fall at every phase of the frame (and of the
+            // update).
             std::thread::sleep(Duration::from_millis(90 + rng.rand_range(0..120) as u64));
             let _ = testkit::run_on(&self.name, "xdotool", &["key", key]);
         }
@@ -216,6 +217,58 @@ pub struct LatencyResult {
     pub frame_to_present_ms: f64,
     /// Median frame interval.
     pub frame_interval_ms: f64,
+}
+
+/// The ship's key-to-screen delay in the window under one strategy and update rate, beside
+/// the lab's model of the same loop.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShipDelayResult {
+    #[serde(with = "crate::serde_ids::strategy")]
+    pub strategy: Strategy,
+    pub ups: f64,
+    /// Arrow presses shown.
+    pub samples: usize,
+    pub median_ms: f64,
+    pub p99_ms: f64,
+    /// Median frame interval and start-to-present time of the run: the model's machine.
+    pub frame_interval_ms: f64,
+    pub frame_to_present_ms: f64,
+    /// The lab's median for a machine that renders in `frame_to_present_ms` under the same
+    /// cap, with a seeded person at the arrows (`looplab lab feel`'s model).
+    pub model_median_ms: Option<f64>,
+}
+
+/// The ship's delays of a run, and the model's for the machine the run measured.
+pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> ShipDelayResult {
+    let delays: Vec<f64> = log
+        .ship_delays_ns
+        .iter()
+        .map(|&ns| ns as f64 / 1e6)
+        .collect();
+    let frames = log.steady(WARM_UP);
+    let to_present: Vec<f64> = frames
+        .iter()
+        .filter_map(|f| f.start_to_present().map(ms))
+        .collect();
+    let intervals: Vec<f64> = frames
+        .windows(2)
+        .map(|w| ms(w[1].start - w[0].start))
+        .collect();
+    let render = median(&to_present);
+    ShipDelayResult {
+        strategy,
+        ups,
+        samples: delays.len(),
+        median_ms: median(&delays),
+        p99_ms: percentile(&delays, 99.0),
+        frame_interval_ms: median(&intervals),
+        frame_to_present_ms: render,
+        model_median_ms: crate::lab::feel::modelled_median(
+            strategy,
+            ups,
+            Duration::from_secs_f64(render / 1e3),
+        ),
+    }
 }
 
 pub fn latency_from_log(log: &FrameLog, setting: LatencySetting) -> LatencyResult {

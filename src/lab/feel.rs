@@ -12,7 +12,6 @@ use serde::Serialize;
 
 use super::profile::Profile;
 use super::run::{self, RunConfig};
-use crate::session::frame::{FrameRecord, ViewKind};
 use crate::session::ship_input::{Button, InputMode, Taps};
 use crate::world::WorldConfig;
 use looplab_timing::{LoopSettings, Rate, Strategy};
@@ -61,75 +60,6 @@ pub fn key_script(seed: u64, duration: Duration) -> Vec<KeyEvent> {
         t += held + ms(&mut rng, 150, 601);
     }
     events
-}
-
-/// Key presses on their way to the screen.
-#[derive(Clone, Debug, Default)]
-pub struct KeyDelays {
-    mode: InputMode,
-    /// Presses handed to the loop and not yet shown: when each arrived, its button, and
-    /// the game time from which the game's state reflects it, once known.
-    pending: Vec<(Duration, Button, Option<Duration>)>,
-    /// Arrival to the present of the first frame that showed it, for every press shown.
-    pub delays: Vec<Duration>,
-}
-
-impl KeyDelays {
-    pub fn new(mode: InputMode) -> Self {
-        Self {
-            mode,
-            ..Self::default()
-        }
-    }
-
-    /// A press handed to the loop; `game_instant` is the game-clock instant of its arrival.
-    /// Accumulated, its effect starts there; sampled, from the start of the next update.
-    pub fn pressed(&mut self, arrival: Duration, button: Button, game_instant: Duration) {
-        let from = (self.mode == InputMode::Accumulated).then_some(game_instant);
-        self.pending.push((arrival, button, from));
-    }
-
-    /// A release handed to the loop: sampled, a press of that button that no update has
-    /// taken yet is lost and will never show.
-    pub fn released(&mut self, button: Button) {
-        if self.mode == InputMode::Sampled {
-            self.pending
-                .retain(|&(_, b, from)| b != button || from.is_some());
-        }
-    }
-
-    /// A frame ran its updates (`record`): sampled, the presses handed to it apply from its
-    /// first update (or, drawn by a prediction, from where it starts).
-    pub fn frame_ran(&mut self, record: &FrameRecord) {
-        if record.updates > 0 || record.view == ViewKind::Predict {
-            for p in &mut self.pending {
-                p.2.get_or_insert(record.game_before);
-            }
-        }
-    }
-
-    /// A frame was presented: the presses whose effect it draws are shown. A frame shows a
-    /// press once the state it draws was computed with it and depicts a moment after it:
-    /// the moment drawn ([`FrameRecord::drawn_time`]: a step back for interpolation, the
-    /// present for a prediction) is past the press's; an extrapolation depicts the present
-    /// but guesses it from the last update, so for it the last update must be past it.
-    pub fn presented(&mut self, record: &FrameRecord) {
-        let Some(shown) = record.presented else {
-            return;
-        };
-        let drawn = match record.view {
-            ViewKind::Extrapolate => record.game_before + record.game_advance(),
-            _ => record.drawn_time(),
-        };
-        let delays = &mut self.delays;
-        self.pending.retain(|&(arrival, _, from)| match from {
-            Some(from) if drawn > from => {
-                delays.push(shown.saturating_sub(arrival));
-                false
-            }
-            _ => true,
-        });
-    }
 }
 
 /// What a run with keys measured.
@@ -302,6 +232,39 @@ impl FeelReport {
         }
         seen
     }
+}
+
+/// The median key-to-screen delay the lab models for the window's loop: `strategy` at
+/// `ups` under a 60 Hz cap with vsync off, on a machine whose frames take `render` from
+/// start to present, with the seeded person at the arrows and accumulated input.
+pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option<f64> {
+    let profile = Profile::parse(&format!(
+        "window:render={}us,refresh=60,vsync=off",
+        render.as_micros()
+    ))
+    .ok()?;
+    let seconds = Duration::from_secs(20);
+    let config = RunConfig {
+        strategy,
+        profile,
+        settings: LoopSettings::default()
+            .with_update_rate(Rate::hz(ups).ok()?)
+            .with_frame_cap(Some(Rate::SIXTY_HZ)),
+        world: WorldConfig {
+            seed: 1,
+            bullets: 200,
+        },
+        duration: seconds,
+        checkpoint: RunConfig::DEFAULT_CHECKPOINT,
+        trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
+        replay: None,
+        until_updates: None,
+        keys: Some(KeyInput {
+            mode: InputMode::Accumulated,
+            events: key_script(1, seconds),
+        }),
+    };
+    feel_of(&config)?.delay_p50_ms
 }
 
 /// One run of `config` with its keys (for tests of a single case).

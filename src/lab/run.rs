@@ -11,13 +11,15 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::feel::{FeelResult, KeyDelays, KeyInput};
+use super::feel::{FeelResult, KeyInput};
 use super::machine::Machine;
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
 use crate::session::frame::{FrameRecord, RenderTimes};
+use crate::session::input_delay::InputDelay;
+use crate::session::ship_input::InputMode;
 use crate::session::steering::SteerScript;
 use crate::session::timeline::{self, Strip, TIMELINE_SPAN};
 use crate::settings_text::DeltaKind;
@@ -177,7 +179,11 @@ pub fn run(config: &RunConfig) -> RunResult {
     }
     let mut keys = config.keys.as_ref().map(|k| {
         session.set_input_mode(k.mode);
-        (k.events.iter().peekable(), KeyDelays::new(k.mode))
+        (
+            k.events.iter().peekable(),
+            InputDelay::default(),
+            Vec::new(),
+        )
     });
     let (mut frames, mut updates, mut repeats, mut most) = (0u64, 0u64, 0u64, 0u32);
     let mut busy = Duration::ZERO;
@@ -192,13 +198,14 @@ pub fn run(config: &RunConfig) -> RunResult {
     let (mut now, mut idle_since) = (Duration::ZERO, Duration::ZERO);
     while now < config.duration {
         let begun = machine.begin_frame(now);
-        if let Some((events, delays)) = &mut keys {
+        if let Some((events, delays, _)) = &mut keys {
             // The keys that arrived before the frame starts, with their arrival times.
             while let Some(e) = events.next_if(|e| e.at <= begun.start) {
                 if e.down {
-                    let instant = session.planner().game_now_at(e.at);
+                    let from = (session.controls().mode() == InputMode::Accumulated)
+                        .then(|| session.planner().game_now_at(e.at));
                     if session.press(e.button, e.at) {
-                        delays.pressed(e.at, e.button, instant);
+                        delays.pressed(e.at, e.button, from);
                     }
                 } else if session.release(e.button, e.at) {
                     delays.released(e.button);
@@ -220,9 +227,9 @@ pub fn run(config: &RunConfig) -> RunResult {
             presented: Some(times.shown),
             ..session.record(&plan)
         };
-        if let Some((_, delays)) = &mut keys {
+        if let Some((_, delays, shown)) = &mut keys {
             delays.frame_ran(&record);
-            delays.presented(&record);
+            shown.extend(delays.presented(&record));
         }
         frames += 1;
         updates += plan.updates as u64;
@@ -292,12 +299,8 @@ pub fn run(config: &RunConfig) -> RunResult {
         scorecard: scores.finish(drift),
         trace,
         frames: strip_frames,
-        feel: keys.map(|(_, delays)| {
-            FeelResult::new(
-                session.controls().mode(),
-                session.controls().taps(),
-                &delays.delays,
-            )
+        feel: keys.map(|(_, _, shown)| {
+            FeelResult::new(session.controls().mode(), session.controls().taps(), &shown)
         }),
     }
 }

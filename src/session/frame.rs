@@ -208,6 +208,10 @@ pub struct FrameLog {
     pub frames_not_kept: u64,
     /// Every key press applied, with its latency to the screen.
     pub keys: Vec<KeyLatency>,
+    /// Every arrow press's delay to the first frame that showed its effect on the ship
+    /// ([`InputDelay`](super::input_delay::InputDelay)), nanoseconds.
+    #[serde(default)]
+    pub ship_delays_ns: Vec<u64>,
     /// Wall-clock time of the first present, nanoseconds since the Unix epoch, so a parent
     /// process can measure start-up.
     pub first_present_unix_ns: Option<u128>,

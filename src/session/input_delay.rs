@@ -1,71 +1,87 @@
-//! The ship's input-to-display delay: from a steering key's arrival to the end of the
-//! present of the first frame whose drawn ship reflects it.
+//! The ship's input-to-display delay: from an arrow's arrival to the end of the present of
+//! the first frame that shows it. The window measures it live and the lab models it
+//! (`looplab lab feel`) by these same rules.
 //!
-//! A change of steer is applied by the first update of the next frame that runs updates,
-//! starting at game time `g`. A frame reflects it once it shows game time past `g`: at once
-//! for the latest state or an extrapolation, but an interpolated frame shows the state
-//! *before* that update until its blend moves past `g`, which is the interpolation's step
-//! of delay. At 10 updates a second, the wait for the next update is most of the delay.
-//! A prediction (the render tick) runs its copy with the newest input, so the next frame
-//! drawn shows the change whether or not it ran an update.
+//! A frame shows a press once the state it draws was computed with the press and depicts a
+//! moment after it:
+//!
+//! - *When its effect starts.* With accumulated input, at the game-clock instant it
+//!   arrived: the update whose span holds that instant moves the ship for the rest of its
+//!   step. With sampled input, at the start of the first update of the first frame that runs
+//!   updates after it arrived (a press let go before then never shows: it was lost).
+//! - *What a frame depicts* ([`FrameRecord::drawn_time`]). The latest state: its game time.
+//!   An interpolation: a step back, so it shows the press a step later. A prediction (the
+//!   render tick): the present, computed with the newest input, so the next frame drawn
+//!   shows it. An extrapolation depicts the present, but guesses it from the last update,
+//!   so it shows a press only once an update has taken it.
 
 use std::time::Duration;
 
 use super::frame::{FrameRecord, ViewKind};
+use super::ship_input::Button;
 
-/// Delays kept for the median.
+/// Delays kept for the overlay's median.
 const KEEP: usize = 64;
 
-/// Follows one steering change at a time from its arrival to the screen.
+/// Presses on their way to the screen, and the delays of those shown.
 #[derive(Clone, Debug, Default)]
 pub struct InputDelay {
-    /// Arrival of a change not yet handed to a frame.
-    waiting: Option<Duration>,
-    /// Arrival of the change the current frame's updates apply.
-    due: Option<Duration>,
-    /// A change applied by an update from this game time, not yet on screen.
-    applied: Option<(Duration, Duration)>,
+    /// Presses handed to the loop and not yet shown: when each arrived, its button, and the
+    /// game time its effect starts at, once known.
+    pending: Vec<(Duration, Button, Option<Duration>)>,
     recent: Vec<Duration>,
     count: u64,
 }
 
 impl InputDelay {
-    /// A steering change arrived at `arrival` (the loop's clock).
-    pub fn changed(&mut self, arrival: Duration) {
-        if self.waiting.is_none() {
-            self.waiting = Some(arrival);
+    /// A press that arrived at `arrival` was handed to the loop. `from` is the game time
+    /// its effect starts at when that is known now (accumulated input: the instant it
+    /// arrived), `None` when the next frame's updates will say (sampled input).
+    pub fn pressed(&mut self, arrival: Duration, button: Button, from: Option<Duration>) {
+        self.pending.push((arrival, button, from));
+    }
+
+    /// `button` was let go: a press of it that no update has taken yet will never show.
+    pub fn released(&mut self, button: Button) {
+        self.pending
+            .retain(|&(_, b, from)| b != button || from.is_some());
+    }
+
+    /// A frame ran its updates: the presses waiting for an update take effect from its
+    /// first one (or, drawn by a prediction, from where that starts).
+    pub fn frame_ran(&mut self, record: &FrameRecord) {
+        if record.updates > 0 || record.view == ViewKind::Predict {
+            for p in &mut self.pending {
+                p.2.get_or_insert(record.game_before);
+            }
         }
     }
 
-    /// A frame is about to run its updates: a change that arrived before now is theirs.
-    pub fn frame_starts(&mut self) {
-        if self.due.is_none() {
-            self.due = self.waiting.take();
+    /// A frame is done (presented or not); returns the delays of the presses it showed.
+    pub fn presented(&mut self, record: &FrameRecord) -> Vec<Duration> {
+        let Some(shown) = record.presented else {
+            return Vec::new();
+        };
+        let drawn = match record.view {
+            ViewKind::Extrapolate => record.game_before + record.game_advance(),
+            _ => record.drawn_time(),
+        };
+        let mut delays = Vec::new();
+        self.pending.retain(|&(arrival, _, from)| match from {
+            Some(from) if drawn > from => {
+                delays.push(shown.saturating_sub(arrival));
+                false
+            }
+            _ => true,
+        });
+        for &d in &delays {
+            if self.recent.len() == KEEP {
+                self.recent.remove(0);
+            }
+            self.recent.push(d);
+            self.count += 1;
         }
-    }
-
-    /// The frame is done (presented or not); returns the delay if it was the first to show
-    /// the change.
-    pub fn frame_done(&mut self, record: &FrameRecord) -> Option<Duration> {
-        if (record.updates > 0 || record.view == ViewKind::Predict)
-            && let Some(arrival) = self.due.take()
-            && self.applied.is_none()
-        {
-            self.applied = Some((arrival, record.game_before));
-        }
-        let (arrival, from) = self.applied?;
-        let presented = record.presented?;
-        if record.drawn_time() <= from {
-            return None;
-        }
-        self.applied = None;
-        let delay = presented.saturating_sub(arrival);
-        if self.recent.len() == KEEP {
-            self.recent.remove(0);
-        }
-        self.recent.push(delay);
-        self.count += 1;
-        Some(delay)
+        delays
     }
 
     /// The latest delay measured.
@@ -99,34 +115,45 @@ mod tests {
         Duration::from_millis(x)
     }
 
-    /// A frame with `updates` of 100 ms from `game_before`, drawing the latest state or,
-    /// with `alpha`, an interpolation.
-    fn frame(start: u64, updates: u32, game_before: u64, alpha: Option<f32>) -> FrameRecord {
+    /// A frame with `updates` of 100 ms from `game_before`, drawing `view` with `alpha`
+    /// (the lag as a share of a step), presented 5 ms after it starts.
+    fn frame(
+        start: u64,
+        updates: u32,
+        game_before: u64,
+        view: ViewKind,
+        alpha: f32,
+    ) -> FrameRecord {
+        let step = ms(100);
+        let latest = ms(game_before) + step * updates;
         FrameRecord {
             start: ms(start),
             updates,
-            step: ms(100),
+            step,
             game_before: ms(game_before),
-            view: if alpha.is_some() {
-                ViewKind::Interpolate
-            } else {
-                ViewKind::Latest
-            },
-            alpha: alpha.unwrap_or(0.0),
+            view,
+            alpha,
+            game_shown: latest + step.mul_f32(alpha),
             presented: Some(ms(start + 5)),
             ..FrameRecord::default()
         }
     }
 
+    fn run(d: &mut InputDelay, f: &FrameRecord) -> Vec<Duration> {
+        d.frame_ran(f);
+        d.presented(f)
+    }
+
     #[test]
-    fn latest_view_shows_the_change_in_the_frame_that_applies_it() {
+    fn sampled_the_latest_state_shows_it_in_the_frame_that_applies_it() {
         let mut d = InputDelay::default();
-        d.changed(ms(3));
-        d.frame_starts();
+        d.pressed(ms(3), Button::Right, None);
         // No update this frame (10 UPS): nothing shown yet.
-        assert_eq!(d.frame_done(&frame(10, 0, 0, None)), None);
-        d.frame_starts();
-        assert_eq!(d.frame_done(&frame(27, 1, 0, None)), Some(ms(29)));
+        assert!(run(&mut d, &frame(10, 0, 0, ViewKind::Latest, 0.1)).is_empty());
+        assert_eq!(
+            run(&mut d, &frame(27, 1, 0, ViewKind::Latest, 0.27)),
+            [ms(29)]
+        );
         assert_eq!(
             (d.count(), d.last(), d.median()),
             (1, Some(ms(29)), Some(ms(29)))
@@ -134,28 +161,39 @@ mod tests {
     }
 
     #[test]
-    fn interpolation_shows_it_only_once_the_blend_passes_the_update() {
+    fn a_sampled_press_let_go_before_any_update_never_shows() {
         let mut d = InputDelay::default();
-        d.changed(ms(0));
-        d.frame_starts();
-        // The update from game time 100 ran; at alpha 0 the frame draws game time 100: the
-        // state before it.
-        assert_eq!(d.frame_done(&frame(10, 1, 100, Some(0.0))), None);
-        d.frame_starts();
-        assert_eq!(d.frame_done(&frame(27, 0, 200, Some(0.17))), Some(ms(32)));
+        d.pressed(ms(3), Button::Right, None);
+        d.released(Button::Right);
+        assert!(run(&mut d, &frame(10, 1, 0, ViewKind::Latest, 0.1)).is_empty());
+        assert_eq!(d.count(), 0);
     }
 
     #[test]
-    fn a_change_during_a_frame_waits_for_the_next_one() {
-        let mut d = InputDelay::default();
-        d.frame_starts();
-        d.changed(ms(12)); // arrives while the frame's redraw is pending
+    fn accumulated_interpolation_shows_it_a_step_after_the_render_tick() {
+        // A press at game instant 130: the update from 100 to 200 takes it.
+        let shown_at = |view: ViewKind| {
+            let mut d = InputDelay::default();
+            d.pressed(ms(0), Button::Up, Some(ms(130)));
+            // Frames every 20 ms from game time 140; an update every 100 ms.
+            for i in 0..20u64 {
+                let now = 140 + 20 * i;
+                let updates = u32::from(now % 100 < 20);
+                let before = (now / 100 - u64::from(updates)) * 100;
+                let lag = (now % 100) as f32 / 100.0;
+                if !run(&mut d, &frame(now, updates, before, view, lag)).is_empty() {
+                    return now;
+                }
+            }
+            panic!("never shown");
+        };
+        assert_eq!(shown_at(ViewKind::Predict), 140, "the next frame");
+        assert_eq!(shown_at(ViewKind::Latest), 200, "once the update ran");
+        assert_eq!(shown_at(ViewKind::Extrapolate), 200, "once the update ran");
         assert_eq!(
-            d.frame_done(&frame(10, 1, 0, None)),
-            None,
-            "not this frame's"
+            shown_at(ViewKind::Interpolate),
+            240,
+            "a step after the press"
         );
-        d.frame_starts();
-        assert_eq!(d.frame_done(&frame(27, 1, 100, None)), Some(ms(20)));
     }
 }

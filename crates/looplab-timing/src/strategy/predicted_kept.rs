@@ -24,7 +24,7 @@
 //! the two can disagree, and when the next real update arrives the picture jumps to where
 //! the real state is.
 //!
-//! In this crate: the updates of [`catch_up`](super::catch_up), and
+//! In this crate: the updates of [`catch_up`], and
 //! [`View::Predict`](crate::View::Predict) to the frame's `game_now`, from
 //! [`PredictFrom::Latest`](crate::PredictFrom::Latest) in a frame that ran an update (and
 //! the first under this strategy), else from [`PredictFrom::Kept`](crate::PredictFrom::Kept):
