@@ -238,13 +238,9 @@ pub struct ShipDelayResult {
     pub model_median_ms: Option<f64>,
 }
 
-/// The ship's delays of a run, and the model's for the machine the run measured.
-pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> ShipDelayResult {
-    let delays: Vec<f64> = log
-        .ship_delays_ns
-        .iter()
-        .map(|&ns| ns as f64 / 1e6)
-        .collect();
+/// The median frame interval and the median time from a frame's start to its present,
+/// milliseconds, over the frames after the warm-up.
+fn steady_frames(log: &FrameLog) -> (f64, f64) {
     let frames = log.steady(WARM_UP);
     let to_present: Vec<f64> = frames
         .iter()
@@ -254,14 +250,24 @@ pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> Ship
         .windows(2)
         .map(|w| ms(w[1].start - w[0].start))
         .collect();
-    let render = median(&to_present);
+    (median(&intervals), median(&to_present))
+}
+
+/// The ship's delays of a run, and the model's for the machine the run measured.
+pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> ShipDelayResult {
+    let delays: Vec<f64> = log
+        .ship_delays_ns
+        .iter()
+        .map(|&ns| ns as f64 / 1e6)
+        .collect();
+    let (interval, render) = steady_frames(log);
     ShipDelayResult {
         strategy,
         ups,
         samples: delays.len(),
         median_ms: median(&delays),
         p99_ms: percentile(&delays, 99.0),
-        frame_interval_ms: median(&intervals),
+        frame_interval_ms: interval,
         frame_to_present_ms: render,
         model_median_ms: crate::lab::feel::modelled_median(
             strategy,
@@ -278,16 +284,7 @@ pub fn latency_from_log(log: &FrameLog, setting: LatencySetting) -> LatencyResul
         .iter()
         .map(|k| ms(k.latency.saturating_sub(k.render)))
         .collect();
-    let frames = log.steady(WARM_UP);
-    let to_present: Vec<f64> = frames
-        .iter()
-        .filter_map(|f| f.start_to_present().map(ms))
-        .collect();
-    let intervals: Vec<f64> = frames
-        .windows(2)
-        .map(|w| ms(w[1].start - w[0].start))
-        .collect();
-    let interval = median(&intervals);
+    let (interval, to_present) = steady_frames(log);
     LatencyResult {
         setting,
         samples: latencies.len(),
@@ -295,7 +292,7 @@ pub fn latency_from_log(log: &FrameLog, setting: LatencySetting) -> LatencyResul
         p99_ms: percentile(&latencies, 99.0),
         wait_p99_ms: percentile(&waits, 99.0),
         within_bound: waits.iter().filter(|&&w| w <= interval + 0.5).count(),
-        frame_to_present_ms: median(&to_present),
+        frame_to_present_ms: to_present,
         frame_interval_ms: interval,
     }
 }

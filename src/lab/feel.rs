@@ -116,32 +116,21 @@ pub const RATES: [f64; 2] = [10.0, 60.0];
 
 /// Runs the feel report: `seconds` of the same seeded person on every profile.
 pub fn run_feel(profiles: &[Profile], strategies: &[Strategy], seconds: Duration) -> FeelReport {
-    let events = key_script(1, seconds);
     let mut groups = Vec::new();
     for &strategy in strategies {
         let mut group = Vec::new();
         for profile in profiles {
             for hz in RATES {
                 for mode in [InputMode::Accumulated, InputMode::Sampled] {
-                    group.push(RunConfig {
+                    let settings = LoopSettings::default()
+                        .with_update_rate(Rate::hz(hz).expect("a valid rate"));
+                    group.push(with_keys(
                         strategy,
-                        profile: profile.clone(),
-                        settings: LoopSettings::default()
-                            .with_update_rate(Rate::hz(hz).expect("a valid rate")),
-                        world: WorldConfig {
-                            seed: 1,
-                            bullets: 200,
-                        },
-                        duration: seconds,
-                        checkpoint: RunConfig::DEFAULT_CHECKPOINT,
-                        trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
-                        replay: None,
-                        until_updates: None,
-                        keys: Some(KeyInput {
-                            mode,
-                            events: events.clone(),
-                        }),
-                    });
+                        profile.clone(),
+                        settings,
+                        seconds,
+                        mode,
+                    ));
                 }
             }
         }
@@ -243,13 +232,32 @@ pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option
         render.as_micros()
     ))
     .ok()?;
-    let seconds = Duration::from_secs(20);
-    let config = RunConfig {
+    let settings = LoopSettings::default()
+        .with_update_rate(Rate::hz(ups).ok()?)
+        .with_frame_cap(Some(Rate::SIXTY_HZ));
+    let config = with_keys(
         strategy,
         profile,
-        settings: LoopSettings::default()
-            .with_update_rate(Rate::hz(ups).ok()?)
-            .with_frame_cap(Some(Rate::SIXTY_HZ)),
+        settings,
+        Duration::from_secs(20),
+        InputMode::Accumulated,
+    );
+    feel_of(&config)?.delay_p50_ms
+}
+
+/// A run of `seconds` of `strategy` on `profile` with `settings`, the seeded person at the
+/// arrows and `mode` input, on a world of 200 bullets.
+pub fn with_keys(
+    strategy: Strategy,
+    profile: Profile,
+    settings: LoopSettings,
+    seconds: Duration,
+    mode: InputMode,
+) -> RunConfig {
+    RunConfig {
+        strategy,
+        profile,
+        settings,
         world: WorldConfig {
             seed: 1,
             bullets: 200,
@@ -260,11 +268,10 @@ pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option
         replay: None,
         until_updates: None,
         keys: Some(KeyInput {
-            mode: InputMode::Accumulated,
+            mode,
             events: key_script(1, seconds),
         }),
-    };
-    feel_of(&config)?.delay_p50_ms
+    }
 }
 
 /// One run of `config` with its keys (for tests of a single case).
@@ -277,27 +284,12 @@ mod tests {
     use super::*;
 
     fn config(strategy: Strategy, profile: &str, hz: f64, mode: InputMode) -> RunConfig {
-        RunConfig {
-            strategy,
-            profile: Profile::builtin()
-                .into_iter()
-                .find(|p| p.name == profile)
-                .unwrap(),
-            settings: LoopSettings::default().with_update_rate(Rate::hz(hz).unwrap()),
-            world: WorldConfig {
-                seed: 1,
-                bullets: 50,
-            },
-            duration: Duration::from_secs(20),
-            checkpoint: RunConfig::DEFAULT_CHECKPOINT,
-            trace_interval: RunConfig::DEFAULT_TRACE_INTERVAL,
-            replay: None,
-            until_updates: None,
-            keys: Some(KeyInput {
-                mode,
-                events: key_script(1, Duration::from_secs(20)),
-            }),
-        }
+        let profile = Profile::builtin()
+            .into_iter()
+            .find(|p| p.name == profile)
+            .unwrap();
+        let settings = LoopSettings::default().with_update_rate(Rate::hz(hz).unwrap());
+        with_keys(strategy, profile, settings, Duration::from_secs(20), mode)
     }
 
     #[test]
