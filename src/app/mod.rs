@@ -23,7 +23,6 @@ pub mod replay;
 pub mod stats;
 pub mod visibility;
 
-use crate::session::ship_input::InputMode;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -342,8 +341,7 @@ impl App {
         let delays = &mut self.readouts.steer_delay;
         match input {
             Input::Press(Action::Steer(direction)) => {
-                let from = (session.controls().mode() == InputMode::Accumulated)
-                    .then(|| session.planner().game_now_at(arrival));
+                let from = session.press_acts_from(arrival);
                 delays.pressed(arrival, controls::button_of(direction), from);
             }
             Input::Release(direction) => delays.released(controls::button_of(direction)),

@@ -19,7 +19,6 @@ use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
 use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::session::input_delay::InputDelay;
-use crate::session::ship_input::InputMode;
 use crate::session::steering::SteerScript;
 use crate::session::timeline::{self, Strip, TIMELINE_SPAN};
 use crate::settings_text::DeltaKind;
@@ -202,8 +201,7 @@ pub fn run(config: &RunConfig) -> RunResult {
             // The keys that arrived before the frame starts, with their arrival times.
             while let Some(e) = events.next_if(|e| e.at <= begun.start) {
                 if e.down {
-                    let from = (session.controls().mode() == InputMode::Accumulated)
-                        .then(|| session.planner().game_now_at(e.at));
+                    let from = session.press_acts_from(e.at);
                     if session.press(e.button, e.at) {
                         delays.pressed(e.at, e.button, from);
                     }

@@ -217,6 +217,15 @@ impl Session {
         }
     }
 
+    /// The game time from which a press that arrived at `arrival` (on the clock the frames
+    /// are planned on) acts on the ship, when that is known already: with accumulated input,
+    /// the game-clock instant it arrived. `None` with sampled input, where it acts from the
+    /// first update that reads it. What a key-to-screen delay is measured from
+    /// ([`InputDelay`](input_delay::InputDelay)).
+    pub fn press_acts_from(&self, arrival: Duration) -> Option<Duration> {
+        (self.controls.mode() == InputMode::Accumulated).then(|| self.planner.game_now_at(arrival))
+    }
+
     /// The ship's controls: how they read the keys, and the taps and dashes so far.
     pub fn controls(&self) -> &ShipControls {
         &self.controls

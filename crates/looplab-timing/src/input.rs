@@ -206,7 +206,7 @@ impl<B: Copy + PartialEq> InputAccumulator<B> {
     pub fn update(&mut self, step: Duration) -> UpdateInput<'_, B> {
         let start = self.simulated;
         let end = start.saturating_add(step);
-        let taken = summarize(&mut self.tracks, &self.placed, start, end);
+        let taken = summarize(&mut self.tracks, self.placed.iter().copied(), start, end);
         self.placed.drain(..taken);
         self.simulated = end;
         UpdateInput {
@@ -223,13 +223,14 @@ impl<B: Copy + PartialEq> InputAccumulator<B> {
         let start = self.simulated;
         self.preview.clone_from(&self.tracks);
         let end = start.saturating_add(span);
-        let all: VecDeque<_> = self
+        // Events not yet placed arrived after the frame started: the newest input, held
+        // from the prediction's start.
+        let all = self
             .placed
             .iter()
             .copied()
-            .chain(self.arrived.iter().map(|&(id, e, _)| (id, e, start)))
-            .collect();
-        summarize(&mut self.preview, &all, start, end.max(start));
+            .chain(self.arrived.iter().map(|&(id, e, _)| (id, e, start)));
+        summarize(&mut self.preview, all, start, end);
         UpdateInput {
             tracks: &self.preview,
             step: span,
@@ -270,7 +271,7 @@ fn proportion(whole: Duration, part: Duration, of: Duration) -> Duration {
 /// report. Returns how many events it took.
 fn summarize<B: Copy + PartialEq>(
     tracks: &mut Vec<Track<B>>,
-    events: &VecDeque<(B, InputEvent, Duration)>,
+    events: impl IntoIterator<Item = (B, InputEvent, Duration)>,
     start: Duration,
     end: Duration,
 ) -> usize {
@@ -278,7 +279,7 @@ fn summarize<B: Copy + PartialEq>(
         t.begin(start);
     }
     let mut taken = 0;
-    for &(id, event, at) in events {
+    for (id, event, at) in events {
         if at >= end {
             break;
         }
@@ -296,7 +297,7 @@ fn summarize<B: Copy + PartialEq>(
         taken += 1;
     }
     for t in tracks.iter_mut() {
-        t.finish(end);
+        t.run_to(end);
     }
     taken
 }
@@ -366,10 +367,6 @@ impl<B> Track<B> {
             InputEvent::Axis(v) => self.value = v,
             _ => {}
         }
-    }
-
-    fn finish(&mut self, end: Duration) {
-        self.run_to(end);
     }
 }
 
