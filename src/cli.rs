@@ -94,6 +94,10 @@ pub struct BenchArgs {
     /// are skipped when there is none).
     #[arg(long)]
     pub xvfb: bool,
+    /// Only time the planner and a world of this many bullets, and print JSON: the native
+    /// side of `cargo xtask web measure`.
+    #[arg(long, value_name = "BULLETS", hide = true, value_parser = parse_bullets)]
+    pub kernel: Option<usize>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -519,7 +523,7 @@ pub fn main() -> ExitCode {
 
 /// clap's messages run over several lines (the problem, possible values, a usage hint);
 /// this keeps the paragraph that names the problem, joined into one line.
-fn one_line(message: &str) -> String {
+pub(crate) fn one_line(message: &str) -> String {
     let first_paragraph: Vec<&str> = message
         .lines()
         .take_while(|l| !l.trim().is_empty())
@@ -537,6 +541,14 @@ fn one_line(message: &str) -> String {
 pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Some(Command::Lab(lab)) => run_lab_command(*lab),
+        Some(Command::Bench(BenchArgs {
+            kernel: Some(bullets),
+            ..
+        })) => {
+            let costs = crate::bench::kernel::kernel(bullets);
+            println!("{}", files::to_json("kernel costs", &costs, false)?);
+            Ok(())
+        }
         Some(Command::Bench(bench)) => {
             let report = crate::bench::run(&crate::bench::BenchOptions {
                 quick: bench.quick,

@@ -27,6 +27,7 @@ pub mod hooks;
 pub mod input;
 pub mod lab;
 pub mod motion;
+pub mod page_args;
 pub mod platform;
 pub mod render;
 pub mod serde_ids;
@@ -34,4 +35,6 @@ pub mod session;
 pub mod settings_text;
 pub mod strategy_text;
 pub mod testkit;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 pub mod world;

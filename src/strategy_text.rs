@@ -65,6 +65,18 @@ pub fn text(strategy: Strategy) -> StrategyText {
     }
 }
 
+/// What is different about `strategy` in a browser page, where the browser owns the loop:
+/// it calls back once a refresh (`requestAnimationFrame`) and nothing may sleep. One short
+/// line, shown under the trade-off.
+pub fn in_a_page(strategy: Strategy) -> &'static str {
+    match strategy {
+        Strategy::Uncapped => "In a page: never faster than the display.",
+        Strategy::FixedSleep => "In a page: the nap lets frame callbacks pass.",
+        Strategy::Variable => "In a page: each step is whole refreshes.",
+        _ => "In a page: frames start in the browser's callback.",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

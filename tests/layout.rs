@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use looplab::app::compose::{Composer, FrameInputs, Readouts};
 use looplab::app::controls::Knobs;
-use looplab::app::overlay::{PlacedText, PlatformFacts};
+use looplab::app::overlay::{PacedBy, PlacedText, PlatformFacts};
 use looplab::app::visibility::{Moment, Visibility};
 use looplab::lab::compare::{Compare, Preset};
 use looplab::session::Session;
@@ -64,7 +64,12 @@ fn texts(knobs: &Knobs, size: (u32, u32), stressed: bool) -> Vec<PlacedText> {
     let facts = PlatformFacts {
         cpu_percent: Some(100.0),
         hidden_note: visibility.note(Duration::from_secs(13), true),
-        compositor_paced: stressed,
+        // A page says the most: its present line and the strategy's note on pages.
+        paced_by: if stressed {
+            PacedBy::Browser
+        } else {
+            PacedBy::Loop
+        },
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
         ..PlatformFacts::offscreen(wgpu::PresentMode::FifoRelaxed)
     };

@@ -86,7 +86,7 @@ impl App {
         }
         let facts = PlatformFacts {
             present_mode: w.gfx.present_mode(),
-            compositor_paced: w.wayland,
+            paced_by: w.paced_by,
             hidden_note: self.visibility.note(now, self.options.run_hidden),
             cpu_percent: self.readouts.cpu.percent(),
             adapter: w.gfx.adapter.clone(),
@@ -116,6 +116,8 @@ impl App {
                     self.controls.session_mut().resync(self.clock.now());
                 }
                 record.presented = Some(self.clock.now());
+                #[cfg(target_arch = "wasm32")]
+                self.page_presented(self.clock.now());
                 record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);
                 self.readouts.last = record;

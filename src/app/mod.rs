@@ -16,32 +16,44 @@ pub mod controls;
 mod frames;
 pub mod input_queue;
 pub mod lanes_view;
+#[cfg(not(target_arch = "wasm32"))]
+mod outputs;
 pub mod overlay;
 pub mod overlay_host;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
 pub mod record;
 pub mod replay;
 pub mod stats;
 pub mod visibility;
 
 use std::path::PathBuf;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::Arc;
 use std::time::Duration;
 
 use looplab_timing::{FramePlan, LoopSettings, Rate, Strategy, Wake};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::event_loop::ActiveEventLoop;
+#[cfg(not(target_arch = "wasm32"))]
+use winit::event_loop::ControlFlow;
+#[cfg(not(target_arch = "wasm32"))]
+use winit::event_loop::EventLoop;
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
 use crate::failure::Failure;
 use crate::hooks::Hooks;
 use crate::hooks::key_script::ScriptedKey;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::hooks::surface_faults::SurfaceFaults;
 use crate::input::{self, Action};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::platform::clock::WallClock;
-use crate::platform::frame_wait::{FramePacer, HIDDEN_FRAME_INTERVAL, Pace};
+use crate::platform::frame_wait::FramePacer;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::platform::frame_wait::{HIDDEN_FRAME_INTERVAL, Pace};
 use crate::render::Graphics;
 use crate::session::frame::FrameRecord;
 use crate::session::recording::Recording;
@@ -52,6 +64,7 @@ use crate::world::{WORLD_SIZE, WorldConfig};
 use compose::{Composer, Readouts};
 use controls::{Controls, Effect, Knobs};
 use input_queue::{Input, InputQueue};
+use overlay::PacedBy;
 use record::RunRecord;
 use replay::ReplayCheck;
 use stats::RunEnd;
@@ -62,6 +75,7 @@ pub const NO_DISPLAY_HELP: &str = "no display: neither DISPLAY nor WAYLAND_DISPL
      To run the window without a screen, use a virtual one: xvfb-run -s '-screen 0 1280x720x24' looplab \
      (Debian package xvfb). For results without any window, run: looplab lab";
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A planned frame whose redraw has not come within this long is given up (a minimized or
 /// unmapped window may never be asked to redraw).
 const REDRAW_TIMEOUT: Duration = Duration::from_millis(250);
@@ -118,9 +132,12 @@ pub struct AppOptions {
 pub enum AppEvent {
     /// A key of `--key-script` fell due.
     ScriptedKey(ScriptedKey),
+    /// In a page: the GPU asked for when the window opened has answered.
+    GpuReady,
 }
 
 /// Opens the window and runs until it is closed.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(options: AppOptions) -> Result<(), Failure> {
     if cfg!(target_os = "linux")
         && std::env::var_os("DISPLAY").is_none()
@@ -145,11 +162,17 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
             })
             .map_err(Failure::runtime)?;
     }
-    let mut app = App::new(options, instance, clock);
+    let mut app = App::new(options, Some(instance), clock);
     event_loop
         .run_app(&mut app)
         .map_err(|e| Failure::runtime(format!("the event loop failed: {e}")))?;
     app.finish()
+}
+
+/// Opens the window on the page and returns: the browser runs the loop from here.
+#[cfg(target_arch = "wasm32")]
+pub fn run(options: AppOptions) -> Result<(), Failure> {
+    page::spawn(options, false)
 }
 
 /// A frame planned and its updates run, waiting for its redraw.
@@ -163,8 +186,10 @@ struct Pending {
 // One value, held by the window: boxing the frame in flight would allocate every frame.
 #[allow(clippy::large_enum_variant)]
 enum Phase {
-    /// No window yet: it is made when the event loop resumes.
-    Starting(wgpu::Instance),
+    /// No window yet: it is made when the event loop resumes, from this instance. In a page
+    /// there is none (the instance is made once the browser has said whether its WebGPU
+    /// works), and the loop stays here, its window open, until the GPU has answered.
+    Starting(Option<wgpu::Instance>),
     /// Waiting for the next frame's wake time; the last frame finished at `since`.
     Idle { wake: Wake, since: Duration },
     /// A frame's updates have run and its redraw has been asked for.
@@ -179,8 +204,8 @@ enum Phase {
 struct WindowParts {
     gfx: Graphics,
     composer: Composer,
-    /// The window is a Wayland client (its compositor paces it).
-    wayland: bool,
+    /// Who starts the frames: the loop, a Wayland compositor or a browser.
+    paced_by: PacedBy,
 }
 
 struct App {
@@ -200,10 +225,13 @@ struct App {
     /// The recording being played back, and the state reached at its end.
     replay: Option<ReplayCheck>,
     failure: Option<Failure>,
+    /// In a page: the browser's frame callbacks and what the page shows of the run.
+    #[cfg(target_arch = "wasm32")]
+    page: page::PageLoop,
 }
 
 impl App {
-    fn new(options: AppOptions, instance: wgpu::Instance, clock: WallClock) -> Self {
+    fn new(options: AppOptions, instance: Option<wgpu::Instance>, clock: WallClock) -> Self {
         let mut controls = Controls::new(
             options.strategy,
             options.settings.clone(),
@@ -230,6 +258,8 @@ impl App {
             run: RunRecord::new(outputs.frame_log.is_some(), outputs.trace.is_some()),
             replay,
             failure: None,
+            #[cfg(target_arch = "wasm32")]
+            page: page::PageLoop::default(),
             options,
         }
     }
@@ -274,6 +304,8 @@ impl App {
                 if let Phase::Drawing(pending) = self.phase {
                     self.skip_frame(pending);
                 }
+                #[cfg(target_arch = "wasm32")]
+                self.page_hidden();
                 if run_hidden {
                     log::info!("window hidden: the game runs on without drawing (--run-hidden)");
                 } else {
@@ -375,7 +407,11 @@ impl App {
         }
         self.input.stall = effect.stall.or(self.input.stall);
         if effect.quit {
-            self.quit(event_loop, RunEnd::QuitKey);
+            if cfg!(target_arch = "wasm32") {
+                log::info!("a page is closed with its tab: Esc and Q do nothing here");
+            } else {
+                self.quit(event_loop, RunEnd::QuitKey);
+            }
         }
     }
 
@@ -425,6 +461,7 @@ impl App {
         });
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// What the event loop does next (waking for `--exit-after` at the latest), and the
     /// frame started if it is time for one.
     fn next_step(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
@@ -439,6 +476,7 @@ impl App {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn next_flow(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
         let now = self.clock.now();
         if let Phase::Drawing(pending) = self.phase
@@ -487,6 +525,7 @@ impl App {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     /// Writes the outputs and reports how the run ended. A failure of the run itself is
     /// reported before one of writing its files.
     fn finish(mut self) -> Result<(), Failure> {
@@ -498,31 +537,24 @@ impl App {
     }
 
     /// Makes the window and its GPU state.
+    #[cfg(not(target_arch = "wasm32"))]
     fn open_window(
         &mut self,
         event_loop: &ActiveEventLoop,
         instance: wgpu::Instance,
     ) -> Result<WindowParts, Failure> {
-        let wayland = is_wayland(event_loop);
-        if wayland {
+        let paced_by = if is_wayland(event_loop) {
             log::info!(
                 "platform: Wayland; the compositor paces the window (a frame is drawn when the \
                  last one's frame callback comes), so vsync off and an uncapped loop cannot \
                  outrun it; a frame cap below its rate still applies"
             );
-        }
-        let attributes = Window::default_attributes()
-            .with_title(self.title())
-            // The scene is dark; saying so also spares a Wayland window's decorations from
-            // asking the desktop portal for its colour scheme (without a portal that logs an
-            // error after a 100 ms wait).
-            .with_theme(Some(winit::window::Theme::Dark))
-            .with_inner_size(winit::dpi::PhysicalSize::new(
-                WORLD_SIZE.x as u32,
-                WORLD_SIZE.y as u32,
-            ));
+            PacedBy::Compositor
+        } else {
+            PacedBy::Loop
+        };
         let window = event_loop
-            .create_window(attributes)
+            .create_window(self.window_attributes())
             .map_err(|e| Failure::runtime(format!("cannot create a window: {e}")))?;
         let hooks = &self.options.hooks;
         let gfx = Graphics::new(
@@ -533,6 +565,25 @@ impl App {
             hooks.surface_faults.map(SurfaceFaults::every),
         )
         .map_err(Failure::runtime)?;
+        Ok(self.window_parts(gfx, paced_by))
+    }
+
+    /// What the window is made with.
+    fn window_attributes(&self) -> winit::window::WindowAttributes {
+        Window::default_attributes()
+            .with_title(self.title())
+            // The scene is dark; saying so also spares a Wayland window's decorations from
+            // asking the desktop portal for its colour scheme (without a portal that logs an
+            // error after a 100 ms wait).
+            .with_theme(Some(winit::window::Theme::Dark))
+            .with_inner_size(winit::dpi::PhysicalSize::new(
+                WORLD_SIZE.x as u32,
+                WORLD_SIZE.y as u32,
+            ))
+    }
+
+    /// The window's parts around its GPU state, once it has one.
+    fn window_parts(&mut self, gfx: Graphics, paced_by: PacedBy) -> WindowParts {
         let strategy = self.controls.strategy();
         log::info!(
             "strategy: {} ({}), {}, {}",
@@ -557,31 +608,40 @@ impl App {
             ),
         }
         let composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
-        Ok(WindowParts {
+        WindowParts {
             gfx,
             composer,
-            wayland,
-        })
+            paced_by,
+        }
     }
 }
 
 impl ApplicationHandler<AppEvent> for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        let phase = std::mem::replace(&mut self.phase, Phase::Resting);
-        let Phase::Starting(instance) = phase else {
-            // Resumed again (a mobile platform's lifecycle): the window is there.
-            self.phase = phase;
+        // Resumed again (a mobile platform's lifecycle): the window is there, or coming.
+        let Phase::Starting(instance) = &mut self.phase else {
             return;
         };
-        match self.open_window(event_loop, instance) {
-            Ok(parts) => {
-                self.window = Some(parts);
-                self.phase = Phase::Idle {
-                    wake: Wake::Immediately,
-                    since: self.clock.now(),
-                };
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _no_instance_yet = instance;
+            self.open_page_window(event_loop);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let Some(instance) = instance.take() else {
+                return;
+            };
+            match self.open_window(event_loop, instance) {
+                Ok(parts) => {
+                    self.window = Some(parts);
+                    self.phase = Phase::Idle {
+                        wake: Wake::Immediately,
+                        since: self.clock.now(),
+                    };
+                }
+                Err(failure) => self.fail(event_loop, failure),
             }
-            Err(failure) => self.fail(event_loop, failure),
         }
     }
 
@@ -591,6 +651,10 @@ impl ApplicationHandler<AppEvent> for App {
                 self.input
                     .key_with_shift(k.code, k.shift, k.down, self.clock.now());
             }
+            #[cfg(target_arch = "wasm32")]
+            AppEvent::GpuReady => self.gpu_ready(_event_loop),
+            #[cfg(not(target_arch = "wasm32"))]
+            AppEvent::GpuReady => {}
         }
     }
 
@@ -634,7 +698,10 @@ impl ApplicationHandler<AppEvent> for App {
                 }
             }
             WindowEvent::Focused(false) => self.input.focus_lost(self.clock.now()),
+            #[cfg(not(target_arch = "wasm32"))]
             WindowEvent::RedrawRequested => self.draw(),
+            #[cfg(target_arch = "wasm32")]
+            WindowEvent::RedrawRequested => self.animation_frame(event_loop),
             _ => {}
         }
     }
@@ -647,11 +714,15 @@ impl ApplicationHandler<AppEvent> for App {
             log::info!("exit after {} s", limit.as_secs_f64());
             self.quit(event_loop, RunEnd::ExitAfter);
         }
+        #[cfg(target_arch = "wasm32")]
+        let flow = self.page_step(event_loop);
+        #[cfg(not(target_arch = "wasm32"))]
         let flow = self.next_step(event_loop);
         event_loop.set_control_flow(flow);
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Whether the event loop talks to a Wayland compositor (its display handle says so, on any
 /// platform).
 fn is_wayland(event_loop: &ActiveEventLoop) -> bool {

@@ -35,9 +35,8 @@ const GRAPH_SCALES_MS: [f32; 7] = [25.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlatformFacts {
     pub present_mode: wgpu::PresentMode,
-    /// The window is a Wayland client, whose compositor paces its frames (through frame
-    /// callbacks) whatever the present mode: vsync off and uncapped cannot outrun it.
-    pub compositor_paced: bool,
+    /// Who starts the frames.
+    pub paced_by: PacedBy,
     /// What the game did while the window was last hidden, for a while after it is shown.
     pub hidden_note: Option<String>,
     /// Share of one core the process used over the last half second, in percent.
@@ -46,12 +45,25 @@ pub struct PlatformFacts {
     pub adapter: Arc<str>,
 }
 
+/// Who decides when the window's frames start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacedBy {
+    /// The loop itself: it waits for its strategy's wake time.
+    Loop,
+    /// A Wayland compositor, through frame callbacks, whatever the present mode: vsync off
+    /// and uncapped cannot outrun it.
+    Compositor,
+    /// A browser, through `requestAnimationFrame`: the page owns no loop, is called once a
+    /// refresh, and a frame cap can only let callbacks pass.
+    Browser,
+}
+
 impl PlatformFacts {
     /// A frame drawn into a texture: no window, no process figures.
     pub fn offscreen(present_mode: wgpu::PresentMode) -> Self {
         Self {
             present_mode,
-            compositor_paced: false,
+            paced_by: PacedBy::Loop,
             hidden_note: None,
             cpu_percent: None,
             adapter: Arc::from("offscreen"),
@@ -182,7 +194,7 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     } else {
         s.time_scale.to_string()
     };
-    vec![
+    let mut rows = vec![
         (
             "FPS / UPS",
             format!(
@@ -220,17 +232,25 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         ("ship delay", steer_delay_text(m.steer_delay)),
         (
             "present",
-            format!(
-                "{:?}, vsync {}, cap {}{}",
-                m.facts.present_mode,
-                if m.knobs.vsync { "on" } else { "off" },
-                Cap(s.frame_cap),
-                if m.facts.compositor_paced {
-                    "\npaced by the compositor"
-                } else {
-                    ""
-                }
-            ),
+            match m.facts.paced_by {
+                // A browser presents at the display's refresh whatever is asked: vsync is
+                // not the page's to choose.
+                PacedBy::Browser => format!(
+                    "cap {}, paced by the browser\n(requestAnimationFrame)",
+                    Cap(s.frame_cap)
+                ),
+                paced => format!(
+                    "{:?}, vsync {}, cap {}{}",
+                    m.facts.present_mode,
+                    if m.knobs.vsync { "on" } else { "off" },
+                    Cap(s.frame_cap),
+                    if paced == PacedBy::Compositor {
+                        "\npaced by the compositor"
+                    } else {
+                        ""
+                    }
+                ),
+            },
         ),
         ("frame deltas", delta_text(&s.delta)),
         (
@@ -259,7 +279,13 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
                 .cpu_percent
                 .map_or("-".to_string(), |p| format!("{p:.0}% of a core")),
         ),
-    ]
+    ];
+    // A page is one of the browser's threads and is told nothing of its CPU time: the row
+    // is left out there (the help says so).
+    if m.facts.paced_by == PacedBy::Browser {
+        rows.retain(|(label, _)| *label != "process CPU");
+    }
+    rows
 }
 
 /// The ship's delay as the overlay says it.
@@ -539,6 +565,13 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
                 .size(14.0),
             );
             ui.label(RichText::new(text.trade_off).italics().size(12.0));
+            if m.facts.paced_by == PacedBy::Browser {
+                ui.label(
+                    RichText::new(strategy_text::in_a_page(strategy))
+                        .size(12.0)
+                        .color(Color32::from_rgb(140, 200, 255)),
+                );
+            }
             ui.label(
                 RichText::new(format!("from: {}", text.source))
                     .small()
@@ -616,7 +649,19 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
             .frame(panel_frame())
             .show(ctx, |ui| {
                 ui.spacing_mut().item_spacing.y = 1.0;
-                ui.label(RichText::new("Keys").strong());
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new("Keys").strong());
+                    if m.facts.paced_by == PacedBy::Browser {
+                        ui.label(
+                            RichText::new(
+                                "  In a page Esc and Q do nothing (close the tab); the lab, the \
+                                 bench, motion, files and process CPU need Looplab itself.",
+                            )
+                            .size(11.0)
+                            .color(Color32::from_rgb(140, 200, 255)),
+                        );
+                    }
+                });
                 let half = BINDINGS.len().div_ceil(2);
                 ui.horizontal_top(|ui| {
                     for (i, bindings) in BINDINGS.chunks(half).enumerate() {

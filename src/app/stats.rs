@@ -5,21 +5,19 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use looplab_timing::{Rate, Strategy};
+use looplab_timing::Strategy;
 use serde::{Deserialize, Serialize};
 
 use super::App;
+use super::overlay::PacedBy;
 use super::record::StrategyTotals;
 use super::visibility::HiddenReport;
-use crate::failure::Failure;
 use crate::lab::compare::{Compare, Preset};
 use crate::lab::lane::Agreement;
-use crate::platform::files;
 use crate::platform::frame_wait::FrameWaitReport;
 use crate::render::SurfaceRecoveries;
 use crate::session::input_delay;
 use crate::session::ship_input::{Dashes, InputMode, Taps};
-use crate::session::trace::{self, Trace, TraceHeader};
 use crate::world::hash::StateHash;
 
 /// Which windowing system the window ran under.
@@ -29,6 +27,8 @@ pub enum Platform {
     X11,
     /// A Wayland client: its compositor paces it.
     Wayland,
+    /// A browser page: `requestAnimationFrame` paces it.
+    Browser,
 }
 
 /// How a run ended.
@@ -43,6 +43,8 @@ pub enum RunEnd {
     ExitAfter,
     /// Something failed (no GPU, no window); the error says what.
     Failed,
+    /// Not ended: a page's report of the run so far.
+    Running,
 }
 
 /// `--stats`: the run as a whole.
@@ -168,14 +170,15 @@ impl App {
         let delays = &self.run.steer_delays;
         StatsReport {
             seconds: now.as_secs_f64(),
-            platform: if self.window.as_ref().is_some_and(|w| w.wayland) {
-                Platform::Wayland
-            } else {
-                Platform::X11
+            platform: match self.window.as_ref().map(|w| w.paced_by) {
+                Some(PacedBy::Compositor) => Platform::Wayland,
+                Some(PacedBy::Browser) => Platform::Browser,
+                _ => Platform::X11,
             },
             end: match self.phase {
                 super::Phase::Quitting(why) => why,
-                _ => RunEnd::Failed,
+                _ if self.failure.is_some() => RunEnd::Failed,
+                _ => RunEnd::Running,
             },
             strategies: self.run.totals.totals(),
             final_strategy: self.controls.strategy(),
@@ -232,46 +235,6 @@ impl App {
                 }
             }),
         }
-    }
-
-    /// Writes every output the run was asked for, each whole or not at all.
-    pub(super) fn write_outputs(&mut self) -> Result<(), Failure> {
-        self.run.totals.close(self.clock.now());
-        let outputs = self.options.outputs.clone();
-        if let Some(path) = &outputs.stats {
-            let text = files::to_json("stats", &self.stats_report(), true)?;
-            files::write_file("--stats", path, text.as_bytes())?;
-        }
-        if let Some(path) = &outputs.frame_log {
-            self.run.write_frame_log(path)?;
-        }
-        if let (Some(path), Some(frames)) = (&outputs.trace, self.run.trace.take()) {
-            let settings = self.controls.settings();
-            let trace = Trace {
-                header: TraceHeader {
-                    looplab_trace: trace::VERSION,
-                    strategy: self.controls.strategy(),
-                    update_hz: settings.update_rate.as_hz(),
-                    frame_cap_hz: settings.frame_cap.map(Rate::as_hz),
-                    refresh_hz: self.controls.display().as_hz(),
-                    vsync: self.controls.knobs.vsync,
-                    bullets: self.options.world.bullets,
-                },
-                frames,
-            };
-            files::write_file("--trace", path, trace.to_text().as_bytes())?;
-        }
-        if let Some(path) = &outputs.record {
-            let o = &self.options;
-            let recording = super::replay::recording_of(
-                o.strategy,
-                &o.settings,
-                &o.world,
-                self.controls.session(),
-            );
-            files::write_file("--record", path, recording.to_text().as_bytes())?;
-        }
-        Ok(())
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod headless;
 pub mod host;
+pub mod kernel;
 pub mod measure;
 pub mod report;
 pub mod windowed;

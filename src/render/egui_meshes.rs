@@ -39,7 +39,9 @@ struct Draw {
     texture: TextureId,
     scissor: [u32; 4],
     indices: Range<u32>,
-    base_vertex: i32,
+    /// Where its vertices start in the vertex buffer, in vertices. Drawn by binding the
+    /// buffer from there rather than with a base vertex, which WebGL2 lacks.
+    first_vertex: u64,
 }
 
 /// Draws egui's meshes into targets of one format.
@@ -257,7 +259,7 @@ impl EguiMeshes {
                 texture: mesh.texture_id,
                 scissor,
                 indices: index_count as u32..(index_count + mesh.indices.len()) as u32,
-                base_vertex: vertex_count as i32,
+                first_vertex: vertex_count as u64,
             });
             self.vertex_bytes
                 .extend_from_slice(bytemuck::cast_slice(&mesh.vertices));
@@ -285,17 +287,19 @@ impl EguiMeshes {
         }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.locals_group, &[]);
-        pass.set_vertex_buffer(0, self.vertices.buffer.slice(..));
         pass.set_index_buffer(self.indices.buffer.slice(..), wgpu::IndexFormat::Uint32);
+        let vertex_size = std::mem::size_of::<Vertex>() as u64;
         let mut bound = None;
         for draw in &self.draws {
+            let from = draw.first_vertex * vertex_size;
+            pass.set_vertex_buffer(0, self.vertices.buffer.slice(from..));
             if bound != Some(draw.texture) {
                 pass.set_bind_group(1, &self.textures[&draw.texture].bind_group, &[]);
                 bound = Some(draw.texture);
             }
             let [x, y, w, h] = draw.scissor;
             pass.set_scissor_rect(x, y, w, h);
-            pass.draw_indexed(draw.indices.clone(), draw.base_vertex, 0..1);
+            pass.draw_indexed(draw.indices.clone(), 0, 0..1);
         }
         pass.set_scissor_rect(0, 0, size.0, size.1);
     }

@@ -70,8 +70,7 @@ impl Gpu {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("looplab"),
-                required_limits: wgpu::Limits::downlevel_defaults()
-                    .using_resolution(adapter.limits()),
+                required_limits: base_limits(&adapter).using_resolution(adapter.limits()),
                 ..Default::default()
             })
             .await
@@ -105,6 +104,16 @@ impl Gpu {
     /// Validation errors seen so far.
     pub fn error_count(&self) -> u64 {
         self.errors.load(Ordering::Relaxed)
+    }
+}
+
+/// The least a device must offer: the downlevel defaults, or WebGL2's where that is the
+/// backend (a page without WebGPU), since the pipelines need only uniforms and instancing.
+fn base_limits(adapter: &wgpu::Adapter) -> wgpu::Limits {
+    if adapter.get_info().backend == wgpu::Backend::Gl {
+        wgpu::Limits::downlevel_webgl2_defaults()
+    } else {
+        wgpu::Limits::downlevel_defaults()
     }
 }
 

@@ -110,6 +110,7 @@ impl Graphics {
     /// Creates the surface for `window`, a device that can present to it, and the pipelines:
     /// with the bare instanced renderer for the bullets when `bare`, and `faults` standing in
     /// for some surface textures (both test hooks).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(
         window: Arc<Window>,
         instance: wgpu::Instance,
@@ -117,16 +118,31 @@ impl Graphics {
         bare: bool,
         faults: Option<SurfaceFaults>,
     ) -> Result<Self, String> {
-        let surface = instance.create_surface(Arc::clone(&window)).map_err(|e| {
-            // With no driver at all, creating the surface is the first thing that fails.
-            let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
-            if adapters.is_empty() {
-                gpu::no_adapter_message()
-            } else {
-                format!("cannot create a drawing surface for the window: {e}")
+        pollster::block_on(Self::create(window, instance, vsync, bare, faults))
+    }
+
+    /// [`Graphics::new`] as a future, for a page, whose thread may not block on the adapter
+    /// and device requests.
+    pub async fn create(
+        window: Arc<Window>,
+        instance: wgpu::Instance,
+        vsync: bool,
+        bare: bool,
+        faults: Option<SurfaceFaults>,
+    ) -> Result<Self, String> {
+        let surface = match instance.create_surface(Arc::clone(&window)) {
+            Ok(surface) => surface,
+            Err(e) => {
+                // With no driver at all, creating the surface is the first thing that fails.
+                let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
+                return Err(if adapters.is_empty() {
+                    gpu::no_adapter_message()
+                } else {
+                    format!("cannot create a drawing surface for the window: {e}")
+                });
             }
-        })?;
-        let gpu = pollster::block_on(Gpu::open(instance, Some(&surface)))?;
+        };
+        let gpu = Gpu::open(instance, Some(&surface)).await?;
         let caps = surface.get_capabilities(&gpu.adapter);
         if caps.formats.is_empty() {
             return Err(format!(
@@ -148,7 +164,13 @@ impl Graphics {
             height: size.height.max(1),
             present_mode: choose_present_mode(&caps.present_modes, vsync),
             desired_maximum_frame_latency: 2,
-            alpha_mode: caps.alpha_modes[0],
+            // Opaque where offered: a page's canvas otherwise lets the page show through
+            // wherever the overlay's text blends with less than full alpha.
+            alpha_mode: if caps.alpha_modes.contains(&wgpu::CompositeAlphaMode::Opaque) {
+                wgpu::CompositeAlphaMode::Opaque
+            } else {
+                caps.alpha_modes[0]
+            },
             view_formats: vec![],
             color_space: wgpu::SurfaceColorSpace::Auto,
         };

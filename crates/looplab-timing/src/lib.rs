@@ -173,6 +173,7 @@ extern crate alloc;
 
 mod accumulator;
 mod budget;
+mod callbacks;
 mod clock;
 mod deadline;
 mod delta;
@@ -190,6 +191,7 @@ mod wait;
 
 pub use accumulator::Accumulator;
 pub use budget::UpdateBudget;
+pub use callbacks::FrameCallbacks;
 #[cfg(feature = "std")]
 pub use clock::SystemClock;
 pub use clock::{Clock, ManualClock};

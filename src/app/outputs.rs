@@ -1,0 +1,51 @@
+//! The files a native run writes when it ends (`--stats`, `--frame-log`, `--trace`,
+//! `--record`), each whole or not at all. A page writes none: it shows its figures instead.
+
+use looplab_timing::Rate;
+
+use super::App;
+use crate::failure::Failure;
+use crate::platform::files;
+use crate::session::trace::{self, Trace, TraceHeader};
+
+impl App {
+    /// Writes every output the run was asked for, each whole or not at all.
+    pub(super) fn write_outputs(&mut self) -> Result<(), Failure> {
+        self.run.totals.close(self.clock.now());
+        let outputs = self.options.outputs.clone();
+        if let Some(path) = &outputs.stats {
+            let text = files::to_json("stats", &self.stats_report(), true)?;
+            files::write_file("--stats", path, text.as_bytes())?;
+        }
+        if let Some(path) = &outputs.frame_log {
+            self.run.write_frame_log(path)?;
+        }
+        if let (Some(path), Some(frames)) = (&outputs.trace, self.run.trace.take()) {
+            let settings = self.controls.settings();
+            let trace = Trace {
+                header: TraceHeader {
+                    looplab_trace: trace::VERSION,
+                    strategy: self.controls.strategy(),
+                    update_hz: settings.update_rate.as_hz(),
+                    frame_cap_hz: settings.frame_cap.map(Rate::as_hz),
+                    refresh_hz: self.controls.display().as_hz(),
+                    vsync: self.controls.knobs.vsync,
+                    bullets: self.options.world.bullets,
+                },
+                frames,
+            };
+            files::write_file("--trace", path, trace.to_text().as_bytes())?;
+        }
+        if let Some(path) = &outputs.record {
+            let o = &self.options;
+            let recording = super::replay::recording_of(
+                o.strategy,
+                &o.settings,
+                &o.world,
+                self.controls.session(),
+            );
+            files::write_file("--record", path, recording.to_text().as_bytes())?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,330 @@
+//! The window in a browser page, where the browser owns the loop.
+//!
+//! Game Programming Patterns asks first whether you own the game loop or the platform does,
+//! and names the browser as the platform that does: the page asks for
+//! `requestAnimationFrame` and is called back once a refresh. So here, unlike the native
+//! window:
+//!
+//! - a frame starts only in the browser's callback (winit's `RedrawRequested` on the web),
+//!   and a frame cap or fixed-sleep's nap can only let callbacks pass
+//!   ([`FrameCallbacks`]); nothing waits, spins or sleeps between frames;
+//! - the GPU is asked for without blocking (a page's thread may not), and the loop starts
+//!   when it answers;
+//! - a hidden tab gets no callbacks at all: the page's visibility (winit's `Occluded`, from
+//!   `visibilitychange`) rests the loop and resyncs it on return, as the native window does
+//!   after being covered;
+//! - the run's figures are kept for the page to read ([`stats_json`]) instead of written to
+//!   files.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use looplab_timing::{FrameCallbacks, Rate, Wake};
+use serde::Serialize;
+use wasm_bindgen::JsCast;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::platform::web::{EventLoopExtWebSys, WindowAttributesExtWebSys, WindowExtWebSys};
+
+use super::overlay::PacedBy;
+use super::stats::StatsReport;
+use super::{App, AppEvent, AppOptions, Phase};
+use crate::failure::Failure;
+use crate::platform::clock::WallClock;
+use crate::render::Graphics;
+
+/// The id of the page's canvas (the window draws into it; without one, a canvas is added at
+/// the end of the page).
+pub const CANVAS_ID: &str = "looplab";
+
+/// The id of the page element that shows a failure in words.
+pub const STATUS_ID: &str = "looplab-status";
+
+/// How many recent presents the page keeps for its pacing figures: ten seconds at 60 Hz.
+const PRESENTS_KEPT: usize = 600;
+
+/// Frame callbacks after which the measured refresh is taken as the display's.
+const CALLBACKS_TO_MEASURE: u64 = 60;
+
+thread_local! {
+    /// The running app, for [`stats_json`]: the page's one thread runs both.
+    static RUNNING: RefCell<Option<Rc<RefCell<App>>>> = const { RefCell::new(None) };
+}
+
+/// The GPU state, once the request made as the window opened has answered.
+type GpuSlot = Rc<RefCell<Option<Result<Graphics, String>>>>;
+
+/// What the window keeps only in a page.
+#[derive(Default)]
+pub struct PageLoop {
+    callbacks: FrameCallbacks,
+    /// A frame callback has been asked for and has not come.
+    asked: bool,
+    /// Callbacks that started a frame, and that were let pass.
+    taken: u64,
+    passed: u64,
+    /// The backends the page may use (WebGPU and WebGL2, or WebGL2 alone when asked).
+    backends: wgpu::Backends,
+    gpu: GpuSlot,
+    proxy: Option<EventLoopProxy<AppEvent>>,
+    /// When recent frames were presented, on the app's clock.
+    presents: VecDeque<Duration>,
+    /// `performance.now()` at the first present: from the page's navigation to its first
+    /// frame.
+    first_frame_ms: Option<f64>,
+    display_measured: bool,
+}
+
+/// Starts the window in the page: the browser runs the event loop from here on, and this
+/// returns at once.
+pub fn spawn(options: AppOptions, webgl_only: bool) -> Result<(), Failure> {
+    let event_loop = EventLoop::<AppEvent>::with_user_event()
+        .build()
+        .map_err(|e| Failure::runtime(format!("cannot start the page's event loop: {e}")))?;
+    let mut app = App::new(options, None, WallClock::start());
+    app.page.proxy = Some(event_loop.create_proxy());
+    app.page.backends = if webgl_only {
+        wgpu::Backends::GL
+    } else {
+        wgpu::Backends::BROWSER_WEBGPU | wgpu::Backends::GL
+    };
+    let app = Rc::new(RefCell::new(app));
+    RUNNING.with(|running| *running.borrow_mut() = Some(Rc::clone(&app)));
+    event_loop.spawn_app(PageHandler(app));
+    Ok(())
+}
+
+/// The run so far as JSON ([`PageStats`]), or `null` before it has started.
+pub fn stats_json() -> String {
+    RUNNING.with(|running| match &*running.borrow() {
+        Some(app) => match app.try_borrow() {
+            Ok(app) => serde_json::to_string(&app.page_stats()).unwrap_or_default(),
+            // Asked from inside the loop's own handler: not a state to report.
+            Err(_) => "null".to_string(),
+        },
+        None => "null".to_string(),
+    })
+}
+
+/// Shows `message` on the page (and in the console): how a failure reaches a person there.
+pub fn show_failure(message: &str) {
+    log::error!("{message}");
+    if let Some(status) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(STATUS_ID))
+    {
+        status.set_text_content(Some(message));
+    }
+}
+
+/// What the page shows of the run: `window.looplab.stats()` returns it, for the tests and
+/// for anyone curious.
+#[derive(Serialize)]
+pub struct PageStats {
+    /// The run as the native window's `--stats` writes it.
+    pub run: StatsReport,
+    /// The GPU backend: `BrowserWebGpu` or `Gl` (WebGL2).
+    pub backend: Option<String>,
+    /// From the page's navigation to its first frame on screen, ms.
+    pub load_to_first_frame_ms: Option<f64>,
+    /// The display's refresh as the frame callbacks measure it, ms.
+    pub refresh_ms: f64,
+    /// Frame callbacks that started a frame, and that were let pass (a frame cap).
+    pub callbacks_taken: u64,
+    pub callbacks_passed: u64,
+    /// Intervals between the recent presented frames, ms, oldest first.
+    pub present_intervals_ms: Vec<f64>,
+    /// Why the run stopped, when it failed.
+    pub failure: Option<String>,
+}
+
+impl App {
+    /// Opens the window on the page's canvas and asks for a GPU without waiting for it.
+    pub(super) fn open_page_window(&mut self, event_loop: &ActiveEventLoop) {
+        if self.page.proxy.is_none() {
+            return;
+        }
+        let canvas = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(CANVAS_ID))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        let attributes = self
+            .window_attributes()
+            .with_append(canvas.is_none())
+            .with_canvas(canvas);
+        let window = match event_loop.create_window(attributes) {
+            Ok(w) => Arc::new(w),
+            Err(e) => {
+                let failure = Failure::runtime(format!("cannot create the page's canvas: {e}"));
+                show_failure(&failure.message);
+                return self.fail(event_loop, failure);
+            }
+        };
+        if let Some(canvas) = window.canvas() {
+            let _ = canvas.focus();
+        }
+        let Some(proxy) = self.page.proxy.take() else {
+            return;
+        };
+        let slot = Rc::clone(&self.page.gpu);
+        let backends = self.page.backends;
+        let vsync = self.controls.knobs.vsync;
+        wasm_bindgen_futures::spawn_local(async move {
+            let instance =
+                wgpu::util::new_instance_with_webgpu_detection(wgpu::InstanceDescriptor {
+                    backends,
+                    ..wgpu::InstanceDescriptor::new_without_display_handle()
+                })
+                .await;
+            let gfx = Graphics::create(window, instance, vsync, false, None).await;
+            *slot.borrow_mut() = Some(gfx);
+            let _ = proxy.send_event(AppEvent::GpuReady);
+        });
+    }
+
+    /// The GPU has answered: the loop starts, or the page says why it cannot.
+    pub(super) fn gpu_ready(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(answer) = self.page.gpu.borrow_mut().take() else {
+            return;
+        };
+        match answer {
+            Ok(gfx) => {
+                log::info!(
+                    "platform: a browser page; requestAnimationFrame paces the loop, which \
+                     cannot outrun the display, and a frame cap lets callbacks pass"
+                );
+                let parts = self.window_parts(gfx, PacedBy::Browser);
+                self.window = Some(parts);
+                self.phase = Phase::Idle {
+                    wake: Wake::Immediately,
+                    since: self.clock.now(),
+                };
+            }
+            Err(message) => {
+                show_failure(&format!("Looplab cannot draw in this page: {message}"));
+                self.fail(event_loop, Failure::runtime(message));
+            }
+        }
+    }
+
+    /// A frame callback of the browser's (`requestAnimationFrame`): the frame starts now,
+    /// unless the strategy's wake time is still more than a quarter refresh away.
+    pub(super) fn animation_frame(&mut self, event_loop: &ActiveEventLoop) {
+        self.page.asked = false;
+        match self.phase {
+            Phase::Drawing(_) => self.draw(),
+            Phase::Idle { wake, since } => {
+                let now = self.clock.now();
+                if !self.page.callbacks.take(now, wake) {
+                    self.page.passed += 1;
+                    return;
+                }
+                self.page.taken += 1;
+                self.measure_display();
+                self.apply_input(event_loop);
+                if matches!(self.phase, Phase::Quitting(_)) {
+                    return;
+                }
+                self.begin_frame(since);
+                if matches!(self.phase, Phase::Drawing(_)) {
+                    self.draw();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// What the event loop does between callbacks: wait for the next one (asked for while
+    /// the loop runs), or for input while it rests.
+    pub(super) fn page_step(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
+        match self.phase {
+            Phase::Idle { .. } | Phase::Drawing(_) if !self.page.asked => {
+                if let Some(w) = &self.window {
+                    w.gfx.window.request_redraw();
+                    self.page.asked = true;
+                }
+            }
+            Phase::Resting => self.apply_input(event_loop),
+            _ => {}
+        }
+        ControlFlow::Wait
+    }
+
+    /// The page was hidden: the callbacks stop, and the gap is no refresh.
+    pub(super) fn page_hidden(&mut self) {
+        self.page.callbacks.pause();
+        self.page.asked = false;
+    }
+
+    /// A frame was presented at `now`.
+    pub(super) fn page_presented(&mut self, now: Duration) {
+        if self.page.first_frame_ms.is_none() {
+            self.page.first_frame_ms = web_sys::window()
+                .and_then(|w| w.performance())
+                .map(|p| p.now());
+        }
+        if self.page.presents.len() == PRESENTS_KEPT {
+            self.page.presents.pop_front();
+        }
+        self.page.presents.push_back(now);
+    }
+
+    /// Once the callbacks have measured the refresh, it is the display's (the page is never
+    /// told it): snapped deltas snap to it.
+    fn measure_display(&mut self) {
+        if self.page.display_measured || self.page.taken < CALLBACKS_TO_MEASURE {
+            return;
+        }
+        self.page.display_measured = true;
+        if let Ok(rate) = Rate::hz(1.0 / self.page.callbacks.refresh().as_secs_f64()) {
+            log::info!("display: {rate}, measured from the browser's frame callbacks");
+            self.controls.set_display(rate);
+        }
+    }
+
+    fn page_stats(&self) -> PageStats {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let presents: Vec<Duration> = self.page.presents.iter().copied().collect();
+        PageStats {
+            run: self.stats_report(),
+            backend: self
+                .window
+                .as_ref()
+                .map(|w| format!("{:?}", w.gfx.gpu.adapter.get_info().backend)),
+            load_to_first_frame_ms: self.page.first_frame_ms,
+            refresh_ms: ms(self.page.callbacks.refresh()),
+            callbacks_taken: self.page.taken,
+            callbacks_passed: self.page.passed,
+            present_intervals_ms: presents.windows(2).map(|p| ms(p[1] - p[0])).collect(),
+            failure: self.failure.as_ref().map(|f| f.message.clone()),
+        }
+    }
+}
+
+/// Hands the browser's events to the app, which [`stats_json`] reads between them.
+struct PageHandler(Rc<RefCell<App>>);
+
+impl winit::application::ApplicationHandler<AppEvent> for PageHandler {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        self.0.borrow_mut().resumed(event_loop);
+    }
+
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, event: AppEvent) {
+        self.0.borrow_mut().user_event(event_loop, event);
+    }
+
+    fn window_event(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        id: winit::window::WindowId,
+        event: winit::event::WindowEvent,
+    ) {
+        self.0.borrow_mut().window_event(event_loop, id, event);
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        self.0.borrow_mut().about_to_wait(event_loop);
+    }
+}

@@ -1,0 +1,161 @@
+//! A page's address as the window's options: `?strategy=fixed-sleep&cap=40&bullets=2000`
+//! means what `looplab --strategy fixed-sleep --cap 40 --bullets 2000` means, checked by the
+//! same parser, so a page and the native window take the same options with the same
+//! messages. What a page cannot do (write or read files, quit by itself, the lab, the bench
+//! and `motion`) is refused in one line that says where to do it instead.
+//!
+//! One name is the page's own: `backend=webgl` draws with WebGL2 even where the browser
+//! offers WebGPU.
+
+use clap::Parser;
+
+use crate::app::AppOptions;
+use crate::cli::{Cli, one_line};
+use crate::failure::Failure;
+
+/// The page's options: the window's, and whether to draw with WebGL2 alone.
+#[derive(Clone, Debug)]
+pub struct PageOptions {
+    pub app: AppOptions,
+    pub webgl_only: bool,
+}
+
+/// Options that read or write files, or end the run: not for a page.
+const NATIVE_ONLY: [&str; 9] = [
+    "stats",
+    "frame-log",
+    "record",
+    "trace",
+    "replay",
+    "exit-after",
+    "key-script",
+    "surface-faults",
+    "bare-renderer",
+];
+
+/// The page's options from its address's query (`?a=1&b`, or without the `?`).
+pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
+    let mut args = vec!["looplab".to_string()];
+    let mut webgl_only = false;
+    for pair in query.trim_start_matches('?').split('&') {
+        let (name, value) = match pair.split_once('=') {
+            Some((n, v)) => (decode(n), Some(decode(v))),
+            None => (decode(pair), None),
+        };
+        match name.as_str() {
+            "" => {}
+            "backend" => {
+                webgl_only = match value.as_deref() {
+                    Some("webgl") => true,
+                    Some("auto") | None => false,
+                    Some(other) => {
+                        return Err(Failure::usage(format!(
+                            "backend={other}: a page draws with webgl or auto (WebGPU where the browser has it)"
+                        )));
+                    }
+                }
+            }
+            "lab" | "bench" | "motion" => {
+                return Err(Failure::usage(format!(
+                    "{name} runs outside a browser: install Looplab and run `looplab {name}`"
+                )));
+            }
+            n if NATIVE_ONLY.contains(&n) => {
+                return Err(Failure::usage(format!(
+                    "--{n} is for the native window: a page reads and writes no files and runs until its tab is closed"
+                )));
+            }
+            n => {
+                args.push(format!("--{n}"));
+                args.extend(value);
+            }
+        }
+    }
+    let cli = Cli::try_parse_from(&args)
+        .map_err(|e| Failure::usage(one_line(&e.render().to_string())))?;
+    if !cli.app.lanes.is_empty() && !(2..=6).contains(&cli.app.lanes.len()) {
+        return Err(Failure::usage(format!(
+            "compare mode takes 2 to 6 lanes, not {}",
+            cli.app.lanes.len()
+        )));
+    }
+    Ok(PageOptions {
+        app: cli.app.options(),
+        webgl_only,
+    })
+}
+
+/// A query component with its `%XX` escapes and `+` (a space) decoded; an escape that is
+/// not one is kept as written.
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = |b: u8| (b as char).to_digit(16);
+                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                    (Some(hi), Some(lo)) => {
+                        out.push((hi * 16 + lo) as u8);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use looplab_timing::{Rate, Strategy};
+
+    #[test]
+    fn the_query_takes_the_windows_options() {
+        let o = page_options("?strategy=fixed-sleep&cap=40&bullets=2000&hide-overlay").unwrap();
+        assert_eq!(o.app.strategy, Strategy::FixedSleep);
+        assert_eq!(o.app.settings.frame_cap, Some(Rate::hz(40.0).unwrap()));
+        assert_eq!(o.app.world.bullets, 2000);
+        assert!(!o.app.knobs.overlay);
+        assert!(!o.webgl_only);
+        let plain = page_options("").unwrap();
+        assert_eq!(plain.app.strategy, Strategy::Interpolated);
+        assert!(plain.app.knobs.overlay);
+        assert!(page_options("backend=webgl&strategy=4").unwrap().webgl_only);
+        let lanes = page_options("lane=fast%2Fvariable&lane=weak-gpu/variable").unwrap();
+        assert_eq!(lanes.app.lanes.len(), 2);
+    }
+
+    #[test]
+    fn what_a_page_cannot_do_is_refused_in_one_line() {
+        let e = page_options("stats=run.json").unwrap_err();
+        assert!(
+            e.message.contains("--stats is for the native window"),
+            "{e}"
+        );
+        let e = page_options("lab").unwrap_err();
+        assert!(e.message.contains("looplab lab"), "{e}");
+        let e = page_options("strategy=sideways").unwrap_err();
+        assert!(
+            e.message.contains("sideways") && !e.message.contains('\n'),
+            "{e}"
+        );
+        let e = page_options("backend=vulkan").unwrap_err();
+        assert!(e.message.contains("webgl or auto"), "{e}");
+        assert!(page_options("lane=fast/variable").is_err());
+    }
+
+    #[test]
+    fn escapes_are_decoded() {
+        assert_eq!(decode("a%2Fb+c"), "a/b c");
+        assert_eq!(decode("100%"), "100%");
+        assert_eq!(decode("%zz"), "%zz");
+        assert_eq!(decode("%é"), "%é");
+    }
+}

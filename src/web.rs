@@ -1,0 +1,80 @@
+//! The page's entry point: the same window in a browser, where the browser owns the loop
+//! (see [`crate::app::page`]). The page's address carries the window's options
+//! ([`crate::page_args`]); logs and panics go to the browser's console; and the page's
+//! script gets two functions, `looplabStats()` (the run so far, as JSON) and
+//! `looplabKernel(bullets)` (the planner's and the world's cost in this browser).
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::app::page;
+use crate::page_args::page_options;
+
+/// Starts Looplab in the page; the browser's event loop runs it from here.
+pub fn start() {
+    console_error_panic_hook::set_once();
+    ConsoleLog::install();
+    let query = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    let started = page_options(&query).and_then(|o| page::spawn(o.app, o.webgl_only));
+    if let Err(failure) = started {
+        page::show_failure(&failure.message);
+    }
+}
+
+/// The run so far as JSON (`null` before it has started): see
+/// [`PageStats`](crate::app::page::PageStats).
+#[wasm_bindgen(js_name = looplabStats)]
+pub fn stats() -> String {
+    page::stats_json()
+}
+
+/// Times the planner and a world of `bullets` here, as `looplab bench --kernel` does
+/// natively, and returns the costs as JSON.
+#[wasm_bindgen(js_name = looplabKernel)]
+pub fn kernel(bullets: usize) -> String {
+    serde_json::to_string(&crate::bench::kernel::kernel(bullets)).unwrap_or_default()
+}
+
+/// Log records to the browser's console, each at its own level (errors as
+/// `console.error`). The GPU crates speak only from warnings up, as they do natively.
+struct ConsoleLog;
+
+impl ConsoleLog {
+    fn install() {
+        static LOGGER: ConsoleLog = ConsoleLog;
+        if log::set_logger(&LOGGER).is_ok() {
+            log::set_max_level(log::LevelFilter::Info);
+        }
+    }
+}
+
+impl log::Log for ConsoleLog {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        let quiet = ["wgpu", "naga", "winit"]
+            .iter()
+            .any(|c| metadata.target().starts_with(c));
+        metadata.level()
+            <= if quiet {
+                log::Level::Warn
+            } else {
+                log::Level::Info
+            }
+    }
+
+    fn log(&self, record: &log::Record) {
+        if !self.enabled(record.metadata()) {
+            return;
+        }
+        let line =
+            wasm_bindgen::JsValue::from_str(&format!("{}: {}", record.target(), record.args()));
+        match record.level() {
+            log::Level::Error => web_sys::console::error_1(&line),
+            log::Level::Warn => web_sys::console::warn_1(&line),
+            log::Level::Info => web_sys::console::info_1(&line),
+            _ => web_sys::console::debug_1(&line),
+        }
+    }
+
+    fn flush(&self) {}
+}

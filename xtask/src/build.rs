@@ -1,0 +1,201 @@
+//! The page's build: the app for `wasm32-unknown-unknown` in the `web` profile (small and
+//! fast: `opt-level = "s"`, LTO, one codegen unit), its JavaScript glue from wasm-bindgen,
+//! the wasm shrunk by wasm-opt, and the HTML page: a folder of static files any web server
+//! can host.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::root;
+
+/// The build's own target directory: a cargo running inside `cargo test` or `cargo run`
+/// would otherwise wait for their lock on `target/`.
+pub fn target_dir() -> PathBuf {
+    root().join("target").join("web")
+}
+
+/// Where the page is written.
+pub fn dist_dir() -> PathBuf {
+    target_dir().join("dist")
+}
+
+/// A finished build.
+#[derive(Clone, Debug)]
+pub struct Built {
+    pub dir: PathBuf,
+    /// The wasm as served, and gzipped (as a server would send it).
+    pub wasm_bytes: u64,
+    pub wasm_gzip_bytes: u64,
+    /// The wasm as rustc wrote it, when wasm-opt shrank it.
+    pub unoptimized_bytes: Option<u64>,
+    pub took: Duration,
+}
+
+impl Built {
+    /// One line about the build.
+    pub fn summary(&self) -> String {
+        let mb = |b: u64| b as f64 / 1e6;
+        let opt = match self.unoptimized_bytes {
+            Some(b) => format!(", {:.2} MB as rustc wrote it", mb(b)),
+            None => ", not shrunk: wasm-opt not found (Debian package binaryen)".to_string(),
+        };
+        format!(
+            "web build in {}: wasm {:.2} MB, {:.2} MB gzipped{opt}",
+            self.dir.display(),
+            mb(self.wasm_bytes),
+            mb(self.wasm_gzip_bytes),
+        )
+    }
+}
+
+/// The version of wasm-bindgen in the lock file: the CLI must be the same.
+pub fn locked_wasm_bindgen() -> Result<String, String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\""
+            && let Some(version) = lines.next().and_then(|l| l.strip_prefix("version = \""))
+        {
+            return Ok(version.trim_end_matches('"').to_string());
+        }
+    }
+    Err("Cargo.lock names no wasm-bindgen".to_string())
+}
+
+/// Builds the page into [`dist_dir`].
+pub fn build() -> Result<Built, String> {
+    let started = Instant::now();
+    let version = locked_wasm_bindgen()?;
+    check_wasm_bindgen(&version)?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let status = Command::new(cargo)
+        .current_dir(root())
+        .args([
+            "build",
+            "--bin",
+            "looplab",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "web",
+        ])
+        .env("CARGO_TARGET_DIR", target_dir())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(
+            "the wasm build failed (is the target installed? rustup target add wasm32-unknown-unknown)"
+                .to_string(),
+        );
+    }
+    let rustc_wasm = target_dir().join("wasm32-unknown-unknown/web/looplab.wasm");
+    // wasm-opt runs before wasm-bindgen: Debian's binaryen (108) mistakes the table of
+    // JavaScript objects that wasm-bindgen adds for a table of functions, and the page
+    // then fails as it starts.
+    let (wasm, unoptimized_bytes) = if which("wasm-opt") {
+        let shrunk = target_dir().join("looplab.opt.wasm");
+        run(
+            Command::new("wasm-opt")
+                .arg("-Os")
+                // What rustc's wasm32 target emits by default.
+                .args([
+                    "--enable-bulk-memory",
+                    "--enable-mutable-globals",
+                    "--enable-nontrapping-float-to-int",
+                    "--enable-sign-ext",
+                    "--enable-reference-types",
+                    "--enable-multivalue",
+                ])
+                .arg(&rustc_wasm)
+                .arg("-o")
+                .arg(&shrunk),
+            "wasm-opt",
+        )?;
+        (shrunk, Some(size(&rustc_wasm)?))
+    } else {
+        (rustc_wasm, None)
+    };
+    let dist = dist_dir();
+    if dist.exists() {
+        std::fs::remove_dir_all(&dist)
+            .map_err(|e| format!("cannot clear {}: {e}", dist.display()))?;
+    }
+    run(
+        Command::new("wasm-bindgen")
+            .args([
+                "--target",
+                "web",
+                "--no-typescript",
+                "--out-name",
+                "looplab",
+                "--out-dir",
+            ])
+            .arg(&dist)
+            .arg(&wasm),
+        "wasm-bindgen",
+    )?;
+    let bg = dist.join("looplab_bg.wasm");
+    std::fs::copy(root().join("web/index.html"), dist.join("index.html"))
+        .map_err(|e| format!("cannot copy web/index.html: {e}"))?;
+    let bytes = std::fs::read(&bg).map_err(|e| format!("cannot read {}: {e}", bg.display()))?;
+    Ok(Built {
+        dir: dist,
+        wasm_bytes: bytes.len() as u64,
+        wasm_gzip_bytes: gzipped_size(&bytes),
+        unoptimized_bytes,
+        took: started.elapsed(),
+    })
+}
+
+/// The size of `bytes` gzipped at the best compression.
+pub fn gzipped_size(bytes: &[u8]) -> u64 {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let _ = gz.write_all(bytes);
+    gz.finish().map_or(0, |v| v.len() as u64)
+}
+
+/// The installed wasm-bindgen must be the lock file's version (its glue and the wasm's
+/// must agree), and says how to get it if not.
+fn check_wasm_bindgen(version: &str) -> Result<(), String> {
+    let install = format!("cargo install wasm-bindgen-cli --version {version}");
+    let out = Command::new("wasm-bindgen")
+        .arg("--version")
+        .output()
+        .map_err(|_| format!("wasm-bindgen is not installed: {install}"))?;
+    let found = String::from_utf8_lossy(&out.stdout);
+    if found.split_whitespace().nth(1) == Some(version) {
+        Ok(())
+    } else {
+        Err(format!(
+            "wasm-bindgen {version} is needed (the lock file's), found {}: {install}",
+            found.trim()
+        ))
+    }
+}
+
+fn run(command: &mut Command, name: &str) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {name}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{name} failed ({status})"))
+    }
+}
+
+fn which(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn size(path: &Path) -> Result<u64, String> {
+    std::fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}

@@ -1,0 +1,60 @@
+//! `cargo xtask web build | serve [PORT] | screenshot FILE [QUERY] | measure`: see the
+//! library's documentation and the README's "In the browser".
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use xtask::build::build;
+use xtask::measure::{measure, screenshot};
+use xtask::serve::PageServer;
+
+const USAGE: &str = "usage: cargo xtask web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &[&str]) -> Result<(), String> {
+    match args {
+        ["web", "build"] => {
+            println!("{}", build()?.summary());
+            Ok(())
+        }
+        ["web", "serve", rest @ ..] if rest.len() <= 1 => {
+            let port = match rest.first() {
+                Some(p) => p
+                    .parse()
+                    .map_err(|_| format!("'{p}' is not a port number"))?,
+                None => 8000,
+            };
+            let built = build()?;
+            println!("{}", built.summary());
+            let server = PageServer::start(&built.dir, port)?;
+            println!("serving Looplab at {} (Ctrl+C stops)", server.url(""));
+            loop {
+                std::thread::park();
+            }
+        }
+        ["web", "screenshot", file, rest @ ..] if rest.len() <= 1 => {
+            let built = build()?;
+            screenshot(&built, rest.first().copied().unwrap_or(""), Path::new(file))?;
+            println!("wrote {file}");
+            Ok(())
+        }
+        ["web", "measure"] => {
+            let built = build()?;
+            println!("{}", built.summary());
+            print!("{}", measure(&built)?);
+            Ok(())
+        }
+        _ => Err(USAGE.to_string()),
+    }
+}
