@@ -148,6 +148,10 @@ fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
     let texel = textureSample(sprite_texture, sprite_sampler, in.atlas);
     let r = length(in.uv - vec2<f32>(0.5)) * 2.0;
     let w = max(fwidth(r), 1e-4);
+    // The ship's edge: a triangle pointing up, inside while |x| is under the height left.
+    // Differentiated here too: WebGPU allows fwidth only outside the switch.
+    let edge = abs(in.uv.x - 0.5) - in.uv.y * 0.5;
+    let fw = max(fwidth(edge), 1e-4);
     switch in.shape {
         case 0u: {
             return texel * in.color;
@@ -159,10 +163,6 @@ fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
             return vec4<f32>(in.color.rgb, in.color.a * outer * inner);
         }
         case 3u: {
-            // A triangle pointing up (the ship): inside while |x| is under the height left.
-            let half = in.uv.y * 0.5;
-            let edge = abs(in.uv.x - 0.5) - half;
-            let fw = max(fwidth(edge), 1e-4);
             return vec4<f32>(in.color.rgb, in.color.a * (1.0 - smoothstep(-fw, 0.0, edge)));
         }
         default: {

@@ -37,7 +37,7 @@ use crate::render::Graphics;
 
 /// The id of the page's canvas (the window draws into it; without one, a canvas is added at
 /// the end of the page).
-pub const CANVAS_ID: &str = "looplab";
+pub const CANVAS_ID: &str = "looplab-canvas";
 
 /// The id of the page element that shows a failure in words.
 pub const STATUS_ID: &str = "looplab-status";

@@ -44,7 +44,12 @@ fn check_the_page(gpu: Gpu) {
     assert_eq!(stats["run"]["platform"], "browser");
     assert_eq!(stats["run"]["final_strategy"], "interpolated");
     assert!(stats["load_to_first_frame_ms"].as_f64().unwrap() > 0.0);
-    assert_eq!(stats["run"]["gpu_errors"], 0, "{stats}");
+    assert_eq!(
+        stats["run"]["gpu_errors"],
+        0,
+        "{stats}\nconsole: {:?}",
+        browser.console()
+    );
 
     // What it drew: the scene fills the canvas with bullets and words.
     let picture = Picture::from_png(&browser.screenshot().unwrap()).unwrap();
