@@ -157,7 +157,7 @@ impl Graphics {
             .find(|f| !f.is_srgb())
             .unwrap_or(caps.formats[0]);
         let size = window.inner_size();
-        let config = wgpu::SurfaceConfiguration {
+        let mut config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
             width: size.width.max(1),
@@ -176,6 +176,11 @@ impl Graphics {
         };
         if size.width > 0 && size.height > 0 {
             surface.configure(&gpu.device, &config);
+        } else {
+            // No area yet (a page's canvas is measured after it is made): nothing is drawn
+            // until a resize gives it one, as for a minimized window.
+            config.width = 0;
+            config.height = 0;
         }
         let painter = Painter::new(&gpu.device, &gpu.queue, format, bare)?;
         log::info!(

@@ -2,7 +2,7 @@
 
 use core::time::Duration;
 
-use crate::units::mul_duration;
+use crate::units::{div_rem, mul_duration};
 
 /// The largest `f32` below 1.0. A fraction of a step is below one in exact arithmetic, but
 /// rounding `0.999999999` to `f32` would otherwise give 1.0.
@@ -73,7 +73,7 @@ impl Accumulator {
     pub fn owed_steps(&self, step: Duration) -> u64 {
         match step.as_nanos() {
             0 => 0,
-            s => u64::try_from(self.lag.as_nanos() / s).unwrap_or(u64::MAX),
+            s => u64::try_from(div_rem(self.lag.as_nanos(), s).0).unwrap_or(u64::MAX),
         }
     }
 
@@ -116,7 +116,7 @@ pub(crate) fn fraction_of_step(lag: Duration, step: Duration) -> f32 {
     if step == 0 {
         return 0.0;
     }
-    let fraction = (lag.as_nanos() % step) as f64 / step as f64;
+    let fraction = div_rem(lag.as_nanos(), step).1 as f64 / step as f64;
     (fraction as f32).clamp(0.0, FRACTION_MAX)
 }
 

@@ -9,7 +9,7 @@ use crate::game_clock::GameClock;
 use crate::plan::{FramePlan, PredictFrom, View};
 use crate::settings::LoopSettings;
 use crate::strategy::{DrawMode, Family, Strategy, Updates};
-use crate::units::{Rate, TimeScale, mul_duration};
+use crate::units::{Rate, TimeScale, div_rem, mul_duration};
 
 /// A loop strategy with its settings and state: call [`plan_frame`](Planner::plan_frame)
 /// at the start of every frame and do what the plan says.
@@ -193,7 +193,8 @@ impl Planner {
         if step == 0 {
             return self.view_of(self.strategy.draw_mode(), 0.0, to);
         }
-        let owed = self.lag.overstep().as_nanos() % step + self.since_last_frame(now).as_nanos();
+        let owed =
+            div_rem(self.lag.overstep().as_nanos(), step).1 + self.since_last_frame(now).as_nanos();
         let alpha = ((owed as f64 / step as f64) as f32).clamp(0.0, FRACTION_MAX);
         self.view_of(self.strategy.draw_mode(), alpha, to)
     }

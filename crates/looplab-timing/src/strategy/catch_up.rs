@@ -42,6 +42,7 @@ use crate::deadline::DeadlineGrid;
 use crate::game_clock::FrameTime;
 use crate::plan::Wake;
 use crate::settings::LoopSettings;
+use crate::units::div_rem;
 
 pub(crate) const RULES: Rules = Rules {
     family: Family::Accumulator,
@@ -66,7 +67,7 @@ pub(crate) fn updates(
     let mut planned = Updates::fixed(lag.expend_up_to(step, max), step);
     // Never drop more than this frame brought: steps owed since the step shrank (a higher
     // update rate) stay owed and are paid over the next frames.
-    let brought = frame.advance.as_nanos() / step.as_nanos();
+    let brought = div_rem(frame.advance.as_nanos(), step.as_nanos()).0;
     planned.skipped = lag.discard_steps(u64::try_from(brought).unwrap_or(u64::MAX), step);
     planned
 }
