@@ -37,7 +37,7 @@ pub struct OverlayFrame {
 impl OverlayHost {
     /// For a window: egui reads the window's input (clicks on the overlay's buttons).
     pub fn for_window(window: &Window, max_texture_side: usize) -> Self {
-        let ctx = egui::Context::default();
+        let ctx = dark_context();
         let state = egui_winit::State::new(
             ctx.clone(),
             egui::ViewportId::ROOT,
@@ -57,7 +57,7 @@ impl OverlayHost {
     /// With no window and no input (offscreen benchmarks).
     pub fn headless() -> Self {
         Self {
-            ctx: egui::Context::default(),
+            ctx: dark_context(),
             window_input: None,
             started: Stopwatch::start(),
             audit: false,
@@ -150,4 +150,13 @@ impl OverlayHost {
             texts: laid.texts,
         }
     }
+}
+
+/// An egui context in its dark theme whatever the system prefers: the scene is dark, and a
+/// browser that prefers light (headless Chromium does) would otherwise turn the overlay's
+/// text grey on grey.
+fn dark_context() -> egui::Context {
+    let ctx = egui::Context::default();
+    ctx.set_theme(egui::ThemePreference::Dark);
+    ctx
 }
