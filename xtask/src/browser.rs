@@ -7,7 +7,7 @@
 //! in Debian's Chromium 156 (`--enable-unsafe-webgpu --enable-features=Vulkan
 //! --use-vulkan=swiftshader --use-angle=swiftshader --enable-unsafe-swiftshader`).
 
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -69,37 +69,49 @@ pub struct ConsoleLine {
 }
 
 impl Browser {
-    /// Starts chromedriver on a free loopback port and a headless Chromium through it, its
-    /// window big enough for the 1280x720 canvas.
+    /// Starts chromedriver and a headless Chromium through it, its window big enough for
+    /// the 1280x720 canvas. A start that fails (on a busy machine Chromium can be slow to
+    /// come up) is tried once more with a fresh chromedriver; the error names both tries.
     pub fn start(gpu: Gpu) -> Result<Browser, String> {
         let chromium = find(&["chromium", "chromium-browser", "google-chrome"])
             .ok_or_else(|| NO_CHROMIUM_HELP.to_string())?;
         let chromedriver = find(&["chromedriver"]).ok_or_else(|| NO_CHROMIUM_HELP.to_string())?;
-        let port = free_port()?;
-        let driver = Command::new(&chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
+        let first = match Browser::start_once(&chromium, &chromedriver, gpu) {
+            Ok(browser) => return Ok(browser),
+            Err(e) => e,
+        };
+        Browser::start_once(&chromium, &chromedriver, gpu).map_err(|second| {
+            format!("cannot start headless Chromium ({chromium}): {first}; tried again: {second}")
+        })
+    }
+
+    fn start_once(chromium: &str, chromedriver: &str, gpu: Gpu) -> Result<Browser, String> {
+        // Port 0: chromedriver takes a free port itself and names it in its banner, so no
+        // other listener (the page's server, another test's browser) can race it for one.
+        let mut driver = Command::new(chromedriver)
+            .arg("--port=0")
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot start {chromedriver}: {e}"))?;
+        let port = match driver_port(&mut driver, Duration::from_secs(20)) {
+            Ok(port) => port,
+            Err(e) => {
+                let _ = driver.kill();
+                let _ = driver.wait();
+                return Err(format!("{chromedriver}: {e}"));
+            }
+        };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| format!("cannot start an async runtime: {e}"))?;
+        // From here, dropping `browser` ends chromedriver.
         let mut browser = Browser {
             runtime,
             client: None,
             driver,
         };
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if started.elapsed() > Duration::from_secs(15) {
-                return Err(format!(
-                    "{chromedriver} did not listen on port {port} in 15 s"
-                ));
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
         let mut args = vec![
             "--headless=new",
             "--no-sandbox",
@@ -121,7 +133,7 @@ impl Browser {
                     .capabilities(caps)
                     .connect(&format!("http://127.0.0.1:{port}")),
             )
-            .map_err(|e| format!("cannot start headless Chromium ({chromium}): {e}"))?;
+            .map_err(|e| e.to_string())?;
         browser.client = Some(client);
         Ok(browser)
     }
@@ -275,12 +287,44 @@ fn find(names: &[&str]) -> Option<String> {
     })
 }
 
-/// A loopback port nothing listens on now.
-fn free_port() -> Result<u16, String> {
-    TcpListener::bind(("127.0.0.1", 0))
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .map_err(|e| format!("no free loopback port: {e}"))
+/// Reads chromedriver's banner until it names the port it listens on ("... started
+/// successfully on port N."), then keeps draining its output on a thread so it never
+/// blocks on a full pipe.
+fn driver_port(driver: &mut Child, timeout: Duration) -> Result<u16, String> {
+    let stdout = driver.stdout.take().ok_or("its output is not piped")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut sent = false;
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if !sent && let Some(port) = banner_port(&line) {
+                let _ = tx.send(port);
+                sent = true;
+            }
+        }
+    });
+    let waited = Instant::now();
+    loop {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(port) => return Ok(port),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err("it exited before it listened".to_string());
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if let Ok(Some(status)) = driver.try_wait() {
+            return Err(format!("it exited ({status}) before it listened"));
+        }
+        if waited.elapsed() > timeout {
+            return Err(format!("it did not listen in {} s", timeout.as_secs()));
+        }
+    }
+}
+
+/// The port in chromedriver's "started successfully on port N." line.
+fn banner_port(line: &str) -> Option<u16> {
+    let rest = line.split("started successfully on port ").nth(1)?;
+    rest.trim_end().trim_end_matches('.').parse().ok()
 }
 
 /// A decoded screenshot.
@@ -338,5 +382,23 @@ impl Picture {
             }
         }
         (unlike as f64 / all.max(1) as f64, colours.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::banner_port;
+
+    #[test]
+    fn the_port_comes_from_chromedrivers_banner() {
+        assert_eq!(
+            banner_port("ChromeDriver was started successfully on port 35269."),
+            Some(35269)
+        );
+        assert_eq!(
+            banner_port("Starting ChromeDriver 156.0.8078.79 (a21c) on port 0"),
+            None
+        );
+        assert_eq!(banner_port("Only local connections are allowed."), None);
     }
 }
