@@ -313,7 +313,7 @@ impl AppArgs {
             settings: self
                 .loop_args
                 .settings()
-                .with_delta(self.delta.mode(Rate::SIXTY_HZ)),
+                .with_delta_mode(self.delta.mode(Rate::SIXTY_HZ)),
             world: self.loop_args.world(WorldConfig::DEFAULT_BULLETS),
             knobs: Knobs {
                 vsync: self.vsync,

@@ -109,8 +109,8 @@ pub fn describe_settings(s: &LoopSettings) -> String {
         StallClamp(s.max_frame_time),
         s.time_scale,
     );
-    if s.delta != DeltaMode::Measured {
-        text.push_str(&format!(", deltas {}", DeltaKind::of(&s.delta)));
+    if s.delta_mode != DeltaMode::Measured {
+        text.push_str(&format!(", deltas {}", DeltaKind::of(&s.delta_mode)));
     }
     text
 }

@@ -9,7 +9,7 @@ mod draw;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use looplab_timing::{Clock, FrameWait, LoopSettings, Planner, Rate, Strategy, SystemClock, Wake};
+use looplab_timing::{FrameWait, LoopSettings, Planner, Rate, Strategy, SystemClock, Wake};
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};

@@ -136,8 +136,8 @@ impl Controls {
     pub fn set_display(&mut self, refresh: Rate) {
         self.display = refresh;
         let resnap = |s: &mut LoopSettings| {
-            if let DeltaMode::Snapped { tolerance, .. } = s.delta {
-                s.delta = DeltaMode::Snapped { refresh, tolerance };
+            if let DeltaMode::Snapped { tolerance, .. } = s.delta_mode {
+                s.delta_mode = DeltaMode::Snapped { refresh, tolerance };
             }
         };
         resnap(&mut self.initial.1);
@@ -321,8 +321,8 @@ pub fn settings_after(
     let mut s = current.clone();
     let line = match action {
         NextDelta => {
-            s.delta = DeltaKind::of(&s.delta).next().mode(refresh);
-            format!("frame deltas: {}", delta_text(&s.delta))
+            s.delta_mode = DeltaKind::of(&s.delta_mode).next().mode(refresh);
+            format!("frame deltas: {}", delta_text(&s.delta_mode))
         }
         UpdateRate(up) => {
             let next = step_f64(&UPDATE_RATES, s.update_rate.as_hz(), up);
@@ -473,16 +473,16 @@ mod tests {
         let tv = Rate::hz(59.94).unwrap();
         c.set_display(tv);
         let e = c.apply(Action::NextDelta);
-        assert_eq!(c.settings().delta, DeltaMode::snapped(tv));
+        assert_eq!(c.settings().delta_mode, DeltaMode::snapped(tv));
         assert_eq!(e.log.as_deref(), Some("frame deltas: snapped to 59.94 Hz"));
         c.apply(Action::NextDelta);
-        assert_eq!(c.settings().delta, DeltaMode::smoothed());
+        assert_eq!(c.settings().delta_mode, DeltaMode::smoothed());
         c.apply(Action::NextDelta);
-        assert_eq!(c.settings().delta, DeltaMode::Measured);
+        assert_eq!(c.settings().delta_mode, DeltaMode::Measured);
         // Snapping chosen before the window knew its display follows the display.
         let mut early = Controls::new(
             Strategy::CatchUp,
-            LoopSettings::default().with_delta(DeltaMode::snapped(Rate::SIXTY_HZ)),
+            LoopSettings::default().with_delta_mode(DeltaMode::snapped(Rate::SIXTY_HZ)),
             Knobs::default(),
             &WorldConfig {
                 seed: 1,
@@ -490,9 +490,9 @@ mod tests {
             },
         );
         early.set_display(tv);
-        assert_eq!(early.settings().delta, DeltaMode::snapped(tv));
+        assert_eq!(early.settings().delta_mode, DeltaMode::snapped(tv));
         early.apply(Action::ResetKnobs);
-        assert_eq!(early.settings().delta, DeltaMode::snapped(tv));
+        assert_eq!(early.settings().delta_mode, DeltaMode::snapped(tv));
     }
 
     #[test]

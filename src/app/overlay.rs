@@ -185,7 +185,7 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
             } else {
                 "copy"
             },
-            ms_short(to.saturating_sub(m.plan.game_time))
+            ms_short(to.saturating_sub(m.plan.simulated))
         ),
         view => format!("{} updates, alpha {:.2}", m.plan.updates, view.alpha()),
     };
@@ -252,7 +252,7 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
                 ),
             },
         ),
-        ("frame deltas", delta_text(&s.delta)),
+        ("frame deltas", delta_text(&s.delta_mode)),
         (
             "window",
             m.facts

@@ -17,7 +17,7 @@ use crate::render::painter::Painter;
 use crate::session::Session;
 use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::world::{World, WorldConfig};
-use looplab_timing::{Clock, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
+use looplab_timing::{FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
 
 /// How precisely a frame cap held.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

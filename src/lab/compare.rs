@@ -247,7 +247,7 @@ impl Compare {
             .map(|spec| {
                 let mut settings = settings
                     .clone()
-                    .with_delta(spec.delta.mode(spec.profile.refresh));
+                    .with_delta_mode(spec.delta.mode(spec.profile.refresh));
                 if let Some(rate) = spec.update_rate {
                     settings = settings.with_update_rate(rate);
                 }
@@ -288,7 +288,7 @@ impl Compare {
         let lane = &self.lanes[i];
         let (fps, ups) = lane.rates(now);
         let doubles = lane.doubles(now);
-        let delta = DeltaKind::of(&lane.session().settings().delta);
+        let delta = DeltaKind::of(&lane.session().settings().delta_mode);
         let delta = if delta == DeltaKind::Measured {
             String::new()
         } else {

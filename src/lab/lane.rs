@@ -52,7 +52,7 @@ pub fn steer_stamp(lanes: &[Lane]) -> Duration {
         tied
     };
     from.iter()
-        .map(|l| l.session.planner().game_time())
+        .map(|l| l.session.planner().simulated())
         .max()
         .unwrap_or_default()
 }

@@ -105,7 +105,7 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
                         settings: options
                             .settings
                             .clone()
-                            .with_delta(delta.mode(profile.refresh)),
+                            .with_delta_mode(delta.mode(profile.refresh)),
                         world: options.world.clone(),
                         duration: options.duration,
                         checkpoint: options.checkpoint,

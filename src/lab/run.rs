@@ -278,7 +278,7 @@ pub fn run(config: &RunConfig) -> RunResult {
     RunResult {
         strategy: config.strategy,
         profile: profile.name.clone(),
-        delta: DeltaKind::of(&config.settings.delta),
+        delta: DeltaKind::of(&config.settings.delta_mode),
         fps: per_sec(frames as f64),
         ups: per_sec(updates as f64),
         ratio: per_sec(game.as_secs_f64()),

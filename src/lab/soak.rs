@@ -126,7 +126,7 @@ pub fn soak(strategy: Strategy, hours: f64, seed: u64) -> SoakResult {
         game_seconds: game_now.as_secs_f64(),
         expected_game_seconds: expected.as_secs_f64(),
         drift_ns: game_now.as_nanos() as i128 - expected.as_nanos() as i128,
-        lag_ns: session.planner().lag().as_nanos(),
+        lag_ns: session.planner().overstep().as_nanos(),
         step_ns: session.planner().settings().step().as_nanos(),
         wall_seconds: started.elapsed().as_secs_f64(),
     }

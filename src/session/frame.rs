@@ -113,7 +113,7 @@ impl FrameRecord {
             View::Extrapolate { alpha } => (ViewKind::Extrapolate, alpha),
             View::Predict { to, .. } => (
                 ViewKind::Predict,
-                fraction(to.saturating_sub(plan.game_time), plan.step),
+                fraction(to.saturating_sub(plan.simulated), plan.step),
             ),
             _ => (ViewKind::Latest, 0.0),
         };
@@ -122,7 +122,7 @@ impl FrameRecord {
             elapsed: plan.measured,
             updates: plan.updates,
             step: plan.step,
-            game_before: plan.game_time.saturating_sub(plan.game_advance()),
+            game_before: plan.simulated.saturating_sub(plan.game_advance()),
             dropped: plan.skipped,
             clamped: plan.clamped,
             view,
@@ -297,7 +297,7 @@ mod tests {
         planner.run_updates(&mut plan, |_| std::ops::ControlFlow::Continue(()));
         let r = FrameRecord::planned(&plan);
         assert_eq!((r.start, r.elapsed, r.updates), (ms(40), ms(40), 2));
-        assert_eq!(r.game_before + r.game_advance(), plan.game_time);
+        assert_eq!(r.game_before + r.game_advance(), plan.simulated);
         assert_eq!(r.update_game_time(1), r.game_before + plan.step);
         assert_eq!(r.view, ViewKind::Interpolate);
         assert!(r.alpha > 0.0 && r.alpha < 1.0, "{}", r.alpha);

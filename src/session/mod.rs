@@ -130,8 +130,7 @@ impl Session {
             flow
         });
         controls.frame_done();
-        self.stats
-            .record(plan.now, plan.updates, plan.game_advance());
+        self.stats.record_plan(plan);
         self.predict(plan.view);
         let s = self.planner.settings();
         if !s.paused {
@@ -440,7 +439,7 @@ mod tests {
         });
         assert_eq!(plan.updates, 2, "the second update was the last");
         assert_eq!(s.world.steps(), 2);
-        assert_eq!(s.world.time(), s.planner.game_time());
+        assert_eq!(s.world.time(), s.planner.simulated());
         assert_eq!(plan.skipped, plan.step * 4);
     }
 
@@ -451,6 +450,6 @@ mod tests {
         assert!((summary.fps - 50.0).abs() < 0.5, "{summary:?}");
         assert!((summary.ups - 60.0).abs() < 1.5, "{summary:?}");
         assert!((summary.ratio - 1.0).abs() < 0.03, "{summary:?}");
-        assert_eq!(s.world.time(), s.planner.game_time());
+        assert_eq!(s.world.time(), s.planner.simulated());
     }
 }

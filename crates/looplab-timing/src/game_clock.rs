@@ -17,8 +17,12 @@ pub struct FrameTime {
     pub elapsed: Duration,
     /// Real time since the previous frame started as the clock measured it.
     pub measured: Duration,
-    /// The part of `elapsed` beyond the stall clamp, dropped.
+    /// The part of `elapsed` beyond the stall clamp, dropped; all of it for a hitch.
     pub clamped: Duration,
+    /// True when the frame was longer than
+    /// [`LoopSettings::resync_after`](crate::LoopSettings::resync_after): none of it counts,
+    /// and the next frame is read from this one's start.
+    pub hitch: bool,
     /// Game time to simulate: the rest of `elapsed`, scaled; zero while frozen.
     pub advance: Duration,
     /// True when game time stands still (paused, or a time scale of zero).
@@ -26,8 +30,8 @@ pub struct FrameTime {
 }
 
 /// Turns the real time between frame starts into game time: it reads the delta as the
-/// [`DeltaMode`](crate::DeltaMode) says, clamps a stall, scales by the time scale and stands
-/// still while paused.
+/// [`DeltaMode`](crate::DeltaMode) says, drops a hitch or clamps a stall, scales by the time
+/// scale and stands still while paused.
 ///
 /// Scaling is exact: the sub-nanosecond remainder of each frame is carried into the next,
 /// so at a scale of 1/3 a day of frames adds up to a third of a day to the nanosecond.
@@ -74,7 +78,22 @@ impl GameClock {
             .last_frame
             .map_or(Duration::ZERO, |last| now.saturating_sub(last));
         self.last_frame = Some(self.last_frame.map_or(now, |last| last.max(now)));
-        let elapsed = self.reader.read(now, measured, settings.delta);
+        let hitch = settings.resync_after.is_some_and(|limit| measured > limit);
+        if hitch {
+            // Not a slow frame but a stop: count none of it, and read the next frame from
+            // here, as after a resync.
+            self.reader.resync(now);
+            return FrameTime {
+                now,
+                elapsed: measured,
+                measured,
+                clamped: measured,
+                hitch,
+                advance: Duration::ZERO,
+                frozen: settings.is_frozen(),
+            };
+        }
+        let elapsed = self.reader.read(now, measured, settings.delta_mode);
         let counted = clamp(elapsed, settings.max_frame_time);
         let frozen = settings.is_frozen();
         let advance = if frozen {
@@ -89,6 +108,7 @@ impl GameClock {
             elapsed,
             measured,
             clamped: elapsed - counted,
+            hitch,
             advance,
             frozen,
         }

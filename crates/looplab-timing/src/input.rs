@@ -177,7 +177,7 @@ impl<B: Copy + PartialEq> InputAccumulator<B> {
     /// updates do. Call it once a frame, right after
     /// [`Planner::plan_frame`](crate::Planner::plan_frame), before the updates.
     pub fn frame(&mut self, plan: &FramePlan) {
-        let updates_start = plan.game_time.saturating_sub(plan.game_advance());
+        let updates_start = plan.simulated.saturating_sub(plan.game_advance());
         let end = plan.game_now.max(updates_start);
         // The previous frame's instant, as far as the planner kept it: updates given up
         // since then moved the clock back, and nothing placed may lie beyond it.
@@ -572,7 +572,7 @@ mod tests {
         let plan = p.plan_frame(ms(60));
         input.frame(&plan);
         input.press(K::B, ms(61)); // after the frame started
-        let ahead = input.preview(p.lag());
+        let ahead = input.preview(p.overstep());
         assert!(ahead.just_pressed(K::A) && ahead.just_pressed(K::B));
         assert_eq!(ahead.held(K::A), ms(30));
         assert!(input.is_down_now(K::B));

@@ -95,7 +95,7 @@
 //! // The game kept real-time speed by running up to three 16.7 ms updates a frame.
 //! assert_eq!(most, 3);
 //! assert_eq!(planner.game_now(), Duration::from_millis(99 * 45));
-//! assert!((position - 120.0 * planner.game_time().as_secs_f32()).abs() < 0.01);
+//! assert!((position - 120.0 * planner.simulated().as_secs_f32()).abs() < 0.01);
 //! ```
 //!
 //! An interpolated loop at 10 updates a second and a 60 Hz frame cap. The thing is drawn
@@ -159,7 +159,7 @@
 //! assert_eq!(planner.plan_frame(ms(1016)).updates, 1);
 //! assert_eq!(planner.plan_frame(ms(1032)).updates, 1);
 //! assert_eq!(planner.plan_frame(ms(1048)).updates, 0);
-//! assert_eq!(planner.game_time(), running.game_time + 2 * planner.settings().step());
+//! assert_eq!(planner.simulated(), running.simulated + 2 * planner.settings().step());
 //!
 //! planner.set_paused(false);
 //! let resumed = planner.plan_frame(ms(1058));
@@ -180,6 +180,7 @@ mod delta;
 mod error;
 mod game_clock;
 mod input;
+mod interpolated;
 mod plan;
 mod planner;
 mod settings;
@@ -200,6 +201,7 @@ pub use delta::DeltaMode;
 pub use error::TimingError;
 pub use game_clock::{FrameTime, GameClock};
 pub use input::{InputAccumulator, InputEvent, UpdateInput};
+pub use interpolated::Interpolated;
 pub use plan::{Blend, Blendable, FramePlan, PredictFrom, View, Wake, extrapolate, lerp};
 pub use planner::Planner;
 pub use settings::LoopSettings;

@@ -7,22 +7,35 @@ use crate::units::mul_duration;
 
 /// The planner's decision for one frame.
 ///
-/// Run [`updates`](FramePlan::updates) updates of [`step`](FramePlan::step) each, draw
-/// [`view`](FramePlan::view), and start the next frame at [`wake`](FramePlan::wake). The
-/// other fields say what the frame's real time amounted to, for statistics and overlays.
+/// Run [`updates`](FramePlan::updates) updates of [`step`](FramePlan::step) each (then one
+/// of [`substep`](FramePlan::substep) if it is not zero), advance once-per-frame systems by
+/// [`delta`](FramePlan::delta), draw [`view`](FramePlan::view), and start the next frame at
+/// [`wake`](FramePlan::wake). The other fields say what the frame's real time amounted to,
+/// for statistics and overlays.
+///
+/// Three times, three names: [`now`](FramePlan::now) is real time on the caller's clock;
+/// [`simulated`](FramePlan::simulated) is the game time the updates have reached;
+/// [`game_now`](FramePlan::game_now) is the game clock's present, `simulated` plus what is
+/// owed but not yet simulated.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct FramePlan {
     /// When the frame started.
     pub now: Duration,
     /// Real time since the previous frame started, as the loop reads it
-    /// ([`LoopSettings::delta`](crate::LoopSettings::delta)): what the game clock counts.
+    /// ([`LoopSettings::delta_mode`](crate::LoopSettings::delta_mode)): what the game clock
+    /// counts.
     pub elapsed: Duration,
     /// Real time since the previous frame started, as measured.
     pub measured: Duration,
     /// Real time the stall clamp dropped this frame (`elapsed` beyond
-    /// [`LoopSettings::max_frame_time`](crate::LoopSettings::max_frame_time)).
+    /// [`LoopSettings::max_frame_time`](crate::LoopSettings::max_frame_time)), or all of
+    /// it for a hitch.
     pub clamped: Duration,
+    /// True when the frame was longer than
+    /// [`LoopSettings::resync_after`](crate::LoopSettings::resync_after): a hitch, so none
+    /// of its time was simulated and the loop resynced (no burst of updates follows).
+    pub hitch: bool,
     /// Game time dropped this frame: steps owed beyond
     /// [`LoopSettings::max_updates`](crate::LoopSettings::max_updates), updates given up
     /// with [`Planner::abandon`](crate::Planner::abandon), or the lag a one-step strategy
@@ -32,27 +45,37 @@ pub struct FramePlan {
     pub updates: u32,
     /// Length of each of those updates.
     pub step: Duration,
+    /// A last, shorter update to run after them, so the state ends exactly at
+    /// [`game_now`](FramePlan::game_now); zero unless
+    /// [`LoopSettings::substeps`](crate::LoopSettings::substeps) is on.
+    pub substep: Duration,
     /// What to draw once they have run.
     pub view: View,
     /// When to start the next frame.
     pub wake: Wake,
     /// Game time simulated once the updates have run.
-    pub game_time: Duration,
+    pub simulated: Duration,
     /// The game-clock instant the frame shows: the simulated time plus the lag not yet
     /// simulated. Where something truly is "now" is its position at this game time.
     pub game_now: Duration,
+    /// Game time since the previous frame's [`game_now`](FramePlan::game_now): scaled, zero
+    /// while paused, what systems that run once a frame (animation, particles, the camera)
+    /// advance by. Zero for the first frame.
+    pub delta: Duration,
 }
 
 impl FramePlan {
-    /// Game time the updates of this frame add.
+    /// Game time the updates of this frame add (the sub-step included).
     pub fn game_advance(&self) -> Duration {
-        mul_duration(self.step, u64::from(self.updates))
+        mul_duration(self.step, u64::from(self.updates)).saturating_add(self.substep)
     }
 }
 
 /// When the next frame should start.
+///
+/// Exhaustive on purpose, like [`Strategy`](crate::Strategy): a loop that matches on it
+/// should stop compiling, not fall through, if a new way to wait is ever added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Wake {
     /// At once: the loop polls.
     Immediately,
@@ -63,8 +86,10 @@ pub enum Wake {
 
 /// What to draw: the last state, a blend of the last two states and the velocity, or a
 /// prediction run on a copy of the state.
+///
+/// Exhaustive on purpose: a renderer that matches on it must handle every way of drawing,
+/// and a new one would be a compile error rather than a silent fallthrough.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[non_exhaustive]
 pub enum View {
     /// The state after the last update.
     Latest,
@@ -94,7 +119,6 @@ pub enum View {
 
 /// Where a [`View::Predict`] copy starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum PredictFrom {
     /// A fresh copy of the state after the last update, advanced by
     /// [`View::ahead_of`] that state's game time: the lag (the render tick).
@@ -148,6 +172,39 @@ impl View {
                 back: 0.0,
                 ahead: alpha * step.as_secs_f32(),
             },
+        }
+    }
+
+    /// The view as one number `t` for `lerp(previous, current, t)`: 1 draws the latest
+    /// state, `alpha` in `[0, 1)` interpolates, and `1 + alpha` extrapolates along the last
+    /// update's change (the velocity that update moved at). A prediction is 1: its copy is
+    /// drawn as it is.
+    pub fn lerp_t(self) -> f32 {
+        match self {
+            View::Latest | View::Predict { .. } => 1.0,
+            View::Interpolate { alpha } => alpha,
+            View::Extrapolate { alpha } => 1.0 + alpha,
+        }
+    }
+
+    /// Where to draw something that was `previous` before the last update and is `current`
+    /// after it: [`lerp`]`(previous, current, self.lerp_t())`. Needs nothing but the two
+    /// states, so it is the one call most renderers want. Extrapolation continues the last
+    /// update's change; use [`apply`](View::apply) to extrapolate by a velocity of your own.
+    /// For a prediction, `current` is the copy's state and is drawn as it is.
+    ///
+    /// ```
+    /// use looplab_timing::View;
+    ///
+    /// let (previous, current) = (0.0_f32, 10.0);
+    /// assert_eq!(View::Latest.lerp(previous, current), 10.0);
+    /// assert_eq!(View::Interpolate { alpha: 0.25 }.lerp(previous, current), 2.5);
+    /// assert_eq!(View::Extrapolate { alpha: 0.5 }.lerp(previous, current), 15.0);
+    /// ```
+    pub fn lerp<T: Blendable>(self, previous: T, current: T) -> T {
+        match self {
+            View::Latest | View::Predict { .. } => current,
+            _ => lerp(previous, current, self.lerp_t()),
         }
     }
 
@@ -295,14 +352,22 @@ mod tests {
             elapsed: Duration::ZERO,
             measured: Duration::ZERO,
             clamped: Duration::ZERO,
+            hitch: false,
             skipped: Duration::ZERO,
             updates: 3,
             step: Duration::from_nanos(16_666_667),
+            substep: Duration::ZERO,
             view: View::Latest,
             wake: Wake::Immediately,
-            game_time: Duration::ZERO,
+            simulated: Duration::ZERO,
             game_now: Duration::ZERO,
+            delta: Duration::ZERO,
         };
         assert_eq!(plan.game_advance(), Duration::from_nanos(50_000_001));
+        let sub = FramePlan {
+            substep: Duration::from_millis(5),
+            ..plan
+        };
+        assert_eq!(sub.game_advance(), Duration::from_nanos(55_000_001));
     }
 }

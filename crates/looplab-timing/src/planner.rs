@@ -31,7 +31,9 @@ pub struct Planner {
     /// Game time owed but not yet simulated.
     lag: Accumulator,
     /// Game time simulated so far.
-    game_time: Duration,
+    simulated: Duration,
+    /// The game-clock instant the last frame showed, for the next frame's delta.
+    shown: Option<Duration>,
     /// Deadlines of the frame cap or of the fixed-sleep loop.
     grid: DeadlineGrid,
     /// Single steps asked for while paused and not yet run.
@@ -53,7 +55,8 @@ impl Planner {
             settings,
             clock: GameClock::new(),
             lag: Accumulator::new(),
-            game_time: Duration::ZERO,
+            simulated: Duration::ZERO,
+            shown: None,
             grid: DeadlineGrid::new(),
             pending_steps: 0,
             prediction: PredictFrom::Latest,
@@ -71,20 +74,21 @@ impl Planner {
         &self.settings
     }
 
-    /// Game time simulated so far.
-    pub fn game_time(&self) -> Duration {
-        self.game_time
+    /// Game time simulated so far: the sum of every update's step.
+    pub fn simulated(&self) -> Duration {
+        self.simulated
     }
 
-    /// Game time owed but not yet simulated: below one step, except for the frames right
-    /// after the step shrank.
-    pub fn lag(&self) -> Duration {
+    /// Game time owed but not yet simulated ([`Accumulator::overstep`]): below one step,
+    /// except for the frames right after the step shrank.
+    pub fn overstep(&self) -> Duration {
         self.lag.overstep()
     }
 
-    /// The game-clock instant of the last frame: simulated time plus lag.
+    /// The game-clock instant of the last frame: [`simulated`](Planner::simulated) plus
+    /// [`overstep`](Planner::overstep).
     pub fn game_now(&self) -> Duration {
-        self.game_time.saturating_add(self.lag.overstep())
+        self.simulated.saturating_add(self.lag.overstep())
     }
 
     /// Plans the frame that starts at `now`.
@@ -92,6 +96,9 @@ impl Planner {
     /// `now` should not go backwards; if it does, the frame counts as taking no time.
     pub fn plan_frame(&mut self, now: Duration) -> FramePlan {
         let frame = self.clock.tick(now, &self.settings);
+        if frame.hitch {
+            self.grid.reset();
+        }
         let step = self.settings.step();
         let rules = self.strategy.rules();
         let mut updates = if self.take_single_step() {
@@ -106,31 +113,55 @@ impl Planner {
             // the game clock never goes back.
             updates.skipped += self.lag.discard(step);
         }
-        self.game_time = self
-            .game_time
-            .saturating_add(mul_duration(updates.step, u64::from(updates.count)));
+        let substeps = self.settings.substeps
+            && rules.family == Family::Accumulator
+            && !frame.frozen
+            && !step.is_zero();
+        let substep = if substeps {
+            // The fraction of a step owed is simulated now, in one shorter update, so the
+            // state reaches the frame's time; whole steps still owed (the cap on updates
+            // per frame, a step that shrank) stay owed.
+            let fraction = div_rem(self.lag.overstep().as_nanos(), step.as_nanos()).1;
+            self.lag.discard(Duration::from_nanos(fraction as u64))
+        } else {
+            Duration::ZERO
+        };
+        self.simulated = self
+            .simulated
+            .saturating_add(mul_duration(updates.step, u64::from(updates.count)))
+            .saturating_add(substep);
         self.prediction = if updates.count > 0 || !self.kept {
             PredictFrom::Latest
         } else {
             PredictFrom::Kept
         };
-        self.kept = rules.draw_mode == DrawMode::PredictKept;
+        self.kept = rules.draw_mode == DrawMode::PredictKept && !substeps;
+        let game_now = self.game_now();
+        let delta = self
+            .shown
+            .map_or(Duration::ZERO, |shown| game_now.saturating_sub(shown));
+        self.shown = Some(game_now);
+        // A sub-stepped state is at the frame's time: nothing is left to blend or predict.
+        let draw_mode = if substeps {
+            DrawMode::Latest
+        } else {
+            rules.draw_mode
+        };
         FramePlan {
             now,
             elapsed: frame.elapsed,
             measured: frame.measured,
             clamped: frame.clamped,
+            hitch: frame.hitch,
             skipped: updates.skipped,
             updates: updates.count,
             step: updates.step,
-            view: self.view_of(
-                rules.draw_mode,
-                self.lag.overstep_fraction(step),
-                self.game_now(),
-            ),
+            substep,
+            view: self.view_of(draw_mode, self.lag.overstep_fraction(step), game_now),
             wake: (rules.wake)(&mut self.grid, &frame, &self.settings),
-            game_time: self.game_time,
-            game_now: self.game_now(),
+            simulated: self.simulated,
+            game_now,
+            delta,
         }
     }
 
@@ -141,7 +172,9 @@ impl Planner {
     ///
     /// This is how a loop keeps answering its input when updates take longer than the time
     /// they simulate: give them a real-time budget ([`UpdateBudget`](crate::UpdateBudget)) and
-    /// let the game slow down rather than stop.
+    /// let the game slow down rather than stop. A plan's [`substep`](FramePlan::substep), if
+    /// any, is the last update run, and only when no update broke off before it; it counts
+    /// in the number returned.
     pub fn run_updates(
         &mut self,
         plan: &mut FramePlan,
@@ -154,21 +187,30 @@ impl Planner {
                 return ran;
             }
         }
+        if !plan.substep.is_zero() {
+            // The sub-step's answer does not matter: it is the last update anyway.
+            let _ = update(plan.substep);
+            return planned + 1;
+        }
         planned
     }
 
     /// Takes back the last `unrun` updates of `plan` because the caller ran out of time to
     /// run them: they are dropped like steps beyond `max_updates`, and `plan` is corrected
-    /// (fewer updates, more skipped, an earlier game time). At least one update of the plan
-    /// stays, so the game clock still moves forward.
+    /// (fewer updates, more skipped, an earlier game time, a shorter delta). At least one
+    /// update of the plan stays, so the game clock still moves forward. A sub-step is given
+    /// up with them.
     pub fn abandon(&mut self, plan: &mut FramePlan, unrun: u32) {
         let unrun = unrun.min(plan.updates.saturating_sub(1));
-        let dropped = mul_duration(plan.step, u64::from(unrun));
-        self.game_time = self.game_time.saturating_sub(dropped);
+        let dropped = mul_duration(plan.step, u64::from(unrun)).saturating_add(plan.substep);
+        self.simulated = self.simulated.saturating_sub(dropped);
         plan.updates -= unrun;
+        plan.substep = Duration::ZERO;
         plan.skipped += dropped;
-        plan.game_time = self.game_time;
+        plan.simulated = self.simulated;
         plan.game_now = self.game_now();
+        plan.delta = plan.delta.saturating_sub(dropped);
+        self.shown = Some(plan.game_now);
     }
 
     /// The view to draw at `now`, some time after the last frame was planned: the plan's
@@ -251,7 +293,21 @@ impl Planner {
         self.settings = settings;
     }
 
-    /// Pauses or resumes (see [`LoopSettings::paused`]).
+    /// Pauses or resumes (see [`LoopSettings::paused`]). Resuming forgets the single steps
+    /// asked for and not yet run: the game runs on from the next frame instead.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use looplab_timing::{LoopSettings, Planner, Strategy};
+    ///
+    /// let mut planner = Planner::new(Strategy::CatchUp, LoopSettings::default());
+    /// planner.plan_frame(Duration::ZERO);
+    /// planner.single_step();
+    /// planner.single_step(); // two steps asked for, one a frame
+    /// assert_eq!(planner.plan_frame(Duration::from_millis(10)).updates, 1);
+    /// planner.set_paused(false); // the second is forgotten
+    /// assert_eq!(planner.plan_frame(Duration::from_millis(20)).updates, 0);
+    /// ```
     pub fn set_paused(&mut self, paused: bool) {
         self.set_settings(self.settings.clone().with_paused(paused));
     }
@@ -282,7 +338,8 @@ impl Planner {
     }
 
     /// Pauses (if running) and asks for exactly one update of one step in the next frame.
-    /// Steps asked for in a row run one a frame (at most a thousand are remembered).
+    /// Steps asked for in a row run one a frame (at most a thousand are remembered);
+    /// resuming ([`set_paused`](Planner::set_paused)`(false)`) forgets those not yet run.
     pub fn single_step(&mut self) {
         self.settings.paused = true;
         self.pending_steps = self.pending_steps.saturating_add(1).min(1000);
@@ -371,13 +428,13 @@ mod tests {
         let frozen = p.plan_frame(ms(500));
         assert_eq!(frozen.updates, 0);
         assert_eq!(frozen.view.alpha(), alpha, "the picture holds still");
-        assert_eq!(frozen.game_time, running.game_time);
+        assert_eq!(frozen.simulated, running.simulated);
         assert_eq!(p.view_at(ms(600)), frozen.view, "and still at draw time");
 
         p.single_step();
         let stepped = p.plan_frame(ms(520));
         assert_eq!(stepped.updates, 1);
-        assert_eq!(stepped.game_time, running.game_time + STEP);
+        assert_eq!(stepped.simulated, running.simulated + STEP);
         assert_eq!(stepped.view.alpha(), alpha);
         assert_eq!(p.plan_frame(ms(540)).updates, 0, "one step only");
 
@@ -393,12 +450,12 @@ mod tests {
             let mut p = planner(s);
             p.plan_frame(ms(0));
             p.plan_frame(ms(20));
-            let before = p.game_time();
+            let before = p.simulated();
             p.single_step();
             assert!(p.settings().paused);
             let plan = p.plan_frame(ms(400));
             assert_eq!((plan.updates, plan.step), (1, STEP), "{s}");
-            assert_eq!(plan.game_time, before + STEP, "{s}");
+            assert_eq!(plan.simulated, before + STEP, "{s}");
             assert_eq!(p.plan_frame(ms(800)).updates, 0, "{s}");
         }
     }
@@ -440,13 +497,13 @@ mod tests {
             p.plan_frame(clock.now());
         }
         let before = p.game_now();
-        assert!(p.lag() > Duration::ZERO);
+        assert!(p.overstep() > Duration::ZERO);
         // Interpolated to variable: the owed lag goes into the next variable step.
         p.set_strategy(Strategy::Variable);
         clock.advance(ms(5));
         let plan = p.plan_frame(clock.now());
         assert_eq!(plan.game_now, before + ms(5));
-        assert_eq!(p.lag(), Duration::ZERO);
+        assert_eq!(p.overstep(), Duration::ZERO);
         // Variable to catch-up and on: still one continuous clock.
         for s in [
             Strategy::CatchUp,
@@ -460,13 +517,13 @@ mod tests {
         }
         // Into a one-step strategy the lag is forgiven by the first update, which moves the
         // clock a whole step: forward, never back.
-        let lag = p.lag();
+        let lag = p.overstep();
         let before = p.game_now();
         p.set_strategy(Strategy::FixedSleep);
         let plan = p.plan_frame(clock.now());
-        assert_eq!(p.lag(), Duration::ZERO);
+        assert_eq!(p.overstep(), Duration::ZERO);
         assert_eq!(plan.skipped, lag);
-        assert_eq!(plan.game_now, plan.game_time);
+        assert_eq!(plan.game_now, plan.simulated);
         assert!(plan.game_now >= before);
     }
 
@@ -475,10 +532,10 @@ mod tests {
         let mut p = planner(Strategy::Interpolated);
         p.plan_frame(ms(0));
         p.plan_frame(ms(25)); // one step run, 8.33 ms owed
-        let owed = p.lag();
+        let owed = p.overstep();
         let before = p.game_now();
         p.set_update_rate(Rate::hz(20.0).unwrap());
-        assert_eq!(p.lag(), owed, "nothing lost or invented");
+        assert_eq!(p.overstep(), owed, "nothing lost or invented");
         let next = p.plan_frame(ms(25));
         assert_eq!(next.updates, 0);
         assert_eq!(next.game_now, before);
@@ -509,7 +566,7 @@ mod tests {
         let mut last = before;
         let mut t = 910;
         let mut skipped = Duration::ZERO;
-        while p.lag() >= ms(1) {
+        while p.overstep() >= ms(1) {
             t += 10;
             let plan = p.plan_frame(ms(t));
             assert!(plan.updates <= 10, "within max_updates");
@@ -523,7 +580,7 @@ mod tests {
         }
         // Every nanosecond is accounted for: simulated, still owed, or dropped in the open.
         assert_eq!(p.game_now() + skipped, before + ms(t - 910));
-        assert!(p.game_time() >= ms(890));
+        assert!(p.simulated() >= ms(890));
     }
 
     #[test]
@@ -536,8 +593,8 @@ mod tests {
         p.abandon(&mut plan, 4);
         assert_eq!(plan.updates, 2);
         assert_eq!(plan.skipped, STEP * 4);
-        assert_eq!(plan.game_time, STEP * 2);
-        assert_eq!(p.game_time(), STEP * 2);
+        assert_eq!(plan.simulated, STEP * 2);
+        assert_eq!(p.simulated(), STEP * 2);
         assert_eq!(plan.game_now + plan.skipped, before + ms(101));
         // One update always stays, so the clock moves forward.
         let mut plan = p.plan_frame(ms(200));
@@ -563,7 +620,7 @@ mod tests {
         });
         assert_eq!((n, ran, plan.updates), (2, 2, 2));
         assert_eq!(plan.skipped, STEP * 4);
-        assert_eq!(p.game_time(), STEP * 2);
+        assert_eq!(p.simulated(), STEP * 2);
         // A plan that runs to the end is left as it was.
         let mut plan = p.plan_frame(ms(135));
         let planned = plan;
@@ -632,5 +689,88 @@ mod tests {
             .with_max_frame_time(Some(ms(100)))
             .with_time_scale(TimeScale::new(2.0).unwrap());
         assert_eq!(p.settings(), &expected);
+    }
+
+    #[test]
+    fn the_frames_delta_is_game_time_since_the_last_frame() {
+        let mut p = planner(Strategy::Interpolated);
+        assert_eq!(p.plan_frame(ms(0)).delta, Duration::ZERO);
+        assert_eq!(p.plan_frame(ms(10)).delta, ms(10));
+        assert_eq!(p.plan_frame(ms(30)).delta, ms(20));
+        p.set_time_scale(TimeScale::new(0.5).unwrap());
+        assert_eq!(p.plan_frame(ms(50)).delta, ms(10), "scaled");
+        p.set_paused(true);
+        assert_eq!(p.plan_frame(ms(70)).delta, Duration::ZERO, "paused");
+        // A one-step strategy's game time moves by its step, and so does its delta.
+        let mut one = planner(Strategy::Uncapped);
+        one.plan_frame(ms(0));
+        assert_eq!(one.plan_frame(ms(3)).delta, STEP);
+    }
+
+    #[test]
+    fn abandoned_updates_shorten_the_delta() {
+        let mut p = planner(Strategy::CatchUp);
+        p.plan_frame(ms(0));
+        let mut plan = p.plan_frame(ms(100));
+        assert_eq!(plan.delta, ms(100));
+        p.abandon(&mut plan, 4);
+        assert_eq!(plan.delta, ms(100) - STEP * 4);
+        assert_eq!(p.plan_frame(ms(110)).delta, ms(10));
+    }
+
+    #[test]
+    fn a_hitch_is_resynced_not_burst() {
+        let settings = LoopSettings::default().with_resync_after(Some(ms(100)));
+        let mut p = Planner::new(Strategy::Interpolated, settings.clone());
+        let mut clamped = Planner::new(Strategy::Interpolated, LoopSettings::default());
+        for planner in [&mut p, &mut clamped] {
+            planner.plan_frame(ms(0));
+            planner.plan_frame(ms(16));
+        }
+        // A 3 s hitch.
+        let hitch = p.plan_frame(ms(3016));
+        assert!(hitch.hitch);
+        assert_eq!((hitch.updates, hitch.clamped), (0, ms(3000)));
+        let burst = clamped.plan_frame(ms(3016));
+        assert!(!burst.hitch);
+        assert_eq!(burst.updates, 10, "the clamp still bursts");
+        // After the hitch the loop runs on as if nothing happened.
+        let next = p.plan_frame(ms(3032));
+        assert!(!next.hitch);
+        assert_eq!(next.updates, 1);
+        assert_eq!(next.game_now, ms(32), "the hitch's 3 s are not game time");
+        // An ordinary slow frame is not a hitch.
+        assert!(!p.plan_frame(ms(3120)).hitch);
+    }
+
+    #[test]
+    fn substeps_end_every_frame_at_its_time() {
+        let settings = LoopSettings::default().with_substeps(true);
+        for s in [
+            Strategy::CatchUp,
+            Strategy::Interpolated,
+            Strategy::PredictedKept,
+        ] {
+            let mut p = Planner::new(s, settings.clone());
+            let mut clock = ManualClock::new();
+            let mut state = Duration::ZERO; // the simulation's own time
+            for k in 0..50u64 {
+                let mut plan = p.plan_frame(clock.now());
+                let ran = p.run_updates(&mut plan, |dt| {
+                    state += dt;
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(state, plan.game_now, "{s}: frame {k}");
+                assert_eq!(plan.simulated, plan.game_now);
+                assert_eq!(plan.view, View::Latest, "{s}: nothing to blend");
+                assert!(plan.substep < STEP);
+                assert_eq!(ran, plan.updates + u32::from(!plan.substep.is_zero()));
+                clock.advance(ms(7 + k % 5));
+            }
+        }
+        // The one-step and variable strategies have no steps to divide.
+        let mut v = Planner::new(Strategy::Variable, settings);
+        v.plan_frame(ms(0));
+        assert_eq!(v.plan_frame(ms(7)).substep, Duration::ZERO);
     }
 }

@@ -43,13 +43,28 @@ pub struct LoopSettings {
     /// reported in [`FramePlan::clamped`](crate::FramePlan::clamped). `None` disables the
     /// clamp.
     pub max_frame_time: Option<Duration>,
+    /// A frame longer than this is a hitch (a level load, a debugger break, a window
+    /// dragged): none of its time is simulated and the loop resyncs, so no burst of
+    /// catch-up updates follows it, where the stall clamp would still simulate
+    /// [`max_frame_time`](LoopSettings::max_frame_time) of it. The plan says so in
+    /// [`FramePlan::hitch`](crate::FramePlan::hitch). `None` (the default) leaves long frames
+    /// to the clamp; a game that would rather pause over a hitch than run to catch up sets
+    /// it a little above its slowest ordinary frame.
+    pub resync_after: Option<Duration>,
+    /// For the accumulator strategies: after the whole steps, simulate the fraction of a
+    /// step still owed as one shorter update
+    /// ([`FramePlan::substep`](crate::FramePlan::substep)), so the state ends exactly at the
+    /// frame's time and is drawn as it is. For simulations that must agree with the clock each frame; the
+    /// price is an update of odd length every frame, so runs at different frame rates are
+    /// no longer identical.
+    pub substeps: bool,
     /// Game time per real time.
     pub time_scale: TimeScale,
     /// When paused, no updates run except single steps.
     pub paused: bool,
     /// How the real time between frames is read: as measured, snapped to the display's
-    /// refresh, or smoothed.
-    pub delta: DeltaMode,
+    /// refresh, smoothed, or synchronised to the updates as Godot does.
+    pub delta_mode: DeltaMode,
 }
 
 impl LoopSettings {
@@ -116,8 +131,22 @@ impl LoopSettings {
 
     /// These settings reading frame deltas another way.
     #[must_use]
-    pub fn with_delta(mut self, delta: DeltaMode) -> Self {
-        self.delta = delta;
+    pub fn with_delta_mode(mut self, mode: DeltaMode) -> Self {
+        self.delta_mode = mode;
+        self
+    }
+
+    /// These settings treating frames longer than `limit` as hitches (`None`: never).
+    #[must_use]
+    pub fn with_resync_after(mut self, limit: Option<Duration>) -> Self {
+        self.resync_after = limit;
+        self
+    }
+
+    /// These settings with sub-stepping on or off.
+    #[must_use]
+    pub fn with_substeps(mut self, substeps: bool) -> Self {
+        self.substeps = substeps;
         self
     }
 
@@ -136,9 +165,11 @@ impl Default for LoopSettings {
             frame_cap: None,
             max_updates: Some(Self::DEFAULT_MAX_UPDATES),
             max_frame_time: Some(Self::DEFAULT_MAX_FRAME_TIME),
+            resync_after: None,
+            substeps: false,
             time_scale: TimeScale::ONE,
             paused: false,
-            delta: DeltaMode::Measured,
+            delta_mode: DeltaMode::Measured,
         }
     }
 }

@@ -56,8 +56,11 @@ pub struct StatsSummary {
 
 /// Frame statistics over the last `window` of real time.
 ///
-/// Call [`FrameStats::record`] at the start of every frame; a frame is counted once the next
-/// one starts, because only then is its duration known.
+/// Call [`FrameStats::record_plan`] once a frame's updates have run (after
+/// [`Planner::run_updates`](crate::Planner::run_updates) or
+/// [`Planner::abandon`](crate::Planner::abandon) corrected the plan, so updates given up
+/// are not counted as run). A frame is counted once the next one is recorded, because only
+/// then is its duration known.
 #[derive(Clone, Debug)]
 pub struct FrameStats {
     window: Duration,
@@ -85,7 +88,14 @@ impl FrameStats {
         }
     }
 
-    /// Records the start of a frame that runs `updates` updates adding `game_advance`.
+    /// Records a frame from its plan, once its updates have run: it started at
+    /// [`FramePlan::now`](crate::FramePlan::now) and ran the plan's updates.
+    pub fn record_plan(&mut self, plan: &crate::FramePlan) {
+        self.record(plan.now, plan.updates, plan.game_advance());
+    }
+
+    /// Records a frame that started at `start` and ran `updates` updates adding
+    /// `game_advance` (what [`record_plan`](FrameStats::record_plan) takes from a plan).
     pub fn record(&mut self, start: Duration, updates: u32, game_advance: Duration) {
         if let Some((prev_start, prev_updates, prev_advance)) = self.open.take() {
             self.samples.push_back(FrameSample {
@@ -271,5 +281,30 @@ mod tests {
         stats.clear();
         stats.record(ms(32), 1, ms(16));
         assert_eq!(stats.summary().frames, 0);
+    }
+
+    #[test]
+    fn a_plan_is_recorded_as_corrected_by_the_updates_that_ran() {
+        use crate::{LoopSettings, Planner, Strategy};
+        use core::ops::ControlFlow;
+        let mut planner = Planner::new(Strategy::CatchUp, LoopSettings::default());
+        let mut stats = FrameStats::default();
+        stats.record_plan(&planner.plan_frame(Duration::ZERO));
+        let mut plan = planner.plan_frame(Duration::from_millis(101)); // six steps owed
+        assert_eq!(plan.updates, 6);
+        let mut ran = 0;
+        planner.run_updates(&mut plan, |_| {
+            ran += 1;
+            if ran == 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        stats.record_plan(&plan);
+        stats.record(Duration::from_millis(116), 0, Duration::ZERO);
+        let last = stats.samples().last().copied().unwrap();
+        assert_eq!(last.updates, 2, "the four given up are not counted");
+        assert_eq!(last.game_advance, plan.step * 2);
     }
 }

@@ -160,7 +160,7 @@ fn run(ops: &[Op], strategy: LoopStrategy, hz: f64, drops: bool) -> (Truth, Seen
         input.frame(&plan);
         if preview {
             let pending = input.pending();
-            input.preview(planner.lag());
+            input.preview(planner.overstep());
             assert_eq!(input.pending(), pending, "a preview takes nothing");
         }
         for _ in 0..plan.updates {

@@ -110,7 +110,7 @@ fn run(ops: &[Op], mut check_frame: impl FnMut(&Planner, &FramePlan, bool)) -> (
         ledger.skipped += plan.skipped;
 
         assert!(
-            plan.game_time >= last_time,
+            plan.simulated >= last_time,
             "simulated time went back: {plan:?}"
         );
         assert!(
@@ -147,7 +147,7 @@ fn run(ops: &[Op], mut check_frame: impl FnMut(&Planner, &FramePlan, bool)) -> (
             assert!(later >= alpha, "{later} < {alpha}");
         }
         check_frame(&p, &plan, frozen);
-        last_time = plan.game_time;
+        last_time = plan.simulated;
         last_now = plan.game_now;
     }
     (p, ledger)
@@ -197,8 +197,8 @@ proptest! {
             now += Duration::from_nanos(dt);
             let plan = p.plan_frame(now);
             let expected = Duration::from_nanos((now.as_nanos() * ppm / 1_000_000) as u64);
-            prop_assert!(plan.game_time <= expected);
-            prop_assert!(expected - plan.game_time < step, "{:?} behind", expected - plan.game_time);
+            prop_assert!(plan.simulated <= expected);
+            prop_assert!(expected - plan.simulated < step, "{:?} behind", expected - plan.simulated);
         }
     }
 }

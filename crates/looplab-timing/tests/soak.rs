@@ -103,7 +103,7 @@ fn soak(strategy: Strategy, hours: u64, seed: u64) -> Soaked {
     };
     Soaked {
         drift_ns: planner.game_now().as_nanos() as i128 - expected.as_nanos() as i128,
-        lag: planner.lag(),
+        lag: planner.overstep(),
         step: planner.settings().step(),
         changes,
         resyncs,

@@ -99,7 +99,7 @@ mod tests {
             assert_eq!(plan.skipped, Duration::ZERO);
             // The game clock is real time exactly: nothing lost, nothing invented.
             assert_eq!(plan.game_now, plan.now);
-            assert!(p.lag() < STEP);
+            assert!(p.overstep() < STEP);
         }
         assert_eq!(most, 3, "45 ms holds two or three 16.7 ms steps");
     }
@@ -113,19 +113,19 @@ mod tests {
         // 150 ms frames owe nine steps each; four run.
         for _ in 0..20 {
             clock.advance(ms(150));
-            let before_lag = p.lag();
+            let before_lag = p.overstep();
             let plan = p.plan_frame(clock.now());
             assert_eq!(plan.updates, 4);
             let owed = before_lag + ms(150);
             let owed_steps = (owed.as_nanos() / STEP.as_nanos()) as u32;
             assert_eq!(plan.skipped, STEP * (owed_steps - 4));
             assert_eq!(
-                p.lag(),
+                p.overstep(),
                 owed - STEP * owed_steps,
                 "only whole steps are dropped"
             );
         }
-        let ratio = p.game_time().as_secs_f64() / clock.now().as_secs_f64();
+        let ratio = p.simulated().as_secs_f64() / clock.now().as_secs_f64();
         assert!(
             (ratio - 4.0 * 16.666667 / 150.0).abs() < 0.01,
             "ratio {ratio}"

@@ -76,7 +76,7 @@ mod tests {
             frame(&mut p, &mut clock, ms(3));
         }
         assert_eq!(clock.now(), step * 60, "each frame lasts exactly one step");
-        assert_eq!(p.game_time(), step * 60);
+        assert_eq!(p.simulated(), step * 60);
     }
 
     #[test]
@@ -86,7 +86,7 @@ mod tests {
         for _ in 0..100 {
             frame(&mut p, &mut clock, ms(40));
         }
-        let ratio = p.game_time().as_secs_f64() / clock.now().as_secs_f64();
+        let ratio = p.simulated().as_secs_f64() / clock.now().as_secs_f64();
         assert!((ratio - 16.666667 / 40.0).abs() < 1e-3, "ratio {ratio}");
     }
 

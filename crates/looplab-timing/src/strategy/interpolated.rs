@@ -62,13 +62,13 @@ mod tests {
             let n = (owed.as_nanos() / STEP.as_nanos()) as u32;
             expected_lag = owed - STEP * n;
             assert_eq!(plan.updates, n);
-            assert_eq!(p.lag(), expected_lag);
+            assert_eq!(p.overstep(), expected_lag);
             let View::Interpolate { alpha } = plan.view else {
                 panic!("interpolated draws a blend, got {:?}", plan.view)
             };
             let exact = expected_lag.as_secs_f64() / STEP.as_secs_f64();
             assert!((f64::from(alpha) - exact).abs() < 1e-6);
-            assert_eq!(plan.game_now, plan.game_time + expected_lag);
+            assert_eq!(plan.game_now, plan.simulated + expected_lag);
         }
     }
 }

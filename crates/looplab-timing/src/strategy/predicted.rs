@@ -64,7 +64,7 @@
 //!         clock.advance_to(t);
 //!     }
 //! }
-//! assert_eq!(time, planner.game_time(), "the real state kept its fixed steps");
+//! assert_eq!(time, planner.simulated(), "the real state kept its fixed steps");
 //! # Ok::<(), looplab_timing::TimingError>(())
 //! ```
 
@@ -95,10 +95,13 @@ mod tests {
                     from: PredictFrom::Latest
                 }
             );
-            assert_eq!(plan.view.ahead_of(plan.game_time), p.lag());
-            assert!(plan.view.ahead_of(plan.game_time) < STEP);
+            assert_eq!(plan.view.ahead_of(plan.simulated), p.overstep());
+            assert!(plan.view.ahead_of(plan.simulated) < STEP);
         }
         // Drawn later than planned: the copy goes further, to the redraw's present.
-        assert_eq!(p.view_at(ms(75)).ahead_of(p.game_time()), p.lag() + ms(5));
+        assert_eq!(
+            p.view_at(ms(75)).ahead_of(p.simulated()),
+            p.overstep() + ms(5)
+        );
     }
 }

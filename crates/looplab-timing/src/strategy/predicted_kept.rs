@@ -64,7 +64,7 @@ mod tests {
             (updated.updates, from(updated.view)),
             (1, PredictFrom::Latest)
         );
-        assert_eq!(updated.view.ahead_of(updated.game_time), ms(12));
+        assert_eq!(updated.view.ahead_of(updated.simulated), ms(12));
         assert_eq!(from(p.plan_frame(ms(128)).view), PredictFrom::Kept);
         // Switching away and back starts from a fresh copy.
         p.set_strategy(Strategy::Predicted);

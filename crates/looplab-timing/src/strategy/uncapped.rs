@@ -61,6 +61,6 @@ mod tests {
             clock.advance(Duration::from_millis(frame_ms));
         }
         // Four frames, four steps: 66.7 ms of game time in 102 ms of real time.
-        assert_eq!(p.game_time(), step * 4);
+        assert_eq!(p.simulated(), step * 4);
     }
 }

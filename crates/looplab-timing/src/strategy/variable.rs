@@ -72,11 +72,11 @@ mod tests {
         );
         for cost in [ms(3), ms(27), ms(8)] {
             clock.advance(cost);
-            let before = p.game_time();
+            let before = p.simulated();
             let plan = p.plan_frame(clock.now());
             assert_eq!((plan.updates, plan.step), (1, cost));
-            assert_eq!(plan.game_time, before + cost);
-            assert_eq!(plan.game_now, plan.game_time, "nothing owed");
+            assert_eq!(plan.simulated, before + cost);
+            assert_eq!(plan.game_now, plan.simulated, "nothing owed");
             assert_eq!(plan.view, View::Latest);
         }
         assert_eq!(p.plan_frame(clock.now()).updates, 0, "a frame of no time");
@@ -89,7 +89,7 @@ mod tests {
         let plan = p.plan_frame(ms(3000));
         assert_eq!(plan.step, ms(250));
         assert_eq!(plan.clamped, ms(2750));
-        assert_eq!(plan.game_time, ms(250));
+        assert_eq!(plan.simulated, ms(250));
     }
 
     #[test]
@@ -97,11 +97,11 @@ mod tests {
         let mut p = Planner::new(Strategy::Interpolated, LoopSettings::default());
         p.plan_frame(ms(0));
         p.plan_frame(ms(25)); // one step run, 8.3 ms owed
-        let owed = p.lag();
+        let owed = p.overstep();
         p.set_paused(true);
         p.set_strategy(Strategy::Variable);
         assert_eq!(p.plan_frame(ms(40)).updates, 0);
-        assert_eq!(p.lag(), owed, "kept for when the game runs again");
+        assert_eq!(p.overstep(), owed, "kept for when the game runs again");
         p.set_paused(false);
         let plan = p.plan_frame(ms(50));
         assert_eq!(plan.step, owed + ms(10));
