@@ -66,10 +66,8 @@ impl FrameCallbacks {
 
     /// A callback came at `now`, with the loop waiting for `wake`: whether the frame starts.
     pub fn take(&mut self, now: Duration, wake: Wake) -> bool {
-        if let Some(gap) = self.last.map(|last| now.saturating_sub(last))
-            && !gap.is_zero()
-            && gap <= Self::LONGEST_REFRESH
-        {
+        let gap = self.last.map(|last| now.saturating_sub(last));
+        if let Some(gap) = gap.filter(|g| !g.is_zero() && *g <= Self::LONGEST_REFRESH) {
             // An average over about eight callbacks: it follows a change of display within a
             // few frames and smooths the jitter of each.
             self.refresh = Some(match self.refresh {

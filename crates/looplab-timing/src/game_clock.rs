@@ -4,6 +4,7 @@ use core::time::Duration;
 
 use crate::delta::DeltaReader;
 use crate::settings::LoopSettings;
+use crate::units::Carry;
 
 /// What one frame's real time amounts to, as measured by [`GameClock::tick`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,7 +35,9 @@ pub struct FrameTime {
 /// scale and stands still while paused.
 ///
 /// Scaling is exact: the sub-nanosecond remainder of each frame is carried into the next,
-/// so at a scale of 1/3 a day of frames adds up to a third of a day to the nanosecond.
+/// so at a scale of [`TimeScale::ratio`](crate::TimeScale::ratio)`(1, 3)` a day of frames
+/// adds up to a third of a day to the nanosecond (at `TimeScale::new(1.0 / 3.0)`, which is
+/// 333 333 millionths, to 0.333333 of it: 28.8 ms short).
 ///
 /// ```
 /// use core::time::Duration;
@@ -55,8 +58,8 @@ pub struct FrameTime {
 pub struct GameClock {
     /// Start of the previous frame, `None` before the first one.
     last_frame: Option<Duration>,
-    /// Millionths of a nanosecond of scaled time not yet handed out.
-    remainder: u128,
+    /// The fraction of a nanosecond of scaled time not yet handed out.
+    remainder: Carry,
     /// The snapping grid or the smoothing average.
     reader: DeltaReader,
 }
@@ -66,7 +69,7 @@ impl GameClock {
     pub const fn new() -> Self {
         Self {
             last_frame: None,
-            remainder: 0,
+            remainder: Carry::new(),
             reader: DeltaReader::new(),
         }
     }

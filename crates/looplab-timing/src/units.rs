@@ -98,77 +98,179 @@ impl FromStr for Rate {
     }
 }
 
-/// How fast game time runs against real time, as an exact number of millionths.
+/// How fast game time runs against real time, as an exact ratio of whole numbers.
 ///
-/// Millionths make every decimal a person types (0.25, 1.5, 0.001) exact, and scaling in
-/// integers with the remainder carried from frame to frame (as
-/// [`GameClock`](crate::GameClock) does) means a day of scaled time loses not one
-/// nanosecond.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A factor a person types (0.25, 1.5, 0.001) is kept as millionths, which every such
+/// decimal is exactly; [`TimeScale::ratio`] takes any fraction, so a third is exactly a
+/// third. Scaling is in integers with the remainder carried from frame to frame (as
+/// [`GameClock`](crate::GameClock) does), so a day of scaled time loses not one nanosecond:
+///
+/// ```
+/// use core::time::Duration;
+/// use looplab_timing::{GameClock, LoopSettings, TimeScale};
+///
+/// let third = LoopSettings::default().with_time_scale(TimeScale::ratio(1, 3)?);
+/// let mut clock = GameClock::new();
+/// let mut game = Duration::ZERO;
+/// let frame = Duration::from_nanos(16_666_667);
+/// for k in 0..=5_184_000u64 { // a day of 60 Hz frames
+///     game += clock.tick(frame * k as u32, &third).advance;
+/// }
+/// assert_eq!(game, frame * 5_184_000 / 3); // 8 h of game time to the nanosecond
+/// // A decimal factor is exact in millionths, not in thirds: 0.333333 of the same day.
+/// assert_eq!(TimeScale::new(1.0 / 3.0)?, TimeScale::ratio(333_333, 1_000_000)?);
+/// # Ok::<(), looplab_timing::TimingError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimeScale {
-    ppm: u64,
+    /// Numerator and denominator, in lowest terms (`den` at least 1).
+    num: u64,
+    den: u64,
 }
 
 impl TimeScale {
     /// Real time.
-    pub const ONE: Self = Self { ppm: 1_000_000 };
+    pub const ONE: Self = Self { num: 1, den: 1 };
     /// Frozen: game time does not advance.
-    pub const ZERO: Self = Self { ppm: 0 };
+    pub const ZERO: Self = Self { num: 0, den: 1 };
     /// The largest factor accepted. A thousand times real time already turns a second into
     /// a quarter of an hour of game time, past what any loop setting is meant to survive.
     pub const MAX: f64 = 1000.0;
 
-    /// A scale from a factor such as 0.5 or 2, or an error if it is negative, not finite or
-    /// above [`TimeScale::MAX`].
+    /// A scale from a factor such as 0.5 or 2, kept to the millionth, or an error if it is
+    /// negative, not finite or above [`TimeScale::MAX`].
     pub fn new(factor: f64) -> Result<Self, TimingError> {
         if factor.is_finite() && (0.0..=Self::MAX).contains(&factor) {
-            Ok(Self {
-                ppm: round_to_u64(factor * 1e6),
-            })
+            Ok(Self::reduced(round_to_u64(factor * 1e6), PPM as u64))
         } else {
             Err(TimingError::InvalidTimeScale(factor))
         }
     }
 
-    /// The scale as a factor.
-    pub fn factor(self) -> f64 {
-        self.ppm as f64 / 1e6
+    /// The scale `num / den` exactly, or an error if `den` is zero (reported as an
+    /// infinite factor) or the ratio is above [`TimeScale::MAX`]. Both are `u32`s, so a
+    /// frame's nanoseconds times either always fits the loop's 128-bit arithmetic.
+    pub fn ratio(num: u32, den: u32) -> Result<Self, TimingError> {
+        let (n, d) = (u64::from(num), u64::from(den));
+        if d == 0 || n > d.saturating_mul(Self::MAX as u64) {
+            let factor = if d == 0 {
+                f64::INFINITY
+            } else {
+                n as f64 / d as f64
+            };
+            return Err(TimingError::InvalidTimeScale(factor));
+        }
+        Ok(Self::reduced(n, d))
     }
 
-    /// The scale in millionths: what the loop multiplies by.
+    fn reduced(num: u64, den: u64) -> Self {
+        let g = gcd(num, den).max(1);
+        Self {
+            num: num / g,
+            den: den / g,
+        }
+    }
+
+    /// The numerator and denominator, in lowest terms.
+    pub fn as_ratio(self) -> (u64, u64) {
+        (self.num, self.den)
+    }
+
+    /// The scale as a factor.
+    pub fn factor(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+
+    /// The scale in millionths, rounded to the nearest.
     pub fn ppm(self) -> u64 {
-        self.ppm
+        div_rem(
+            u128::from(self.num) * PPM + u128::from(self.den / 2),
+            u128::from(self.den),
+        )
+        .0 as u64
     }
 
     /// True when game time does not move at all.
     pub fn is_zero(self) -> bool {
-        self.ppm == 0
+        self.num == 0
     }
 
     /// The real time that `game` of game time takes at this scale (`game / scale`), or
     /// `None` when the scale is zero and game time never advances.
     pub fn real_time_for(self, game: Duration) -> Option<Duration> {
-        if self.ppm == 0 {
+        if self.num == 0 {
             return None;
         }
         Some(duration_from_nanos(
-            game.as_nanos() * PPM / self.ppm as u128,
+            game.as_nanos() * u128::from(self.den) / u128::from(self.num),
         ))
     }
 
-    /// Game time for `real` at this scale, adding the carried `remainder` (millionths of a
+    /// Game time for `real` at this scale, adding the carried remainder (fractions of a
     /// nanosecond) and leaving the new one in it, so that the outputs of any sequence of
     /// calls sum to the exact scaled total.
-    pub(crate) fn scale_carrying(self, real: Duration, remainder: &mut u128) -> Duration {
-        let total = real.as_nanos() * self.ppm as u128 + *remainder;
-        let (whole, remainder_now) = div_rem(total, PPM);
-        *remainder = remainder_now;
+    pub(crate) fn scale_carrying(self, real: Duration, carry: &mut Carry) -> Duration {
+        if carry.den != self.den {
+            // The scale changed. The fraction carried moves to a denominator both scales
+            // divide, so nothing is lost (every decimal scale divides a million); past
+            // `Carry::MAX_DEN`, to this scale's own, rounding a part of a nanosecond away.
+            let common = if carry.den == 0 {
+                self.den
+            } else {
+                lcm(carry.den, self.den)
+            };
+            if carry.den == 0 || common > Carry::MAX_DEN {
+                carry.rem = if carry.den == 0 {
+                    0
+                } else {
+                    carry.rem * u128::from(self.den) / u128::from(carry.den)
+                };
+                carry.den = self.den;
+            } else {
+                carry.rem *= u128::from(common / carry.den);
+                carry.den = common;
+            }
+        }
+        let num = u128::from(self.num) * u128::from(carry.den / self.den);
+        let total = real.as_nanos() * num + carry.rem;
+        let (whole, rem) = div_rem(total, u128::from(carry.den));
+        carry.rem = rem;
         duration_from_nanos(whole)
     }
 
     /// Game time for `real` at this scale, rounded down, for a look that commits nothing.
     pub(crate) fn scale(self, real: Duration) -> Duration {
-        duration_from_nanos(div_rem(real.as_nanos() * self.ppm as u128, PPM).0)
+        duration_from_nanos(div_rem(real.as_nanos() * u128::from(self.num), u128::from(self.den)).0)
+    }
+}
+
+/// The fraction of a nanosecond a scaled clock has not handed out yet: `rem / den`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Carry {
+    rem: u128,
+    den: u64,
+}
+
+impl Carry {
+    /// The finest unit a carry is kept in: a millionth of a millionth of a nanosecond.
+    const MAX_DEN: u64 = 1_000_000_000_000;
+
+    pub(crate) const fn new() -> Self {
+        Self { rem: 0, den: 0 }
+    }
+}
+
+impl PartialOrd for TimeScale {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TimeScale {
+    /// By value: a third is less than a half.
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        (u128::from(self.num) * u128::from(other.den))
+            .cmp(&(u128::from(other.num) * u128::from(self.den)))
     }
 }
 
@@ -180,25 +282,45 @@ impl Default for TimeScale {
 }
 
 impl fmt::Display for TimeScale {
+    /// `0.5x` for a scale a decimal writes exactly (to the millionth), `1/3x` otherwise.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x", Trimmed(self.factor()))
+        if (PPM as u64) % self.den == 0 {
+            write!(f, "{}x", Trimmed(self.factor()))
+        } else {
+            write!(f, "{}/{}x", self.num, self.den)
+        }
     }
 }
 
 impl FromStr for TimeScale {
     type Err = TimingError;
 
-    /// Reads `1`, `0.5`, `2x`.
+    /// Reads `1`, `0.5`, `2x`, `1/3`, `1/3x`.
     fn from_str(s: &str) -> Result<Self, TimingError> {
         let t = s.trim();
-        let factor: f64 = t
-            .strip_suffix('x')
-            .unwrap_or(t)
-            .trim()
-            .parse()
-            .map_err(|_| TimingError::ParseTimeScale(s.to_string()))?;
+        let t = t.strip_suffix('x').unwrap_or(t).trim();
+        let bad = || TimingError::ParseTimeScale(s.to_string());
+        if let Some((num, den)) = t.split_once('/') {
+            let num: u32 = num.trim().parse().map_err(|_| bad())?;
+            let den: u32 = den.trim().parse().map_err(|_| bad())?;
+            return TimeScale::ratio(num, den);
+        }
+        let factor: f64 = t.parse().map_err(|_| bad())?;
         TimeScale::new(factor)
     }
+}
+
+/// Least common multiple (saturating).
+fn lcm(a: u64, b: u64) -> u64 {
+    (a / gcd(a, b).max(1)).saturating_mul(b)
+}
+
+/// Greatest common divisor (Euclid).
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// `(a / b, a % b)`, in 64 bits when both fit, as a frame's nanoseconds always do: a
@@ -340,7 +462,7 @@ mod tests {
     #[test]
     fn carried_scaling_loses_nothing() {
         let third = TimeScale::new(1.0 / 3.0).unwrap(); // 333 333 ppm
-        let mut remainder = 0;
+        let mut remainder = Carry::new();
         let mut total = Duration::ZERO;
         for _ in 0..3_000_000 {
             total += third.scale_carrying(Duration::from_nanos(7), &mut remainder);
@@ -351,6 +473,46 @@ mod tests {
         assert_eq!(
             third.scale(Duration::from_nanos(7)),
             Duration::from_nanos(2)
+        );
+    }
+
+    #[test]
+    fn a_ratio_is_exact_and_reads_and_writes_as_a_fraction() {
+        let third = TimeScale::ratio(1, 3).unwrap();
+        let mut carry = Carry::new();
+        let mut total = Duration::ZERO;
+        for _ in 0..3_000_000 {
+            total += third.scale_carrying(Duration::from_nanos(7), &mut carry);
+        }
+        assert_eq!(
+            total,
+            Duration::from_nanos(7_000_000),
+            "a third of 21 ms exactly"
+        );
+        assert_eq!(third.to_string(), "1/3x");
+        assert_eq!("1/3x".parse::<TimeScale>(), Ok(third));
+        assert_eq!("2/4".parse::<TimeScale>().unwrap().to_string(), "0.5x");
+        assert_eq!(TimeScale::ratio(2, 6), Ok(third), "kept in lowest terms");
+        assert_eq!(third.ppm(), 333_333);
+        assert!(third < TimeScale::new(0.5).unwrap());
+        assert!(TimeScale::ratio(1, 0).is_err());
+        assert!(TimeScale::ratio(2001, 2).is_err());
+        assert!("1/x".parse::<TimeScale>().is_err());
+        // A change of scale keeps what was carried, in the new units.
+        let half = TimeScale::ratio(1, 2).unwrap();
+        let mut carry = Carry::new();
+        assert_eq!(
+            half.scale_carrying(Duration::from_nanos(3), &mut carry),
+            Duration::from_nanos(1)
+        );
+        assert_eq!(
+            third.scale_carrying(Duration::from_nanos(1), &mut carry),
+            Duration::from_nanos(0)
+        );
+        assert_eq!(
+            carry.rem * 6,
+            5 * u128::from(carry.den),
+            "1/2 + 1/3 ns carried"
         );
     }
 

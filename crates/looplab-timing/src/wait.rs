@@ -196,9 +196,11 @@ impl FrameWait {
     /// the OS wait is over (or not worth starting) and the rest is to be spun. A call after
     /// the OS woke the loop for an earlier answer measures how late it was.
     pub fn os_wake(&mut self, deadline: Instant, now: Instant) -> Option<Instant> {
-        if let Some((asked, asked_for)) = self.asked
-            && (now >= asked || asked_for != deadline)
-        {
+        // No `let` chains: they need Rust 1.88, and the crate builds on 1.85.
+        let answered = self
+            .asked
+            .filter(|&(asked, asked_for)| now >= asked || asked_for != deadline);
+        if let Some((asked, asked_for)) = answered {
             self.asked = None;
             // Only a wake-up for this deadline measures the OS: one asked for another (a
             // frame that never came, a window hidden meanwhile) says nothing.
