@@ -19,6 +19,14 @@
 //!   full. What the average holds back is paid back a little each frame, so the game clock
 //!   stays within a fraction of a frame of real time.
 //!
+//! - **Timer sync** ([`DeltaMode::Synced`]), after the behaviour Godot documents for its
+//!   `physics_jitter_fix`: the number of fixed updates per frame is kept at what recent
+//!   frames typically ran (the totals over the last one to twelve frames each held in a
+//!   band one update wide, which moves only when the real count leaves it: hysteresis),
+//!   and each frame's delta is read as whatever gives that count, as long as the game
+//!   clock stays within `jitter_fix` of a step from real time. Beyond that bound the count
+//!   follows real time. It needs no refresh rate, so it works where nothing tells it.
+//!
 //! The planner applies the mode before the stall clamp, for every strategy whose game
 //! clock follows real time (the accumulator strategies and `variable`).
 
@@ -46,6 +54,13 @@ pub enum DeltaMode {
         /// How many deltas are averaged, 2 to [`DeltaMode::MAX_SMOOTHED_FRAMES`].
         frames: u8,
     },
+    /// Each delta read so the frame runs the typical number of fixed updates, the game
+    /// clock kept within `jitter_fix` steps of real time (see the module documentation).
+    Synced {
+        /// How far the game clock may lead or trail real time, in steps: 0.5 is Godot's
+        /// default; 0 reads deltas as measured.
+        jitter_fix: f32,
+    },
 }
 
 impl DeltaMode {
@@ -66,6 +81,16 @@ impl DeltaMode {
         }
     }
 
+    /// Godot's default bound for timer sync: half a step.
+    pub const DEFAULT_JITTER_FIX: f32 = 0.5;
+
+    /// Timer sync with the default bound.
+    pub const fn synced() -> Self {
+        Self::Synced {
+            jitter_fix: Self::DEFAULT_JITTER_FIX,
+        }
+    }
+
     /// Smoothing over the default number of frames.
     pub const fn smoothed() -> Self {
         Self::Smoothed {
@@ -73,12 +98,13 @@ impl DeltaMode {
         }
     }
 
-    /// A short name: `measured`, `snapped` or `smoothed`.
+    /// A short name: `measured`, `snapped`, `smoothed` or `synced`.
     pub const fn id(&self) -> &'static str {
         match self {
             Self::Measured => "measured",
             Self::Snapped { .. } => "snapped",
             Self::Smoothed { .. } => "smoothed",
+            Self::Synced { .. } => "synced",
         }
     }
 }
@@ -99,6 +125,8 @@ pub(crate) struct DeltaReader {
     window: usize,
     /// Nanoseconds measured but not yet read (negative: read ahead of the clock).
     owed: i128,
+    /// Timer sync's record of recent frames.
+    sync: SyncState,
 }
 
 impl Default for DeltaReader {
@@ -117,6 +145,7 @@ impl DeltaReader {
             outliers: 0,
             window: 0,
             owed: 0,
+            sync: SyncState::new(),
         }
     }
 
@@ -125,12 +154,29 @@ impl DeltaReader {
 
     /// The delta the loop reads for the frame starting at `now`, `measured` after the
     /// previous frame (the clock's own reading, already guarded against going backwards).
-    pub(crate) fn read(&mut self, now: Duration, measured: Duration, mode: DeltaMode) -> Duration {
+    /// `step` and `lag` (the fixed step and the time owed before this frame) are what timer
+    /// sync counts updates with.
+    pub(crate) fn read(
+        &mut self,
+        now: Duration,
+        measured: Duration,
+        mode: DeltaMode,
+        step: Duration,
+        lag: Duration,
+    ) -> Duration {
+        if !matches!(mode, DeltaMode::Synced { .. }) {
+            self.sync = SyncState::new();
+        }
         let read = match (mode, self.read_at) {
             (_, None) | (DeltaMode::Measured, _) => {
                 self.forget_average();
                 self.owed = 0;
                 measured
+            }
+            (DeltaMode::Synced { jitter_fix }, Some(_)) => {
+                self.forget_average();
+                self.owed = 0;
+                self.sync.read(measured, step, lag, jitter_fix)
             }
             (DeltaMode::Snapped { refresh, tolerance }, Some(at)) => {
                 self.forget_average();
@@ -154,6 +200,7 @@ impl DeltaReader {
         self.read_at = Some(now);
         self.forget_average();
         self.owed = 0;
+        self.sync.error = 0;
     }
 
     /// Empties the average (what it owes is still paid).
@@ -213,6 +260,108 @@ impl DeltaReader {
     }
 }
 
+/// Timer sync's state: how far the game clock leads real time, and the updates recent
+/// frames ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SyncState {
+    /// Nanoseconds read beyond what was measured (negative: behind real time).
+    error: i128,
+    /// Updates run by the last frames, newest first.
+    counts: [u32; SyncState::FRAMES],
+    len: usize,
+    /// For each run of the last `i + 1` frames, the low edge of the band its total of
+    /// updates is kept in (the band is one update wide).
+    typical: [u64; SyncState::FRAMES],
+}
+
+impl SyncState {
+    /// Frames of history: Godot's timer sync looks back about a dozen frames.
+    const FRAMES: usize = 12;
+
+    const fn new() -> Self {
+        Self {
+            error: 0,
+            counts: [0; Self::FRAMES],
+            len: 0,
+            typical: [0; Self::FRAMES],
+        }
+    }
+
+    /// The delta to read for a frame `measured` long, when the accumulator owes `lag` and
+    /// pays it in `step`s.
+    fn read(
+        &mut self,
+        measured: Duration,
+        step: Duration,
+        lag: Duration,
+        jitter_fix: f32,
+    ) -> Duration {
+        let (d, s, lag): (i128, i128, i128) = (
+            measured.as_nanos() as i128,
+            step.as_nanos() as i128,
+            lag.as_nanos() as i128,
+        );
+        let bound = (f64::from(jitter_fix.max(0.0)) * s as f64) as i128;
+        if s == 0 || bound == 0 {
+            self.error = 0;
+            return measured;
+        }
+        // The reads the error bound allows, and the update counts they give.
+        let lo = (d - self.error - bound).max(0);
+        let hi = (d - self.error + bound).max(0);
+        let count = |read: i128| ((lag + read) / s) as u64;
+        let (fewest, most) = (count(lo), count(hi));
+        // The count that pays the error back in full, kept in the typical band.
+        let mut n = count((d - self.error).max(0));
+        let (band_lo, band_hi) = self.band();
+        n = n.clamp(
+            band_lo.max(fewest),
+            band_hi.min(most).max(band_lo.max(fewest)),
+        );
+        n = n.clamp(fewest, most);
+        // The read giving exactly `n` updates that comes closest to paying the error back.
+        let first = n as i128 * s - lag;
+        let last = (n as i128 + 1) * s - lag - 1;
+        let read = (d - self.error).clamp(first.max(lo), last.min(hi));
+        self.error += read - d;
+        self.record(u32::try_from(n).unwrap_or(u32::MAX));
+        Duration::from_nanos(u64::try_from(read.max(0)).unwrap_or(u64::MAX))
+    }
+
+    /// The counts this frame may run and keep every recent run of frames in its band.
+    fn band(&self) -> (u64, u64) {
+        let (mut lo, mut hi) = (0u64, u64::MAX);
+        let mut before = 0u64; // updates in the frames before this one in the run
+        for i in 0..self.len {
+            // The run of `i + 1` frames ending with this one.
+            lo = lo.max(self.typical[i].saturating_sub(before));
+            hi = hi.min((self.typical[i] + 1).saturating_sub(before));
+            before += u64::from(self.counts[i]);
+        }
+        (lo, hi.max(lo))
+    }
+
+    /// Records a frame of `n` updates and moves each band only as far as its total left it.
+    fn record(&mut self, n: u32) {
+        self.counts.copy_within(0..Self::FRAMES - 1, 1);
+        self.counts[0] = n;
+        let seen = self.len;
+        self.len = (self.len + 1).min(Self::FRAMES);
+        let mut total = 0u64;
+        for i in 0..self.len {
+            total += u64::from(self.counts[i]);
+            if i >= seen {
+                // A run this long is seen for the first time: its band starts at its total.
+                self.typical[i] = total;
+            } else if total < self.typical[i] {
+                self.typical[i] = total;
+            } else if total > self.typical[i] + 1 {
+                self.typical[i] = total - 1;
+            }
+        }
+    }
+}
+
 /// `since` (time from the last grid point) as a whole number of `period`s when it is within
 /// `tolerance` of one, at least one; as it is otherwise.
 fn snap(since: Duration, period: Duration, tolerance: Duration) -> Duration {
@@ -246,7 +395,13 @@ mod tests {
             .map(|&now| {
                 let measured = last.map_or(Duration::ZERO, |l| now.saturating_sub(l));
                 last = Some(now);
-                r.read(now, measured, mode)
+                r.read(
+                    now,
+                    measured,
+                    mode,
+                    Duration::from_nanos(16_666_667),
+                    Duration::ZERO,
+                )
             })
             .collect();
         (reads, r)
@@ -370,5 +525,101 @@ mod tests {
         let starts = [us(0), us(16_000), us(40_000)];
         let (reads, _) = read_all(DeltaMode::Measured, &starts);
         assert_eq!(reads, [us(0), us(16_000), us(24_000)]);
+    }
+
+    /// Runs catch-up at 60 updates a second on a display of `hz`, presenting every
+    /// `every`th refresh, the clock read with up to `noise` of error; returns the updates
+    /// of each frame after the first second and the largest gap between game and real
+    /// time.
+    fn synced_run(mode: DeltaMode, hz: f64, every: u32, noise: Duration) -> (Vec<u32>, Duration) {
+        use crate::{LoopSettings, Planner, Strategy};
+        let settings = LoopSettings::default().with_delta_mode(mode);
+        let mut planner = Planner::new(Strategy::CatchUp, settings);
+        let period = Duration::from_secs_f64(1.0 / hz) * every;
+        let mut seed = 11u64;
+        let mut counts = Vec::new();
+        let mut drift = Duration::ZERO;
+        let start = Duration::from_secs(1);
+        for k in 0..(30.0 * hz) as u32 / every {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let unit = (seed >> 11) as f64 / (1u64 << 53) as f64;
+            let jitter = ((unit * 2.0 - 1.0) * noise.as_nanos() as f64) as i64;
+            let now =
+                Duration::from_nanos(((start + period * k).as_nanos() as i64 + jitter) as u64);
+            let plan = planner.plan_frame(now);
+            if k as f64 * period.as_secs_f64() > 1.0 {
+                counts.push(plan.updates);
+                drift = drift.max(plan.game_now.abs_diff(now - start));
+            }
+        }
+        (counts, drift)
+    }
+
+    #[test]
+    fn timer_sync_runs_one_update_a_refresh_on_a_noisy_60_hz_display() {
+        let noise = Duration::from_micros(500);
+        let (measured, _) = synced_run(DeltaMode::Measured, 60.0, 1, noise);
+        let uneven = measured.iter().filter(|&&n| n != 1).count();
+        assert!(uneven > 100, "measured deltas double and skip: {uneven}");
+        let (synced, drift) = synced_run(DeltaMode::synced(), 60.0, 1, noise);
+        assert!(synced.iter().all(|&n| n == 1), "{:?}", &synced[..40]);
+        let half_step = Duration::from_nanos(8_333_334);
+        assert!(drift <= half_step + noise, "drift {drift:?}");
+    }
+
+    #[test]
+    fn timer_sync_keeps_whole_patterns_at_other_rates() {
+        let noise = Duration::from_micros(500);
+        // A frame every other refresh: two updates each, never one or three.
+        let (counts, drift) = synced_run(DeltaMode::synced(), 60.0, 2, noise);
+        assert!(counts.iter().all(|&n| n == 2), "{:?}", &counts[..40]);
+        assert!(drift < Duration::from_millis(9));
+        // 144 Hz: 60 updates spread over 144 refreshes, never two in one, never more than
+        // two refreshes in a row without one (5 updates in every 12 frames).
+        let (counts, drift) = synced_run(DeltaMode::synced(), 144.0, 1, noise);
+        assert!(counts.iter().all(|&n| n <= 1));
+        for run in counts.windows(12) {
+            let total: u32 = run.iter().sum();
+            assert!((4..=6).contains(&total), "{run:?}");
+        }
+        assert!(drift < Duration::from_millis(9));
+        // 59.94 Hz: the game keeps real time, so one refresh in a thousand shows two.
+        let (counts, drift) = synced_run(DeltaMode::synced(), 59.94, 1, noise);
+        let doubles = counts.iter().filter(|&&n| n == 2).count();
+        let skips = counts.iter().filter(|&&n| n == 0).count();
+        assert!(
+            doubles <= 3 && skips == 0,
+            "{doubles} doubles, {skips} skips"
+        );
+        assert!(drift < Duration::from_millis(9));
+    }
+
+    #[test]
+    fn timer_sync_lets_a_stall_through_and_zero_bound_is_measured() {
+        let (counts, _) = synced_run(
+            DeltaMode::Synced { jitter_fix: 0.0 },
+            60.0,
+            1,
+            Duration::from_micros(500),
+        );
+        assert!(
+            counts.iter().filter(|&&n| n != 1).count() > 100,
+            "0 reads as measured"
+        );
+        use crate::{LoopSettings, Planner, Strategy};
+        let mut p = Planner::new(
+            Strategy::CatchUp,
+            LoopSettings::default().with_delta_mode(DeltaMode::synced()),
+        );
+        let period = Duration::from_nanos(16_666_667);
+        for k in 0..60u32 {
+            p.plan_frame(period * k);
+        }
+        // A 100 ms stall: the game clock still keeps within half a step of real time.
+        let plan = p.plan_frame(period * 59 + Duration::from_millis(100));
+        assert!(plan.updates >= 5, "{}", plan.updates);
+        assert!(plan.game_now.abs_diff(plan.now) <= period / 2);
     }
 }

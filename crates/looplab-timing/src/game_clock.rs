@@ -77,6 +77,18 @@ impl GameClock {
     /// Measures the frame that starts at `now`. A `now` earlier than the previous frame's
     /// counts as no time passing (and the later timestamp is kept).
     pub fn tick(&mut self, now: Duration, settings: &LoopSettings) -> FrameTime {
+        self.tick_owing(now, settings, Duration::ZERO)
+    }
+
+    /// [`tick`](GameClock::tick) for a loop whose accumulator owes `lag` before this frame:
+    /// what [`DeltaMode::Synced`](crate::DeltaMode::Synced) counts updates from. The
+    /// [`Planner`](crate::Planner) calls this.
+    pub fn tick_owing(
+        &mut self,
+        now: Duration,
+        settings: &LoopSettings,
+        lag: Duration,
+    ) -> FrameTime {
         let measured = self
             .last_frame
             .map_or(Duration::ZERO, |last| now.saturating_sub(last));
@@ -96,7 +108,9 @@ impl GameClock {
                 frozen: settings.is_frozen(),
             };
         }
-        let elapsed = self.reader.read(now, measured, settings.delta_mode);
+        let elapsed = self
+            .reader
+            .read(now, measured, settings.delta_mode, settings.step(), lag);
         let counted = clamp(elapsed, settings.max_frame_time);
         let frozen = settings.is_frozen();
         let advance = if frozen {

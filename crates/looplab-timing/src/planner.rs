@@ -95,7 +95,9 @@ impl Planner {
     ///
     /// `now` should not go backwards; if it does, the frame counts as taking no time.
     pub fn plan_frame(&mut self, now: Duration) -> FramePlan {
-        let frame = self.clock.tick(now, &self.settings);
+        let frame = self
+            .clock
+            .tick_owing(now, &self.settings, self.lag.overstep());
         if frame.hitch {
             self.grid.reset();
         }

@@ -294,7 +294,10 @@ mod tests {
                 let noise = Duration::from_micros(noise_us);
                 let t = lock_time(&mut r, hz, Duration::ZERO, 4.0, noise, 7);
                 let t = t.unwrap_or_else(|| panic!("{hz} Hz, noise {noise:?}: no lock"));
-                std::println!("{hz:>7} Hz, noise ±{noise_us} us: locked after {:.0} ms", t.as_secs_f64() * 1e3);
+                std::println!(
+                    "{hz:>7} Hz, noise ±{noise_us} us: locked after {:.0} ms",
+                    t.as_secs_f64() * 1e3
+                );
                 assert!(
                     t < Duration::from_secs(1),
                     "{hz} Hz, noise {noise:?}: {t:?}"

@@ -102,4 +102,15 @@ proptest! {
             prop_assert!(worst <= bound, "{strategy}: {worst:?} > {bound:?}");
         }
     }
+
+    /// Timer sync keeps the game clock within its bound (half a step) of real time, plus
+    /// the noise of the first reading, on any display, for every strategy that reads deltas.
+    #[test]
+    fn timer_sync_keeps_the_game_clock_within_half_a_step(d in display()) {
+        for strategy in [LoopStrategy::CatchUp, LoopStrategy::Interpolated, LoopStrategy::Variable] {
+            let (worst, step) = worst_drift(&d, DeltaMode::synced(), strategy);
+            let bound = step / 2 + Duration::from_micros(d.noise_us) + Duration::from_nanos(1);
+            prop_assert!(worst <= bound, "{strategy}: {worst:?} > {bound:?}");
+        }
+    }
 }
