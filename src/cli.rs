@@ -196,7 +196,7 @@ pub struct AppArgs {
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     pub vsync: bool,
     /// How the loop reads frame deltas: `measured`, `snapped` (to the monitor's refresh
-    /// rate) or `smoothed`. The D key cycles through them.
+    /// rate), `smoothed` or `synced` (Godot's timer sync). The D key cycles through them.
     #[arg(long, value_name = "KIND", default_value = "measured", value_parser = str::parse::<DeltaKind>)]
     pub delta: DeltaKind,
     /// Simulated cost of every update (a weak CPU), e.g. `5ms`.
@@ -229,13 +229,13 @@ pub struct AppArgs {
     /// Start in compare mode: modelled machines side by side from the same steering.
     /// `fred-and-george` (variable step on a fast and a slow machine), `fixed-step` (the
     /// same with a fixed step), `every-strategy` (one machine), `weak-gpu` (every strategy),
-    /// `snapping` (measured, snapped and smoothed deltas), `render-ticks` (interpolation and
+    /// `snapping` (measured, snapped, smoothed and synced deltas), `render-ticks` (interpolation and
     /// the render ticks at 10 UPS).
     #[arg(long, value_name = "PRESET", value_parser = str::parse::<Preset>)]
     pub compare: Option<Preset>,
     /// Start in compare mode with these lanes instead (two to six): a machine as the lab
     /// writes it (a built-in name or `NAME:render=9ms,refresh=59.94,...`) and a strategy,
-    /// like `--lane fast/variable --lane weak-gpu/variable`; `+snapped` or `+smoothed` after
+    /// like `--lane fast/variable --lane weak-gpu/variable`; `+snapped`, `+smoothed` or `+synced` after
     /// the strategy reads its deltas that way.
     #[arg(long = "lane", value_name = "PROFILE/STRATEGY[+DELTA]", value_parser = parse_lane, conflicts_with = "compare")]
     pub lanes: Vec<LaneSpec>,
@@ -384,7 +384,8 @@ pub struct LabArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// How the strategies that read frame deltas read them, comma-separated: `measured`,
-    /// `snapped` (to each profile's display refresh) and `smoothed`; each is a run of its own.
+    /// `snapped` (to each profile's display refresh), `smoothed` and `synced`; each is a run
+    /// of its own.
     /// Default: `measured`, or all three with `--trace`.
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = str::parse::<DeltaKind>)]
     pub delta: Vec<DeltaKind>,

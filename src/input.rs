@@ -52,7 +52,7 @@ pub enum Action {
     /// Next (`true`) or previous frame cap.
     FrameCap(bool),
     ToggleVsync,
-    /// How the loop reads frame deltas: measured, snapped to the display, smoothed.
+    /// How the loop reads frame deltas: measured, snapped to the display, smoothed, synced.
     NextDelta,
     MaxUpdates(bool),
     UpdateCost(bool),
@@ -174,7 +174,7 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         label: "D",
-        does: "frame deltas: as measured / snapped to the display's refresh / smoothed",
+        does: "frame deltas: measured / snapped to the refresh / smoothed / synced",
         keys: &[(key(K::KeyD), NextDelta)],
     },
     Binding {

@@ -116,7 +116,7 @@ pub fn describe_settings(s: &LoopSettings) -> String {
 }
 
 /// How the loop reads frame deltas, without the display it snaps to (the window asks the
-/// monitor, the lab each profile): `measured`, `snapped` or `smoothed`.
+/// monitor, the lab each profile): `measured`, `snapped`, `smoothed` or `synced`.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
@@ -126,10 +126,11 @@ pub enum DeltaKind {
     Measured,
     Snapped,
     Smoothed,
+    Synced,
 }
 
 impl DeltaKind {
-    pub const ALL: [DeltaKind; 3] = [Self::Measured, Self::Snapped, Self::Smoothed];
+    pub const ALL: [DeltaKind; 4] = [Self::Measured, Self::Snapped, Self::Smoothed, Self::Synced];
 
     /// The mode, snapping to a display refreshing at `refresh`.
     pub fn mode(self, refresh: Rate) -> DeltaMode {
@@ -137,6 +138,7 @@ impl DeltaKind {
             Self::Measured => DeltaMode::Measured,
             Self::Snapped => DeltaMode::snapped(refresh),
             Self::Smoothed => DeltaMode::smoothed(),
+            Self::Synced => DeltaMode::synced(),
         }
     }
 
@@ -145,6 +147,7 @@ impl DeltaKind {
         match mode {
             DeltaMode::Snapped { .. } => Self::Snapped,
             DeltaMode::Smoothed { .. } => Self::Smoothed,
+            DeltaMode::Synced { .. } => Self::Synced,
             _ => Self::Measured,
         }
     }
@@ -154,7 +157,8 @@ impl DeltaKind {
         match self {
             Self::Measured => Self::Snapped,
             Self::Snapped => Self::Smoothed,
-            Self::Smoothed => Self::Measured,
+            Self::Smoothed => Self::Synced,
+            Self::Synced => Self::Measured,
         }
     }
 
@@ -163,6 +167,7 @@ impl DeltaKind {
             Self::Measured => "measured",
             Self::Snapped => "snapped",
             Self::Smoothed => "smoothed",
+            Self::Synced => "synced",
         }
     }
 }
@@ -173,7 +178,12 @@ impl FromStr for DeltaKind {
         Self::ALL
             .into_iter()
             .find(|k| k.id() == s.trim())
-            .ok_or_else(|| format!("'{}' is not measured, snapped or smoothed", s.trim()))
+            .ok_or_else(|| {
+                format!(
+                    "'{}' is not measured, snapped, smoothed or synced",
+                    s.trim()
+                )
+            })
     }
 }
 

@@ -32,7 +32,7 @@ pub enum Preset {
     /// render ticks' present.
     RenderTicks,
     /// MonitorSim's case: a 60 Hz display, a noisy timer, catch-up reading deltas as
-    /// measured, snapped and smoothed.
+    /// measured, snapped, smoothed and synced.
     Snapping,
     /// Lanes given on the command line (`--lane PROFILE/STRATEGY`).
     Custom,
@@ -69,7 +69,9 @@ impl Preset {
             Preset::FixedStep => "two machines, fixed step: they stay identical",
             Preset::EveryStrategy => "one machine, every strategy: the same motion eight ways",
             Preset::WeakGpu => "the weak GPU under every strategy",
-            Preset::Snapping => "a noisy 60 Hz display: measured deltas jump, snapped ones do not",
+            Preset::Snapping => {
+                "a noisy 60 Hz display: measured deltas jump, snapped and synced ones do not"
+            }
             Preset::RenderTicks => "10 UPS: interpolation a step late, the render ticks on time",
             Preset::Custom => "the machines and strategies given with --lane",
         }
@@ -381,7 +383,7 @@ mod tests {
         assert!(
             parse_lane("fast/variable+wobbly")
                 .unwrap_err()
-                .contains("not measured, snapped or smoothed")
+                .contains("not measured, snapped, smoothed or synced")
         );
     }
 
