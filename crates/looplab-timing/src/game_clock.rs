@@ -13,7 +13,7 @@ pub struct FrameTime {
     /// When the frame started.
     pub now: Duration,
     /// Real time since the previous frame started as the loop reads it: measured, snapped
-    /// or smoothed by [`LoopSettings::delta`] (zero for the first frame, and when the clock
+    /// or smoothed by [`LoopSettings::delta_mode`] (zero for the first frame, and when the clock
     /// went backwards).
     pub elapsed: Duration,
     /// Real time since the previous frame started as the clock measured it.

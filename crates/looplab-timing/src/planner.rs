@@ -389,7 +389,7 @@ mod tests {
     use crate::testing::{STEP, ms};
 
     fn planner(strategy: Strategy) -> Planner {
-        Planner::new(strategy, LoopSettings::default())
+        Planner::new(strategy, crate::testing::measured())
     }
 
     /// Runs one frame the way a real loop does: plan at the clock's time, spend `cost` of
@@ -406,7 +406,7 @@ mod tests {
     #[test]
     fn alpha_never_rounds_up_to_one() {
         // A one-second step owing one nanosecond less than a step.
-        let settings = LoopSettings::default()
+        let settings = crate::testing::measured()
             .with_update_rate(Rate::hz(1.0).unwrap())
             .with_max_frame_time(None);
         let mut p = Planner::new(Strategy::Extrapolated, settings);
@@ -466,7 +466,7 @@ mod tests {
     fn time_scale_slows_every_strategy_that_follows_real_time() {
         let half = TimeScale::new(0.5).unwrap();
         for s in [Strategy::Variable, Strategy::CatchUp, Strategy::FixedSleep] {
-            let mut p = Planner::new(s, LoopSettings::default().with_time_scale(half));
+            let mut p = Planner::new(s, crate::testing::measured().with_time_scale(half));
             let mut clock = ManualClock::new();
             while clock.now() < Duration::from_secs(2) {
                 frame(&mut p, &mut clock, ms(5));
@@ -479,7 +479,7 @@ mod tests {
     #[test]
     fn time_scale_zero_freezes_every_strategy() {
         for s in Strategy::ALL {
-            let settings = LoopSettings::default().with_time_scale(TimeScale::ZERO);
+            let settings = crate::testing::measured().with_time_scale(TimeScale::ZERO);
             let mut p = Planner::new(s, settings);
             let mut clock = ManualClock::new();
             for _ in 0..10 {
@@ -548,7 +548,7 @@ mod tests {
     #[test]
     fn a_shrunken_step_pays_its_owed_steps_when_running_and_never_while_paused() {
         // 1 Hz, 900 ms owed, then 1000 Hz: 900 steps are owed.
-        let settings = LoopSettings::default()
+        let settings = crate::testing::measured()
             .with_update_rate(Rate::hz(1.0).unwrap())
             .with_max_frame_time(None);
         let mut p = Planner::new(Strategy::CatchUp, settings);
@@ -685,7 +685,7 @@ mod tests {
         p.set_max_updates(None);
         p.set_max_frame_time(Some(ms(100)));
         p.set_time_scale(TimeScale::new(2.0).unwrap());
-        let expected = LoopSettings::default()
+        let expected = crate::testing::measured()
             .with_frame_cap(Some(Rate::SIXTY_HZ))
             .with_max_updates(None)
             .with_max_frame_time(Some(ms(100)))
@@ -722,9 +722,9 @@ mod tests {
 
     #[test]
     fn a_hitch_is_resynced_not_burst() {
-        let settings = LoopSettings::default().with_resync_after(Some(ms(100)));
+        let settings = crate::testing::measured().with_resync_after(Some(ms(100)));
         let mut p = Planner::new(Strategy::Interpolated, settings.clone());
-        let mut clamped = Planner::new(Strategy::Interpolated, LoopSettings::default());
+        let mut clamped = Planner::new(Strategy::Interpolated, crate::testing::measured());
         for planner in [&mut p, &mut clamped] {
             planner.plan_frame(ms(0));
             planner.plan_frame(ms(16));
@@ -747,7 +747,7 @@ mod tests {
 
     #[test]
     fn substeps_end_every_frame_at_its_time() {
-        let settings = LoopSettings::default().with_substeps(true);
+        let settings = crate::testing::measured().with_substeps(true);
         for s in [
             Strategy::CatchUp,
             Strategy::Interpolated,

@@ -169,7 +169,7 @@ impl Default for LoopSettings {
             substeps: false,
             time_scale: TimeScale::ONE,
             paused: false,
-            delta_mode: DeltaMode::Measured,
+            delta_mode: DeltaMode::synced(),
         }
     }
 }

@@ -126,7 +126,9 @@ struct Seen {
 }
 
 fn run(ops: &[Op], strategy: LoopStrategy, hz: f64, drops: bool) -> (Truth, Seen) {
+    // Deltas as measured: the real held time is compared with game time to the nanosecond.
     let mut settings = LoopSettings::default()
+        .with_delta_mode(looplab_timing::DeltaMode::Measured)
         .with_update_rate(Rate::hz(hz).unwrap())
         .with_max_updates(None)
         .with_max_frame_time(None);

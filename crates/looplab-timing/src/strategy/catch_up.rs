@@ -81,13 +81,13 @@ pub(crate) fn wake(grid: &mut DeadlineGrid, frame: &FrameTime, settings: &LoopSe
 mod tests {
     use core::time::Duration;
 
-    use crate::{LoopSettings, ManualClock, Planner, Strategy, View, Wake};
+    use crate::{ManualClock, Planner, Strategy, View, Wake};
 
     use crate::testing::{STEP, ms};
 
     #[test]
     fn keeps_real_time_speed_when_rendering_is_slow() {
-        let mut p = Planner::new(Strategy::CatchUp, LoopSettings::default());
+        let mut p = Planner::new(Strategy::CatchUp, crate::testing::measured());
         let mut clock = ManualClock::new();
         let mut most = 0;
         // 45 ms frames (22 FPS) against a 16.7 ms step.
@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn stops_at_max_updates_and_the_game_slows_down() {
-        let settings = LoopSettings::default().with_max_updates(Some(4));
+        let settings = crate::testing::measured().with_max_updates(Some(4));
         let mut p = Planner::new(Strategy::CatchUp, settings);
         let mut clock = ManualClock::new();
         p.plan_frame(clock.now());
@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn unlimited_updates_pay_all_the_lag_up_to_the_clamp() {
-        let settings = LoopSettings::default().with_max_updates(None);
+        let settings = crate::testing::measured().with_max_updates(None);
         let mut p = Planner::new(Strategy::CatchUp, settings);
         p.plan_frame(ms(0));
         assert_eq!(p.plan_frame(ms(201)).updates, 12);
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn a_frame_cap_wakes_on_a_grid() {
-        let settings = LoopSettings::default().with_frame_cap(crate::Rate::hz(100.0).ok());
+        let settings = crate::testing::measured().with_frame_cap(crate::Rate::hz(100.0).ok());
         let mut p = Planner::new(Strategy::CatchUp, settings);
         let mut clock = ManualClock::new();
         for i in 1..=3u32 {

@@ -45,13 +45,13 @@ pub(crate) const RULES: Rules = Rules {
 mod tests {
     use core::time::Duration;
 
-    use crate::{LoopSettings, ManualClock, Planner, Strategy, View};
+    use crate::{ManualClock, Planner, Strategy, View};
 
     use crate::testing::{STEP, ms};
 
     #[test]
     fn alpha_is_the_owed_fraction_of_a_step() {
-        let mut p = Planner::new(Strategy::Interpolated, LoopSettings::default());
+        let mut p = Planner::new(Strategy::Interpolated, crate::testing::measured());
         let mut clock = ManualClock::new();
         p.plan_frame(clock.now());
         let mut expected_lag = Duration::ZERO;
