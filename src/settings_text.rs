@@ -292,8 +292,11 @@ mod tests {
             .with_time_scale(TimeScale::new(0.5).unwrap());
         assert_eq!(
             describe_settings(&s),
-            "60 UPS, cap off, max updates/frame unlimited, stall clamp off, time scale 0.5x"
+            "60 UPS, cap off, max updates/frame unlimited, stall clamp off, time scale 0.5x, \
+             deltas synced"
         );
+        let measured = s.with_delta_mode(looplab_timing::DeltaMode::Measured);
+        assert!(!describe_settings(&measured).contains("deltas"));
     }
 
     #[test]

@@ -459,7 +459,7 @@ mod tests {
     fn controls() -> Controls {
         Controls::new(
             Strategy::Interpolated,
-            LoopSettings::default(),
+            LoopSettings::default().with_delta_mode(DeltaMode::Measured),
             Knobs::default(),
             &WorldConfig {
                 seed: 1,
@@ -621,7 +621,11 @@ mod tests {
         assert!(e.vsync_changed && e.strategy_changed);
         assert_eq!(c.knobs, Knobs::default());
         assert_eq!(c.strategy(), Strategy::Interpolated);
-        assert_eq!(c.settings(), &LoopSettings::default());
+        assert_eq!(
+            c.settings(),
+            &LoopSettings::default().with_delta_mode(DeltaMode::Measured),
+            "the settings it started with"
+        );
         assert_eq!(c.session.world().bullets.len(), 100);
         assert!(c.apply(Action::Quit).quit);
     }
