@@ -453,7 +453,7 @@ fn bad_input_is_one_line_and_exit_status_2() {
         (&["lab", "--trace", "Cargo.toml"], "not a Looplab trace"),
         (
             &["lab", "--delta", "warp"],
-            "not measured, snapped or smoothed",
+            "not measured, snapped, smoothed or synced",
         ),
         (&["lab", "--updates", "0"], "--updates"),
         (&["lab", "--updates", "10", "--seconds", "4"], "--seconds"),
