@@ -69,9 +69,7 @@ impl Preset {
             Preset::FixedStep => "two machines, fixed step: they stay identical",
             Preset::EveryStrategy => "one machine, every strategy: the same motion eight ways",
             Preset::WeakGpu => "the weak GPU under every strategy",
-            Preset::Snapping => {
-                "a noisy 60 Hz display: measured deltas jump, snapped and synced ones do not"
-            }
+            Preset::Snapping => "a noisy 60 Hz display: measured deltas jump, synced ones do not",
             Preset::RenderTicks => "10 UPS: interpolation a step late, the render ticks on time",
             Preset::Custom => "the machines and strategies given with --lane",
         }
