@@ -384,7 +384,7 @@ pub fn delta_text(delta: &DeltaMode) -> String {
     match delta {
         DeltaMode::Snapped { refresh, .. } => format!("snapped to {refresh}"),
         DeltaMode::Smoothed { frames } => format!("smoothed over {frames} frames"),
-        DeltaMode::Synced { jitter_fix } => format!("synced to the updates (±{jitter_fix} step)"),
+        DeltaMode::Synced { jitter_fix } => format!("synced, ±{jitter_fix} step"),
         _ => "measured".to_string(),
     }
 }
@@ -480,10 +480,7 @@ mod tests {
         assert_eq!(c.settings().delta_mode, DeltaMode::smoothed());
         let e = c.apply(Action::NextDelta);
         assert_eq!(c.settings().delta_mode, DeltaMode::synced());
-        assert_eq!(
-            e.log.as_deref(),
-            Some("frame deltas: synced to the updates (±0.5 step)")
-        );
+        assert_eq!(e.log.as_deref(), Some("frame deltas: synced, ±0.5 step"));
         c.apply(Action::NextDelta);
         assert_eq!(c.settings().delta_mode, DeltaMode::Measured);
         // Snapping chosen before the window knew its display follows the display.
