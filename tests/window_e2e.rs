@@ -428,8 +428,8 @@ fn a_trace_of_the_window_replays_in_the_lab() {
         "json",
     ]);
     let runs = report["runs"].as_array().unwrap();
-    // Two one-step strategies once, six that read deltas three ways each.
-    assert_eq!(runs.len(), 2 + 6 * 3, "{report}");
+    // Two one-step strategies once, six that read deltas four ways each.
+    assert_eq!(runs.len(), 2 + 6 * 4, "{report}");
     assert!(runs.iter().all(|r| r["profile"] == "trace"));
     assert_eq!(report["profiles"][0]["vsync"], false);
     // Beside the replays, the scorecard of what the window really presented.
