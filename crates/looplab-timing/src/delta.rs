@@ -312,13 +312,11 @@ impl SyncState {
         let count = |read: i128| ((lag + read) / s) as u64;
         let (fewest, most) = (count(lo), count(hi));
         // The count that pays the error back in full, kept in the typical band.
-        let mut n = count((d - self.error).max(0));
+        // Where the band and the bound disagree, the bound wins: the band's nearest edge
+        // within it.
         let (band_lo, band_hi) = self.band();
-        n = n.clamp(
-            band_lo.max(fewest),
-            band_hi.min(most).max(band_lo.max(fewest)),
-        );
-        n = n.clamp(fewest, most);
+        let n = count((d - self.error).max(0))
+            .clamp(band_lo.clamp(fewest, most), band_hi.clamp(fewest, most));
         // The read giving exactly `n` updates that comes closest to paying the error back.
         let first = n as i128 * s - lag;
         let last = (n as i128 + 1) * s - lag - 1;
