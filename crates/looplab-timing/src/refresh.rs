@@ -129,8 +129,10 @@ impl RefreshEstimator {
         let rough = self.rough.unwrap_or(median) as f64;
         // The rough period follows the median within its tenth.
         self.rough = Some(median);
-        let periods = (interval as f64 / rough).round();
-        let off = (interval as f64 - periods * rough).abs();
+        // (No `f64::round`, `abs` or `sqrt`: the crate builds without `std`.)
+        let periods = round_nanos(interval as f64 / rough) as f64;
+        let off = interval as f64 - periods * rough;
+        let off = if off < 0.0 { -off } else { off };
         if periods >= 1.0
             && periods <= Self::MAX_PERIODS as f64
             && off <= Self::GRID_TOLERANCE * rough
@@ -223,11 +225,12 @@ impl RefreshEstimator {
         }
         let slope = sxy / sxx;
         let residual = (syy - slope * sxy).max(0.0) / (n - runs - 1) as f64;
-        let error = (residual / sxx).sqrt();
+        // The slope's standard error below PRECISION of it, compared as squares.
+        let variance = residual / sxx;
+        let precise = variance < (Self::PRECISION * slope) * (Self::PRECISION * slope);
         let span = points.back()?.at - origin;
         let full = span + span / 10 >= Self::WINDOW;
-        (slope > 0.0 && (error < Self::PRECISION * slope || full))
-            .then(|| Duration::from_nanos(round_nanos(slope)))
+        (slope > 0.0 && (precise || full)).then(|| Duration::from_nanos(round_nanos(slope)))
     }
 }
 
