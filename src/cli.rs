@@ -23,7 +23,7 @@ use crate::lab::{LabOptions, drift, plot, run_lab};
 use crate::platform::files;
 use crate::session::recording::Recording;
 use crate::session::trace::Trace;
-use crate::settings_text::{Cap, DeltaKind, MaxUpdates, StallClamp, parse_duration};
+use crate::settings_text::{Cap, DeltaKind, DurationOrOff, MaxUpdates, parse_duration};
 use crate::world::WorldConfig;
 
 #[derive(Parser, Debug)]
@@ -141,7 +141,21 @@ pub struct LoopArgs {
         default_value = "250ms",
         allow_negative_numbers = true
     )]
-    pub stall_clamp: StallClamp,
+    pub stall_clamp: DurationOrOff,
+    /// A frame longer than this is a hitch: none of it is simulated and the loop resyncs,
+    /// instead of clamping it and catching up (`off`: the stall clamp alone).
+    #[arg(
+        long,
+        value_name = "DURATION|off",
+        allow_hyphen_values = true,
+        default_value = "off",
+        allow_negative_numbers = true
+    )]
+    pub resync_after: DurationOrOff,
+    /// End each frame of the accumulator strategies with one shorter update for the time
+    /// still owed, so the world stands exactly at the frame's time.
+    #[arg(long)]
+    pub substeps: bool,
     /// Game time per real time (0 freezes, 2 is double speed).
     #[arg(
         long,
@@ -171,6 +185,8 @@ impl LoopArgs {
             .with_frame_cap(self.cap.0)
             .with_max_updates(self.max_updates.0)
             .with_max_frame_time(self.stall_clamp.0)
+            .with_resync_after(self.resync_after.0)
+            .with_substeps(self.substeps)
             .with_time_scale(self.time_scale)
     }
 
@@ -262,8 +278,9 @@ pub struct AppArgs {
     #[arg(long, hide = true)]
     pub bare_renderer: bool,
     /// On exit, write the ship's steering and the state it led to into this file, a
-    /// recording anyone can play back (`--replay`, `looplab lab --replay`).
-    #[arg(long, value_name = "FILE")]
+    /// recording anyone can play back (`--replay`, `looplab lab --replay`). Not with
+    /// `--substeps`: updates of odd lengths, set by the frames' timing, replay differently.
+    #[arg(long, value_name = "FILE", conflicts_with = "substeps")]
     pub record: Option<PathBuf>,
     /// On exit, write every presented frame's real timings (start, wait, updates, render,
     /// present) to this file, for `looplab lab --trace FILE` to replay under every strategy.
@@ -271,7 +288,7 @@ pub struct AppArgs {
     pub trace: Option<PathBuf>,
     /// Play a recording back: its world, strategy and settings, the ship steered as recorded
     /// (the arrow keys are ignored), and at its end a check that the state is the same.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "stall_clamp", "time_scale", "bullets", "seed", "delta"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["strategy", "ups", "cap", "max_updates", "stall_clamp", "resync_after", "substeps", "time_scale", "bullets", "seed", "delta"])]
     pub replay: Option<PathBuf>,
     /// Press keys from a script instead of a keyboard: `SECONDS:KEY` or `SECONDS:KEY/HELD`,
     /// separated by spaces or commas, xdotool's key names (`1.5:4 3:Right/0.5 6:Escape`).
@@ -386,7 +403,7 @@ pub struct LabArgs {
     /// How the strategies that read frame deltas read them, comma-separated: `measured`,
     /// `snapped` (to each profile's display refresh), `smoothed` and `synced`; each is a run
     /// of its own.
-    /// Default: `measured`, or all three with `--trace`.
+    /// Default: `measured`, or all four with `--trace`.
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = str::parse::<DeltaKind>)]
     pub delta: Vec<DeltaKind>,
     /// Replay the frame costs of a window's run (recorded with `looplab --trace FILE`) under
@@ -400,7 +417,7 @@ pub struct LabArgs {
     pub updates: Option<u64>,
     /// Play a recording (made with `looplab --record`) on every profile under every
     /// strategy and report whether each reaches the recorded state.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["plot", "seconds", "checkpoint"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["plot", "seconds", "checkpoint", "substeps", "resync_after"])]
     pub replay: Option<PathBuf>,
     #[command(flatten)]
     pub loop_args: LoopArgs,

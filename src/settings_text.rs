@@ -70,27 +70,28 @@ impl fmt::Display for MaxUpdates {
     }
 }
 
-/// The stall clamp: a positive duration, or `off`.
+/// A limit that may be switched off (the stall clamp, the hitch limit): a positive
+/// duration, or `off`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StallClamp(pub Option<Duration>);
+pub struct DurationOrOff(pub Option<Duration>);
 
-impl FromStr for StallClamp {
+impl FromStr for DurationOrOff {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         match s.trim() {
-            "off" | "none" => Ok(StallClamp(None)),
+            "off" | "none" => Ok(DurationOrOff(None)),
             v => {
                 let d = parse_duration(v)?;
                 if d.is_zero() {
                     return Err("must be longer than zero (or 'off')".into());
                 }
-                Ok(StallClamp(Some(d)))
+                Ok(DurationOrOff(Some(d)))
             }
         }
     }
 }
 
-impl fmt::Display for StallClamp {
+impl fmt::Display for DurationOrOff {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Some(d) => f.write_str(&format_duration(d)),
@@ -106,11 +107,17 @@ pub fn describe_settings(s: &LoopSettings) -> String {
         s.update_rate.as_hz(),
         Cap(s.frame_cap),
         MaxUpdates(s.max_updates),
-        StallClamp(s.max_frame_time),
+        DurationOrOff(s.max_frame_time),
         s.time_scale,
     );
     if s.delta_mode != DeltaMode::Measured {
         text.push_str(&format!(", deltas {}", DeltaKind::of(&s.delta_mode)));
+    }
+    if let Some(limit) = s.resync_after {
+        text.push_str(&format!(", resync after {}", format_duration(limit)));
+    }
+    if s.substeps {
+        text.push_str(", sub-steps");
     }
     text
 }
@@ -262,11 +269,14 @@ mod tests {
             "unlimited"
         );
         assert_eq!("10".parse::<MaxUpdates>(), Ok(MaxUpdates(Some(10))));
-        assert_eq!("250ms".parse::<StallClamp>().unwrap().to_string(), "250 ms");
-        assert_eq!("off".parse::<StallClamp>().unwrap().to_string(), "off");
+        assert_eq!(
+            "250ms".parse::<DurationOrOff>().unwrap().to_string(),
+            "250 ms"
+        );
+        assert_eq!("off".parse::<DurationOrOff>().unwrap().to_string(), "off");
         assert!(
             "0ms"
-                .parse::<StallClamp>()
+                .parse::<DurationOrOff>()
                 .unwrap_err()
                 .contains("longer than zero")
         );

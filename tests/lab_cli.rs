@@ -256,6 +256,58 @@ fn a_stall_is_clamped_instead_of_replayed() {
     assert_eq!(num("interpolated", "stall", "max_updates"), 10.0);
 }
 
+/// The one run of `strategy` on `profile` that `looplab lab` makes with `extra` options.
+fn one_run(strategy: &str, profile: &str, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "lab",
+        "--format",
+        "json",
+        "--strategy",
+        strategy,
+        "--profile",
+        profile,
+    ];
+    args.extend(extra);
+    let out = looplab(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    report["runs"][0].clone()
+}
+
+#[test]
+fn a_hitch_limit_resyncs_over_the_stall_instead_of_a_burst() {
+    let clamped = one_run("interpolated", "stall", &[]);
+    let resynced = one_run("interpolated", "stall", &["--resync-after", "100ms"]);
+    // Clamped, the frame after the 1.5 s stall still owes 250 ms: a burst of 10 updates.
+    // Resynced, it owes nothing, and the game is the whole stall behind instead.
+    assert_eq!(clamped["max_updates"], 10);
+    assert!(resynced["max_updates"].as_u64().unwrap() <= 2, "{resynced}");
+    let (c, r) = (
+        clamped["ratio"].as_f64().unwrap(),
+        resynced["ratio"].as_f64().unwrap(),
+    );
+    assert!(r < c - 0.005, "resynced {r}, clamped {c}");
+}
+
+#[test]
+fn sub_steps_draw_the_world_at_the_frames_time() {
+    // Interpolation draws a blend a step behind; sub-steps leave no step to blend.
+    let blended = one_run("interpolated", "fast", &[])["mean_error"]
+        .as_f64()
+        .unwrap();
+    let sub = one_run("interpolated", "fast", &["--substeps"])["mean_error"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        blended > 1.0 && sub < 0.1 * blended,
+        "blended {blended} px, sub-stepped {sub} px"
+    );
+}
+
 #[test]
 fn vsync_paces_even_the_uncapped_loop() {
     let fps = num("uncapped", "vsync-60", "fps");
@@ -445,7 +497,9 @@ fn the_drift_experiment_prints_the_articles_values() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_status_2() {
-    let cases: [(&[&str], &str); 18] = [
+    let cases: [(&[&str], &str); 20] = [
+        (&["lab", "--resync-after", "0ms"], "longer than zero"),
+        (&["--record", "r.jsonl", "--substeps"], "--substeps"),
         (
             &["lab", "--trace", "/nonexistent/t.trace"],
             "cannot be read",

@@ -7,9 +7,10 @@ mod support;
 
 use std::time::Duration;
 
+use looplab::app::display_rate::RefreshSource;
 use looplab::app::stats::{Platform, RunEnd};
 use looplab_timing::Strategy;
-use support::{App, Scratch, Weston, colours, stats};
+use support::{App, Scratch, Weston, colours, frame_log, stats};
 
 #[test]
 fn the_window_runs_switches_strategies_and_quits_on_wayland() {
@@ -55,5 +56,44 @@ fn the_window_runs_switches_strategies_and_quits_on_wayland() {
     assert!(
         colours > 500,
         "a scene with sprites and text has many colours, got {colours}"
+    );
+}
+
+#[test]
+fn where_the_compositor_tells_no_refresh_rate_the_presents_measure_it() {
+    // Weston's headless output reports no refresh rate to winit; it paces the window with
+    // frame callbacks, so the uncapped loop's presents land on its repaint grid, and the
+    // rate snapped deltas use is measured from them.
+    let scratch = Scratch::new("wayland-refresh");
+    let weston = Weston::start(&scratch);
+    let stats_path = scratch.path("stats.json");
+    let log_path = scratch.path("frames.json");
+    let app = App::start_wayland(
+        &weston,
+        "--strategy interpolated --delta snapped --bullets 200 --exit-after 5",
+        &[("--stats", &stats_path), ("--frame-log", &log_path)],
+    );
+    let (status, log) = app.wait(Duration::from_secs(30));
+    assert!(status.success(), "looplab failed: {log}");
+    let stats = stats(&stats_path);
+    assert_eq!(
+        stats.display.source,
+        RefreshSource::Presents,
+        "{:?}",
+        stats.display
+    );
+    // The rate the presents kept in the last seconds, as the frame log has them.
+    let presents: Vec<f64> = frame_log(&log_path)
+        .frames
+        .iter()
+        .filter_map(|f| f.presented)
+        .map(|t| t.as_secs_f64())
+        .collect();
+    let recent = &presents[presents.len() / 2..];
+    let kept = (recent.len() - 1) as f64 / (recent[recent.len() - 1] - recent[0]);
+    let measured = stats.display.hz;
+    assert!(
+        (measured / kept - 1.0).abs() < 0.1,
+        "measured {measured:.2} Hz; the presents kept {kept:.2} a second"
     );
 }

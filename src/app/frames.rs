@@ -118,6 +118,19 @@ impl App {
                 record.presented = Some(self.clock.now());
                 #[cfg(target_arch = "wasm32")]
                 self.page_presented(self.clock.now());
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    // Presents land on the refresh grid when the display paces them (vsync,
+                    // or a compositor) and the loop asked for no wait of its own.
+                    let display_paced = w.paced_by == super::overlay::PacedBy::Compositor
+                        || matches!(
+                            w.gfx.present_mode(),
+                            wgpu::PresentMode::Fifo | wgpu::PresentMode::FifoRelaxed
+                        );
+                    let on_the_grid =
+                        display_paced && plan.wake == looplab_timing::Wake::Immediately;
+                    self.display_presented(self.clock.now(), on_the_grid);
+                }
                 record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);
                 self.readouts.last = record;
@@ -128,6 +141,21 @@ impl App {
             }
         }
         self.finish_frame(&plan, &record, accuracy);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    /// A frame reached the screen at `at` (`on_the_grid`: on the display's refresh grid):
+    /// where the platform told no refresh rate, the presents measure it for snapping.
+    pub(super) fn display_presented(&mut self, at: Duration, on_the_grid: bool) {
+        let first = self.display.source() != super::display_rate::RefreshSource::Presents;
+        if let Some(rate) = self.display.presented(at, on_the_grid) {
+            if first {
+                log::info!("display: {rate}, measured from the presents");
+            } else {
+                log::debug!("display: {rate}, measured from the presents");
+            }
+            self.controls.set_display(rate);
+        }
     }
 
     /// Closes a frame that will not be drawn.

@@ -13,6 +13,7 @@
 
 pub mod compose;
 pub mod controls;
+pub mod display_rate;
 mod frames;
 pub mod input_queue;
 pub mod lanes_view;
@@ -63,6 +64,7 @@ use crate::strategy_text;
 use crate::world::{WORLD_SIZE, WorldConfig};
 use compose::{Composer, Readouts};
 use controls::{Controls, Effect, Knobs};
+use display_rate::DisplayRate;
 use input_queue::{Input, InputQueue};
 use overlay::PacedBy;
 use record::RunRecord;
@@ -216,6 +218,8 @@ struct App {
     window: Option<WindowParts>,
     /// Waits for frame deadlines without blocking the event loop.
     pacer: FramePacer,
+    /// The display's refresh rate, for snapped deltas, and where it came from.
+    display: DisplayRate,
     input: InputQueue,
     readouts: Readouts,
     visibility: Visibility,
@@ -251,6 +255,7 @@ impl App {
             phase: Phase::Starting(instance),
             window: None,
             pacer: FramePacer::new(options.hooks.pacing),
+            display: DisplayRate::new(),
             input: InputQueue::default(),
             readouts: Readouts::default(),
             visibility: Visibility::default(),
@@ -600,10 +605,13 @@ impl App {
         match refresh {
             Some(r) => {
                 log::info!("display: {r}");
-                self.controls.set_display(r);
+                if let Some(r) = self.display.told(r) {
+                    self.controls.set_display(r);
+                }
             }
             None => log::info!(
-                "display: refresh rate unknown; snapped deltas assume {}",
+                "display: refresh rate unknown; snapped deltas assume {} until the presents \
+                 measure it",
                 self.controls.display()
             ),
         }

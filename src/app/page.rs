@@ -280,7 +280,9 @@ impl App {
         self.page.display_measured = true;
         if let Ok(rate) = Rate::hz(1.0 / self.page.callbacks.refresh().as_secs_f64()) {
             log::info!("display: {rate}, measured from the browser's frame callbacks");
-            self.controls.set_display(rate);
+            if let Some(rate) = self.display.measured(rate) {
+                self.controls.set_display(rate);
+            }
         }
     }
 

@@ -9,6 +9,7 @@ use looplab_timing::Strategy;
 use serde::{Deserialize, Serialize};
 
 use super::App;
+use super::display_rate::DisplayReport;
 use super::overlay::PacedBy;
 use super::record::StrategyTotals;
 use super::visibility::HiddenReport;
@@ -76,6 +77,8 @@ pub struct StatsReport {
     /// The game-speed warning as last checked.
     pub speed_warning: Option<String>,
     pub frame_wait: FrameWaitReport,
+    /// The display's refresh rate snapped deltas used at the end, and where it came from.
+    pub display: DisplayReport,
     pub hidden: HiddenReport,
     pub metronome: MetronomeReport,
     pub ship: ShipReport,
@@ -203,6 +206,7 @@ impl App {
             peak_rss_kib: crate::platform::process::peak_rss_kib(),
             speed_warning: self.run.speed.warning().map(str::to_string),
             frame_wait: self.pacer.report(),
+            display: self.display.report(),
             hidden: self.visibility.report(self.options.run_hidden),
             metronome: MetronomeReport {
                 behind_ms: {

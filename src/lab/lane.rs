@@ -448,22 +448,34 @@ mod tests {
                     .iter()
                     .map(|f| (f.start, f.updates, f.presented.unwrap()))
                     .collect();
-                let mut lane =
-                    Lane::new(profile.clone(), strategy, settings, &world, Duration::ZERO);
-                let mut pictures = Vec::new();
-                for ms in 0..=3100 {
-                    if lane.advance_to(Duration::from_millis(ms)) {
-                        let p = lane.picture().unwrap();
-                        pictures.push((p.plan.now, p.plan.updates, p.shown_at));
+                // A lane opened at zero, and one opened at an odd moment, as in the window:
+                // the same frames, that much later.
+                for opened in [Duration::ZERO, Duration::from_micros(4_213_777)] {
+                    let mut lane =
+                        Lane::new(profile.clone(), strategy, settings.clone(), &world, opened);
+                    let mut pictures = Vec::new();
+                    for ms in 0..=3100 {
+                        if lane.advance_to(opened + Duration::from_millis(ms)) {
+                            let p = lane.picture().unwrap();
+                            pictures.push((
+                                p.plan.now.saturating_sub(opened),
+                                p.plan.updates,
+                                p.shown_at - opened,
+                            ));
+                        }
                     }
+                    let (first, last) = (lab[0].0, lab[lab.len() - 1].0);
+                    let lane: Vec<_> = pictures
+                        .into_iter()
+                        .filter(|&(start, _, _)| start >= first && start <= last)
+                        .collect();
+                    assert!(lab.len() > 20, "{}: {} frames", profile.name, lab.len());
+                    assert_eq!(
+                        lab, lane,
+                        "{} under {strategy}, opened at {opened:?}",
+                        profile.name
+                    );
                 }
-                let (first, last) = (lab[0].0, lab[lab.len() - 1].0);
-                let lane: Vec<_> = pictures
-                    .into_iter()
-                    .filter(|&(start, _, _)| start >= first && start <= last)
-                    .collect();
-                assert!(lab.len() > 20, "{}: {} frames", profile.name, lab.len());
-                assert_eq!(lab, lane, "{} under {strategy}", profile.name);
             }
         }
     }

@@ -101,6 +101,12 @@ fn check_the_page(gpu: Gpu) {
         .filter_map(Value::as_f64)
         .collect();
     let mean = intervals.iter().sum::<f64>() / intervals.len() as f64;
+    // The refresh rate snapped deltas use: the page is never told it, so the callbacks
+    // measure it.
+    let display = &stats["run"]["display"];
+    assert_eq!(display["source"], "callbacks", "{display}");
+    let hz = display["hz"].as_f64().unwrap();
+    assert!(hz > 5.0 && hz < 500.0, "{display}");
     if refresh < 25.0 {
         // A display faster than 40 Hz: the cap is what paces the frames.
         assert!(
