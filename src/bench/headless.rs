@@ -461,9 +461,9 @@ mod tests {
 
     #[test]
     fn pacing_summary_of_known_frame_starts() {
-        // Starts every 16 and 17 ms alternately against a 60 Hz target.
+        // Starts every 16.7 and 16.3 ms alternately against a 60 Hz target.
         let starts: Vec<u64> = (0..101u64)
-            .map(|i| i * 16_500_000 + (i % 2) * 500_000)
+            .map(|i| i * 16_500_000 + (i % 2) * 200_000)
             .collect();
         let r = PacingResult::from_starts(
             60.0,
@@ -474,10 +474,20 @@ mod tests {
         );
         assert_eq!(r.frames, 100);
         assert!((r.mean_interval_ms - 16.5).abs() < 1e-9);
-        assert!((r.stddev_ms - 0.5).abs() < 1e-9);
-        assert!((r.p99_error_ms - (1000.0 / 60.0 - 16.0)).abs() < 1e-9);
+        assert!((r.stddev_ms - 0.2).abs() < 1e-9);
+        assert!((r.p99_error_ms - (1000.0 / 60.0 - 16.3)).abs() < 1e-9);
         assert!((r.cpu_percent - 10.0).abs() < 1e-9);
         assert_eq!(r.stalls, 0);
+        // 0.6 ms off is a stall (the CPU was away), 0.4 ms is not.
+        let starts = [0, 16_666_667 + 600_000, 33_333_333 + 200_000, 50_000_000];
+        let r = PacingResult::from_starts(
+            60.0,
+            WaitMode::Naive,
+            &starts,
+            Duration::ZERO,
+            Duration::from_secs(1),
+        );
+        assert_eq!(r.stalls, 1, "intervals 0.6, 0.4 and 0.2 ms off");
 
         // One 10 ms stall (and the short frame after it that keeps the grid).
         let mut starts: Vec<u64> = (0..100u64).map(|i| i * 16_666_667).collect();
