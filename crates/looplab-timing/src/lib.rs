@@ -59,8 +59,8 @@
 //! The planner reads no clock and never sleeps, so a loop driven by the real clock and a
 //! test driven by a [`ManualClock`] get the same decisions for the same timestamps, and the
 //! test can assert them exactly. Time is whole nanoseconds (`Duration`) throughout, the time
-//! scale an exact number of millionths: a day at 60 updates a second, at any time scale,
-//! loses not one nanosecond.
+//! scale an exact ratio: a day at 60 updates a second, at any time scale, loses not one
+//! nanosecond.
 //!
 //! # The strategies
 //!

@@ -61,6 +61,22 @@ pub struct FramePlan {
     /// Game time since the previous frame's [`game_now`](FramePlan::game_now): scaled, zero
     /// while paused, what systems that run once a frame (animation, particles, the camera)
     /// advance by. Zero for the first frame.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use looplab_timing::{DeltaMode, LoopSettings, Planner, Strategy, TimeScale};
+    ///
+    /// let ms = Duration::from_millis;
+    /// let settings = LoopSettings::default().with_delta_mode(DeltaMode::Measured);
+    /// let mut planner = Planner::new(Strategy::Interpolated, settings.clone());
+    /// assert_eq!(planner.plan_frame(ms(0)).delta, Duration::ZERO);
+    /// assert_eq!(planner.plan_frame(ms(20)).delta, ms(20));
+    /// // At half speed, half the real time; paused, none.
+    /// planner.set_settings(settings.clone().with_time_scale(TimeScale::ratio(1, 2).unwrap()));
+    /// assert_eq!(planner.plan_frame(ms(40)).delta, ms(10));
+    /// planner.set_settings(settings.with_paused(true));
+    /// assert_eq!(planner.plan_frame(ms(60)).delta, Duration::ZERO);
+    /// ```
     pub delta: Duration,
 }
 

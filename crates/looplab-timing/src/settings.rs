@@ -137,6 +137,27 @@ impl LoopSettings {
     }
 
     /// These settings treating frames longer than `limit` as hitches (`None`: never).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use looplab_timing::{DeltaMode, LoopSettings, Planner, Strategy};
+    ///
+    /// let ms = Duration::from_millis;
+    /// let settings = LoopSettings::default().with_delta_mode(DeltaMode::Measured);
+    /// let mut clamped = Planner::new(Strategy::CatchUp, settings.clone());
+    /// let mut resynced = Planner::new(Strategy::CatchUp, settings.with_resync_after(Some(ms(100))));
+    /// for planner in [&mut clamped, &mut resynced] {
+    ///     planner.plan_frame(ms(0));
+    /// }
+    /// // A 2 s frame (a level load). Clamped to 250 ms, it still owes a burst of updates
+    /// // (10, the most a frame may run); as a hitch, nothing, and the plan says why.
+    /// let burst = clamped.plan_frame(ms(2000));
+    /// let hitch = resynced.plan_frame(ms(2000));
+    /// assert_eq!((burst.updates, burst.hitch), (10, false));
+    /// assert_eq!((hitch.updates, hitch.hitch), (0, true));
+    /// // From there on, one update a step, as before it.
+    /// assert_eq!(resynced.plan_frame(ms(2017)).updates, 1);
+    /// ```
     #[must_use]
     pub fn with_resync_after(mut self, limit: Option<Duration>) -> Self {
         self.resync_after = limit;
@@ -144,6 +165,25 @@ impl LoopSettings {
     }
 
     /// These settings with sub-stepping on or off.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use looplab_timing::{DeltaMode, LoopSettings, Planner, Strategy, View};
+    ///
+    /// let ms = Duration::from_millis;
+    /// let settings = LoopSettings::default()
+    ///     .with_update_rate("50".parse().unwrap()) // 20 ms steps
+    ///     .with_delta_mode(DeltaMode::Measured)
+    ///     .with_substeps(true);
+    /// let mut planner = Planner::new(Strategy::Interpolated, settings);
+    /// planner.plan_frame(ms(0));
+    /// // 30 ms later: one whole step, then the 10 ms still owed as one shorter update, so
+    /// // the state stands at the frame's time and is drawn as it is, not blended.
+    /// let plan = planner.plan_frame(ms(30));
+    /// assert_eq!((plan.updates, plan.step, plan.substep), (1, ms(20), ms(10)));
+    /// assert_eq!(plan.view, View::Latest);
+    /// assert_eq!(plan.simulated, plan.game_now);
+    /// ```
     #[must_use]
     pub fn with_substeps(mut self, substeps: bool) -> Self {
         self.substeps = substeps;
