@@ -282,9 +282,9 @@ mod tests {
         }
     }
 
-    /// Presents frames on a display of `hz` from `start` for `seconds`, with timer noise,
-    /// one frame in `miss_every` a refresh late; returns when the estimate first came
-    /// within 0.05% of the true period and stayed there, relative to `start`.
+    /// Presents frames on a display of `hz` from `start` for `seconds`, each read off by up
+    /// to `noise` either way; returns when the estimate first came within 0.05% of the
+    /// true period and stayed there, relative to `start`.
     fn lock_time(
         refresh: &mut RefreshEstimator,
         hz: f64,
