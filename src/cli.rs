@@ -23,7 +23,9 @@ use crate::lab::{LabOptions, drift, plot, run_lab};
 use crate::platform::files;
 use crate::session::recording::Recording;
 use crate::session::trace::Trace;
-use crate::settings_text::{Cap, DeltaKind, DurationOrOff, MaxUpdates, parse_duration};
+use crate::settings_text::{
+    Cap, DeltaKind, DurationOrOff, MaxUpdates, format_duration, parse_duration,
+};
 use crate::world::WorldConfig;
 
 #[derive(Parser, Debug)]
@@ -188,6 +190,22 @@ impl LoopArgs {
             .with_resync_after(self.resync_after.0)
             .with_substeps(self.substeps)
             .with_time_scale(self.time_scale)
+    }
+
+    /// Refuses settings that parse but make no sense together: a hitch limit no longer
+    /// than an update would make every frame a hitch, and the game would never move.
+    pub fn check(&self) -> Result<(), Failure> {
+        if let Some(limit) = self.resync_after.0
+            && limit <= self.ups.period()
+        {
+            return Err(Failure::usage(format!(
+                "invalid value for '--resync-after': {} is not longer than an update ({} at {} UPS), so every frame would be a hitch",
+                format_duration(limit),
+                format_duration(self.ups.period()),
+                self.ups.as_hz()
+            )));
+        }
+        Ok(())
     }
 
     /// The world these arguments describe, with `default_bullets` unless given.
@@ -417,7 +435,7 @@ pub struct LabArgs {
     pub updates: Option<u64>,
     /// Play a recording (made with `looplab --record`) on every profile under every
     /// strategy and report whether each reaches the recorded state.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["plot", "seconds", "checkpoint", "substeps", "resync_after"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["plot", "seconds", "checkpoint"])]
     pub replay: Option<PathBuf>,
     #[command(flatten)]
     pub loop_args: LoopArgs,
@@ -583,6 +601,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }
         Some(Command::Motion(m)) => run_motion(m),
         None => {
+            cli.app.loop_args.check()?;
             let mut options = cli.app.options();
             for (option, path) in options.outputs.each() {
                 files::check_target(option, path)?;
@@ -614,6 +633,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
+    args.loop_args.check()?;
     match args.command {
         Some(LabCommand::Drift { fps }) => {
             print!("{}", drift::report(&fps));

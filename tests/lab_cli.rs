@@ -497,8 +497,12 @@ fn the_drift_experiment_prints_the_articles_values() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_status_2() {
-    let cases: [(&[&str], &str); 20] = [
+    let cases: [(&[&str], &str); 21] = [
         (&["lab", "--resync-after", "0ms"], "longer than zero"),
+        (
+            &["lab", "--resync-after", "10ms"],
+            "every frame would be a hitch",
+        ),
         (&["--record", "r.jsonl", "--substeps"], "--substeps"),
         (
             &["lab", "--trace", "/nonexistent/t.trace"],

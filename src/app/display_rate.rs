@@ -51,8 +51,9 @@ pub struct DisplayReport {
 
 impl DisplayRate {
     /// An estimate is taken once it differs from the rate in use by more than this share:
-    /// half the gap between 60 and 59.94 Hz, and five times the estimator's precision, so
-    /// its last digits do not make snapping start afresh every second.
+    /// half the gap between 60 and 59.94 Hz, and two and a half times the estimator's
+    /// precision, so the estimate's last digits do not change the loop's settings every
+    /// second.
     pub const CHANGE: f64 = 5e-4;
 
     /// 60 Hz, assumed until the platform or the frames say otherwise.
@@ -104,6 +105,15 @@ impl DisplayRate {
         }
         self.estimator.observe(at);
         let estimate = self.estimator.rate()?;
+        // A loop too slow for the display presents every second or third refresh, and its
+        // presents keep a grid of that many periods: a whole fraction of the rate in use is
+        // taken for the loop's pace, not the display's. (A window moved to a display of
+        // half the rate looks the same; snapping to the finer grid is right for both,
+        // where snapping to the coarser one would halve the grid of a loop that keeps up.)
+        let times = self.rate.as_hz() / estimate.as_hz();
+        if times > 1.5 && (times - (times + 0.5).floor()).abs() < 0.03 {
+            return None;
+        }
         let moved = (estimate.as_hz() / self.rate.as_hz() - 1.0).abs() > Self::CHANGE;
         if self.source == RefreshSource::Assumed || moved {
             self.source = RefreshSource::Presents;
@@ -169,6 +179,37 @@ mod tests {
             (display.rate().as_hz() - 144.0).abs() < 0.03,
             "{}",
             display.rate()
+        );
+    }
+
+    #[test]
+    fn a_loop_presenting_every_other_refresh_is_not_taken_for_a_slower_display() {
+        let mut display = DisplayRate::new();
+        for at in presents(144.0, Duration::ZERO, 300) {
+            display.presented(at, true);
+        }
+        assert!(
+            (display.rate().as_hz() - 144.0).abs() < 0.1,
+            "{}",
+            display.rate()
+        );
+        // A heavy scene: every other refresh, steadily. The display is still 144 Hz.
+        for at in presents(72.0, Duration::from_secs(3), 200) {
+            assert_eq!(display.presented(at, true), None);
+        }
+        assert!(
+            (display.rate().as_hz() - 144.0).abs() < 0.1,
+            "{}",
+            display.rate()
+        );
+        // Assumed 60 Hz and presents at 30: the same.
+        let mut display = DisplayRate::new();
+        for at in presents(30.0, Duration::ZERO, 120) {
+            display.presented(at, true);
+        }
+        assert_eq!(
+            (display.rate(), display.source()),
+            (Rate::SIXTY_HZ, RefreshSource::Assumed)
         );
     }
 

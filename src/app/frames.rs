@@ -77,6 +77,8 @@ impl App {
         let Some(w) = &mut self.window else {
             return;
         };
+        // A compositor lets the frame draw at its frame callback: a time on its grid.
+        let let_draw = self.clock.now();
         spin_for(self.controls.knobs.render_cost);
         let accuracy = self.controls.session_mut().measure_accuracy(&plan);
         self.readouts.smooth(accuracy);
@@ -115,21 +117,29 @@ impl App {
                     // its caption says.
                     self.controls.session_mut().resync(self.clock.now());
                 }
-                record.presented = Some(self.clock.now());
+                let presented = self.clock.now();
+                record.presented = Some(presented);
                 #[cfg(target_arch = "wasm32")]
-                self.page_presented(self.clock.now());
+                self.page_presented(presented);
                 #[cfg(not(target_arch = "wasm32"))]
                 {
-                    // Presents land on the refresh grid when the display paces them (vsync,
-                    // or a compositor) and the loop asked for no wait of its own.
-                    let display_paced = w.paced_by == super::overlay::PacedBy::Compositor
-                        || matches!(
-                            w.gfx.present_mode(),
-                            wgpu::PresentMode::Fifo | wgpu::PresentMode::FifoRelaxed
-                        );
+                    // Frames keep the display's grid when it paces them and the loop asks
+                    // for no wait of its own: a compositor at its frame callbacks, which
+                    // let the frame draw; FIFO at the vertical blank that frees an image,
+                    // whose wait ends inside the present.
+                    let (display_paced, on_grid_at) =
+                        if w.paced_by == super::overlay::PacedBy::Compositor {
+                            (true, let_draw)
+                        } else {
+                            let fifo = matches!(
+                                w.gfx.present_mode(),
+                                wgpu::PresentMode::Fifo | wgpu::PresentMode::FifoRelaxed
+                            );
+                            (fifo, presented)
+                        };
                     let on_the_grid =
                         display_paced && plan.wake == looplab_timing::Wake::Immediately;
-                    self.display_presented(self.clock.now(), on_the_grid);
+                    self.display_presented(on_grid_at, on_the_grid);
                 }
                 record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);

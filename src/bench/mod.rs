@@ -126,9 +126,9 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let pacing_secs = if q { 1.0 } else { 5.0 };
     let mut pacing = Vec::new();
     for rate in [30.0, 60.0, 144.0] {
-        // Each row three times, alternating the waits, and the median kept: this machine
-        // loses the CPU for a millisecond or more about twice a second, whichever wait
-        // runs, and one such moment in a run decides its spread.
+        // Each row three times (once when quick), alternating the waits, and the median
+        // kept: this machine loses the CPU for a millisecond or more about twice a second,
+        // whichever wait runs, and one such moment in a run decides its spread.
         pacing.extend(median_runs(
             &[WaitMode::Naive, WaitMode::Precise],
             if q { 1 } else { PACING_ROUNDS },

@@ -105,8 +105,13 @@ fn check_the_page(gpu: Gpu) {
     // measure it.
     let display = &stats["run"]["display"];
     assert_eq!(display["source"], "callbacks", "{display}");
+    // Taken once, at the 60th callback; the callbacks' figure is read now, so they may
+    // have moved apart a little on a busy machine.
     let hz = display["hz"].as_f64().unwrap();
-    assert!(hz > 5.0 && hz < 500.0, "{display}");
+    assert!(
+        (hz * refresh / 1000.0 - 1.0).abs() < 0.25,
+        "display {hz:.2} Hz against callbacks every {refresh:.2} ms"
+    );
     if refresh < 25.0 {
         // A display faster than 40 Hz: the cap is what paces the frames.
         assert!(
