@@ -35,6 +35,7 @@ pub mod session;
 pub mod settings_text;
 pub mod strategy_text;
 pub mod testkit;
+pub mod tour;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 pub mod world;

@@ -1,0 +1,267 @@
+//! The guided tour: the classic texts' claims one stop at a time, each staged, pointed at,
+//! and watched for on the figures Looplab measures anyway.
+//!
+//! The tour is data: [`stops::stops`] is a table of [`Stop`]s, each with its setup, its
+//! words, the region to look at, one thing to try, a [`Watch`] on the measured figures and
+//! a time limit. The window, the page and the tests read the same table, and no stop is a
+//! special case in a frame loop: a stop's setup goes through the settings path the keys
+//! use, and its watch reads [`Figures`] the frame already has.
+//!
+//! [`walk::walk`] runs a stop headless, on the lab's modelled machine and the virtual
+//! clock, so the tests check every claim the tour makes on every run.
+
+pub mod stops;
+pub mod walk;
+pub mod watch;
+
+use std::time::Duration;
+
+use looplab_timing::{LoopSettings, Rate, Strategy};
+
+use crate::lab::compare::Preset;
+use crate::lab::profile::Profile;
+use crate::settings_text::DeltaKind;
+pub use watch::{Figures, Watch};
+
+/// One stop of the tour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stop {
+    /// A short name, for `--stats` and the tests.
+    pub id: &'static str,
+    /// The stop's title, as the panel heads it.
+    pub title: &'static str,
+    /// The claim, in one or two sentences of our own.
+    pub claim: &'static str,
+    /// Where the claim comes from: the text and its section.
+    pub source: &'static str,
+    pub setup: Setup,
+    /// Where to look.
+    pub focus: Focus,
+    /// One thing to try.
+    pub hint: &'static str,
+    /// What shows that the claim came true.
+    pub watch: Watch,
+    /// How long the claim is given to come true.
+    pub limit: Duration,
+    /// Why this machine may not show it, said when the limit passes first.
+    pub may_differ: &'static str,
+}
+
+/// A region of the window a stop points at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// The bullet stream and the ship.
+    Stream,
+    /// The metronome and the wall-clock marker.
+    Metronome,
+    /// The darts and the thin wall.
+    Wall,
+    /// The bouncing balls.
+    Balls,
+    /// The loop's timeline.
+    Timeline,
+    /// Compare mode's lanes.
+    Lanes,
+}
+
+/// What a stop sets up: the loop, the simulated machine, and compare mode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub strategy: Strategy,
+    /// Fixed updates per second.
+    pub ups: f64,
+    /// The frame cap, Hz.
+    pub cap: Option<f64>,
+    /// Most updates in a frame (`None`: unlimited).
+    pub max_updates: Option<u32>,
+    /// How deltas are read.
+    pub delta: DeltaKind,
+    /// Simulated cost of each update (a weak CPU) and of each frame's drawing (a weak GPU).
+    pub update_cost: Duration,
+    pub render_cost: Duration,
+    /// Compare mode's preset, or the single view.
+    pub compare: Option<Preset>,
+}
+
+impl Setup {
+    /// Interpolation at 60 UPS, no cap, no simulated cost, the single view: the window's
+    /// own start.
+    pub const BASE: Setup = Setup {
+        strategy: Strategy::Interpolated,
+        ups: 60.0,
+        cap: None,
+        max_updates: Some(LoopSettings::DEFAULT_MAX_UPDATES),
+        delta: DeltaKind::Measured,
+        update_cost: Duration::ZERO,
+        render_cost: Duration::ZERO,
+        compare: None,
+    };
+
+    /// The loop settings of the setup.
+    pub fn settings(&self) -> LoopSettings {
+        let rate = |hz: f64| Rate::hz(hz).ok();
+        LoopSettings::default()
+            .with_update_rate(rate(self.ups).unwrap_or(Rate::SIXTY_HZ))
+            .with_frame_cap(self.cap.and_then(rate))
+            .with_max_updates(self.max_updates)
+            .with_delta_mode(self.delta.mode(Rate::SIXTY_HZ))
+    }
+
+    /// The machine the headless walk models for it: the lab's fast machine (1 ms frames,
+    /// 0.2 ms updates, no vsync) with the simulated costs added, as the window adds them to
+    /// its own.
+    pub fn machine(&self) -> Profile {
+        let mut p = Profile::parse("fast").expect("a built-in profile");
+        p.name = "tour".into();
+        p.render += self.render_cost;
+        p.update += self.update_cost;
+        p
+    }
+}
+
+/// Where a person is in the tour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tour {
+    stops: Vec<Stop>,
+    at: usize,
+    /// When the current stop began, on the clock the frames are planned on.
+    since: Duration,
+    /// What was seen at each stop visited, and when (since the stop began).
+    seen: Vec<Option<(Duration, String)>>,
+    visited: Vec<bool>,
+}
+
+/// How the current stop stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Standing {
+    /// Watching; the limit has not passed.
+    Watching,
+    /// The claim came true: when, and the figure that showed it.
+    Seen(Duration, String),
+    /// The limit passed first: what was expected, and why this machine may differ.
+    NotSeen(String),
+}
+
+impl Tour {
+    /// The tour at its first stop, begun at `now`.
+    pub fn start(stops: Vec<Stop>, now: Duration) -> Self {
+        let n = stops.len();
+        let mut tour = Self {
+            stops,
+            at: 0,
+            since: now,
+            seen: vec![None; n],
+            visited: vec![false; n],
+        };
+        if n > 0 {
+            tour.visited[0] = true;
+        }
+        tour
+    }
+
+    pub fn stop(&self) -> Option<&Stop> {
+        self.stops.get(self.at)
+    }
+
+    /// The current stop's number, from 0, and how many there are.
+    pub fn position(&self) -> (usize, usize) {
+        (self.at, self.stops.len())
+    }
+
+    /// Goes to the next stop (`forward`) or the previous one at `now`; false at either end.
+    pub fn go(&mut self, forward: bool, now: Duration) -> bool {
+        let to = if forward {
+            self.at + 1
+        } else {
+            match self.at.checked_sub(1) {
+                Some(to) => to,
+                None => return false,
+            }
+        };
+        if to >= self.stops.len() {
+            return false;
+        }
+        self.at = to;
+        self.since = now;
+        self.visited[to] = true;
+        true
+    }
+
+    /// Watches the current stop on this frame's `figures` (whose clock reads `now`).
+    pub fn watch(&mut self, figures: &Figures, now: Duration) -> Standing {
+        let Some(stop) = self.stops.get(self.at) else {
+            return Standing::Watching;
+        };
+        if let Some((at, figure)) = &self.seen[self.at] {
+            return Standing::Seen(*at, figure.clone());
+        }
+        let elapsed = now.saturating_sub(self.since);
+        if let Some(figure) = stop.watch.seen(figures) {
+            self.seen[self.at] = Some((elapsed, figure.clone()));
+            return Standing::Seen(elapsed, figure);
+        }
+        if elapsed > stop.limit {
+            return Standing::NotSeen(format!(
+                "expected: {}; {}",
+                stop.watch.expected(),
+                stop.may_differ
+            ));
+        }
+        Standing::Watching
+    }
+
+    /// Each stop visited, with what was seen there.
+    pub fn visits(&self) -> impl Iterator<Item = (&Stop, Option<&(Duration, String)>)> {
+        self.stops
+            .iter()
+            .zip(&self.seen)
+            .zip(&self.visited)
+            .filter(|(_, visited)| **visited)
+            .map(|((stop, seen), _)| (stop, seen.as_ref()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(behind_ms: f64) -> Figures {
+        Figures {
+            game_behind_ms: behind_ms,
+            ..Figures::default()
+        }
+    }
+
+    #[test]
+    fn a_stop_is_seen_once_and_remembered_and_the_keys_walk_the_table() {
+        let s = Duration::from_secs;
+        let mut tour = Tour::start(stops::stops(), s(10));
+        let first = tour.stop().unwrap().id;
+        assert!(!tour.go(false, s(11)), "nothing before the first stop");
+        assert!(tour.go(true, s(12)));
+        let second = tour.stop().unwrap().clone();
+        // Its claim not yet true: watching, then after the limit, said so with the reason.
+        let nothing = Figures::default();
+        assert_eq!(tour.watch(&nothing, s(13)), Standing::Watching);
+        match tour.watch(&nothing, s(12) + second.limit + s(1)) {
+            Standing::NotSeen(why) => assert!(why.contains(second.may_differ), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(tour.go(false, s(30)));
+        assert_eq!(tour.stop().unwrap().id, first);
+        let visited: Vec<&str> = tour.visits().map(|(stop, _)| stop.id).collect();
+        assert_eq!(visited, [first, second.id]);
+        // Seen on a frame, the figure is kept, whatever later frames say.
+        let mut tour = Tour::start(stops::stops(), s(0));
+        while tour.stop().unwrap().id != "a-nap-on-a-weak-gpu" {
+            assert!(tour.go(true, s(1)));
+        }
+        assert_eq!(tour.watch(&figures(200.0), s(2)), Standing::Watching);
+        let seen = Standing::Seen(s(2), "the game is 1.4 s behind the wall clock".into());
+        assert_eq!(tour.watch(&figures(1400.0), s(3)), seen);
+        assert_eq!(tour.watch(&figures(0.0), s(4)), seen);
+        while tour.go(true, s(5)) {}
+        assert_eq!(tour.position().0, tour.position().1 - 1);
+        assert!(!tour.go(true, s(6)), "nothing after the last stop");
+    }
+}

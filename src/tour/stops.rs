@@ -1,0 +1,213 @@
+//! The tour's stops, in the texts' order: *Game Programming Patterns*' "Game Loop" first,
+//! then deWiTTERS' "Game loop" and the LWJGL "Game loops" tutorial, then what lies beyond
+//! them. The claims are ours; the sources say where each comes from.
+
+use std::time::Duration;
+
+use looplab_timing::Strategy;
+
+use super::{Focus, Setup, Stop, Watch};
+use crate::lab::compare::Preset;
+use crate::settings_text::DeltaKind;
+
+const GPP: &str = "Game Programming Patterns, \"Game Loop\"";
+
+/// A weak GPU, as the R key makes one: 40 ms to draw a frame.
+const WEAK_GPU: Duration = Duration::from_millis(40);
+
+/// Every stop, in order.
+pub fn stops() -> Vec<Stop> {
+    let s = Duration::from_secs;
+    vec![
+        Stop {
+            id: "as-fast-as-you-can",
+            title: "Run, run as fast as you can",
+            claim: "One update a frame and no waiting: the game runs as fast as the machine \
+                    draws, so on a fast machine it races ahead of real time.",
+            source: "Game Programming Patterns, \"Game Loop\": Run, run as fast as you can",
+            setup: Setup {
+                strategy: Strategy::Uncapped,
+                ..Setup::BASE
+            },
+            focus: Focus::Metronome,
+            hint: "watch the metronome leave the wall-clock marker behind",
+            watch: Watch::GameAhead {
+                at_least_ms: 1000.0,
+            },
+            limit: s(10),
+            may_differ: "a machine that draws under 60 frames a second runs the game slow instead",
+        },
+        Stop {
+            id: "a-little-nap",
+            title: "Take a little nap",
+            claim: "Sleep out what is left of each step: on a machine fast enough, the game \
+                    keeps to real time and the CPU rests.",
+            source: "Game Programming Patterns, \"Game Loop\": Take a little nap",
+            setup: Setup {
+                strategy: Strategy::FixedSleep,
+                ..Setup::BASE
+            },
+            focus: Focus::Metronome,
+            hint: "the metronome and the marker stay together; the timeline shows the naps",
+            watch: Watch::InStep {
+                within_ms: 50.0,
+                for_seconds: 3.0,
+            },
+            limit: s(10),
+            may_differ: "this machine takes more than a step to draw a frame",
+        },
+        Stop {
+            id: "a-nap-on-a-weak-gpu",
+            title: "A nap on a weak GPU",
+            claim: "The nap cannot give back time the frame did not have: when drawing takes \
+                    longer than a step, the game slows down with the machine.",
+            source: "Game Programming Patterns, \"Game Loop\": Take a little nap",
+            setup: Setup {
+                strategy: Strategy::FixedSleep,
+                render_cost: WEAK_GPU,
+                ..Setup::BASE
+            },
+            focus: Focus::Metronome,
+            hint: "press R to take the weak GPU away: the game comes back to real time",
+            watch: Watch::GameBehind {
+                at_least_ms: 1000.0,
+            },
+            limit: s(10),
+            may_differ: "the simulated 40 ms renderer did not slow this machine's frames",
+        },
+        Stop {
+            id: "one-giant-step",
+            title: "One small step, one giant step",
+            claim: "A variable step keeps real time on any machine, but long frames make long \
+                    steps, and a dart that moves past the thin wall in one step goes through it.",
+            source: "Game Programming Patterns, \"Game Loop\": One small step, one giant step",
+            setup: Setup {
+                strategy: Strategy::Variable,
+                render_cost: WEAK_GPU,
+                ..Setup::BASE
+            },
+            focus: Focus::Wall,
+            hint: "press R to take the weak GPU away: short steps, and the wall holds",
+            watch: Watch::Tunnels { at_least: 0.25 },
+            limit: s(10),
+            may_differ: "frames here stayed short enough for the darts' steps to hit the wall",
+        },
+        Stop {
+            id: "fred-and-george",
+            title: "Fred and George",
+            claim: "Two machines, one variable step: their worlds drift apart, because floating \
+                    point gives a different answer for different steps.",
+            source: "Game Programming Patterns, \"Game Loop\": One small step, one giant step",
+            setup: Setup {
+                strategy: Strategy::Variable,
+                compare: Some(Preset::FredAndGeorge),
+                ..Setup::BASE
+            },
+            focus: Focus::Lanes,
+            hint: "press F6: the same two machines with a fixed step stay identical",
+            watch: Watch::LanesDiverge,
+            limit: s(10),
+            may_differ: "the lanes have not reached a common checkpoint yet",
+        },
+        Stop {
+            id: "play-catch-up",
+            title: "Play catch up",
+            claim: "A fixed step, run as many times as real time owes: the weak GPU draws few \
+                    frames, yet the game keeps to real time.",
+            source: "Game Programming Patterns, \"Game Loop\": Play catch up",
+            setup: Setup {
+                strategy: Strategy::CatchUp,
+                render_cost: WEAK_GPU,
+                ..Setup::BASE
+            },
+            focus: Focus::Metronome,
+            hint: "the timeline shows several updates in each long frame",
+            watch: Watch::InStep {
+                within_ms: 60.0,
+                for_seconds: 3.0,
+            },
+            limit: s(10),
+            may_differ: "this machine's updates take longer than the time they simulate",
+        },
+        Stop {
+            id: "max-frameskip",
+            title: "MAX_FRAMESKIP",
+            claim: "When an update costs more than the step it simulates, catching up only owes \
+                    more: a cap on updates per frame lets the game slow down instead of locking up.",
+            source: "deWiTTERS, \"Game loop\": Constant game speed with maximum FPS",
+            setup: Setup {
+                strategy: Strategy::CatchUp,
+                max_updates: Some(5),
+                update_cost: Duration::from_millis(25),
+                ..Setup::BASE
+            },
+            focus: Focus::Timeline,
+            hint: "press M for no cap: the frames stop coming (the spiral of death)",
+            watch: Watch::SlowsInsteadOfSpiralling {
+                below: 0.9,
+                most_updates: 5,
+            },
+            limit: s(10),
+            may_differ: "this machine's updates are quicker than the simulated 25 ms",
+        },
+        Stop {
+            id: "fixed-step-determinism",
+            title: "A fixed step is deterministic",
+            claim: "Fixed steps run the same updates in the same order on any machine: the two \
+                    lanes' worlds stay identical, checkpoint after checkpoint.",
+            source: GPP,
+            setup: Setup {
+                strategy: Strategy::Interpolated,
+                compare: Some(Preset::FixedStep),
+                ..Setup::BASE
+            },
+            focus: Focus::Lanes,
+            hint: "steer the ship: both lanes take the keys, and stay in step",
+            watch: Watch::LanesInStep { to_seconds: 3.0 },
+            limit: s(10),
+            may_differ: "the lanes have not reached three seconds of game time",
+        },
+        Stop {
+            id: "noisy-display",
+            title: "Beyond the texts: a noisy 60 Hz display",
+            claim: "Deltas measured on a 60 Hz display with a noisy timer make some refreshes \
+                    show two updates and the next none; snapped or synced, they do not.",
+            source: "Beyond the texts: Unity's and Godot's frame pacing (MonitorSim)",
+            setup: Setup {
+                strategy: Strategy::CatchUp,
+                delta: DeltaKind::Measured,
+                compare: Some(Preset::Snapping),
+                ..Setup::BASE
+            },
+            focus: Focus::Lanes,
+            hint: "compare the first lane's doubles with the snapped and synced lanes'",
+            watch: Watch::Doubles { at_least: 5 },
+            limit: s(10),
+            may_differ: "the lanes' display model started off the step boundary",
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stop_has_its_words_and_a_unique_id() {
+        let stops = stops();
+        assert!(stops.len() >= 9);
+        let mut ids: Vec<&str> = stops.iter().map(|s| s.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), stops.len(), "ids are unique");
+        for s in &stops {
+            assert!(!s.title.is_empty() && !s.hint.is_empty() && !s.may_differ.is_empty());
+            assert!(
+                s.claim.len() < 240,
+                "{}: a claim is a sentence or two",
+                s.id
+            );
+            assert!(s.limit <= Duration::from_secs(20), "{}", s.id);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! What the tour watches: conditions on the figures Looplab measures every frame, each
+//! saying, when it holds, the figure that showed it.
+
+/// A frame's figures, as the window's captions and the lanes show them. The window reads
+/// them from its session and compare mode; the headless walk from the modelled machine.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Figures {
+    /// Real time since the stop began, seconds.
+    pub seconds: f64,
+    /// How far the game clock is behind the wall-clock marker, ms (negative: ahead).
+    pub game_behind_ms: f64,
+    /// Game time over real time since the stop began.
+    pub game_per_real: f64,
+    /// Share of the darts that went through the thin wall.
+    pub tunnel_share: f64,
+    /// How far the balls' energy has drifted from its start, as a share of it.
+    pub energy_drift: f64,
+    /// Pictures in the last second that showed two or more new updates (the first lane's
+    /// in compare mode).
+    pub doubles_per_second: usize,
+    /// Compare mode: every other lane's state the same as the first's at every common
+    /// checkpoint, and up to what game time (s); `None` in the single view or before one.
+    pub lanes_in_step_to: Option<f64>,
+    /// Compare mode: a lane's state differed from the first's, at this game time (s).
+    pub lanes_diverged_at: Option<f64>,
+    /// The most updates one frame ran since the stop began.
+    pub most_updates: u32,
+    /// Pictures a second.
+    pub fps: usize,
+}
+
+/// A condition on [`Figures`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Watch {
+    /// The game runs ahead of the wall clock by at least this much, ms.
+    GameAhead { at_least_ms: f64 },
+    /// The game falls behind the wall clock by at least this much, ms.
+    GameBehind { at_least_ms: f64 },
+    /// The game keeps to the wall clock within this much, ms, for this many seconds.
+    InStep { within_ms: f64, for_seconds: f64 },
+    /// At least this share of the darts went through the wall.
+    Tunnels { at_least: f64 },
+    /// A lane's state differed from the first lane's.
+    LanesDiverge,
+    /// Every lane's state was the first's at every checkpoint up to this game time, s.
+    LanesInStep { to_seconds: f64 },
+    /// At least this many pictures a second showed two updates at once.
+    Doubles { at_least: usize },
+    /// The game runs slower than real time (game/real below this) while frames keep
+    /// coming, and no frame runs more than `most_updates`.
+    SlowsInsteadOfSpiralling { below: f64, most_updates: u32 },
+}
+
+impl Watch {
+    /// The figure that shows the condition holds in `f`, if it does.
+    pub fn seen(&self, f: &Figures) -> Option<String> {
+        match *self {
+            Watch::GameAhead { at_least_ms } => (-f.game_behind_ms >= at_least_ms).then(|| {
+                format!(
+                    "the game is {} ahead of the wall clock",
+                    seconds(-f.game_behind_ms)
+                )
+            }),
+            Watch::GameBehind { at_least_ms } => (f.game_behind_ms >= at_least_ms).then(|| {
+                format!(
+                    "the game is {} behind the wall clock",
+                    seconds(f.game_behind_ms)
+                )
+            }),
+            Watch::InStep {
+                within_ms,
+                for_seconds,
+            } => (f.seconds >= for_seconds && f.game_behind_ms.abs() <= within_ms).then(|| {
+                format!(
+                    "{:.0} s in and the game is within {:.0} ms of the wall clock",
+                    f.seconds,
+                    f.game_behind_ms.abs().max(1.0)
+                )
+            }),
+            Watch::Tunnels { at_least } => (f.tunnel_share >= at_least).then(|| {
+                format!(
+                    "{:.0}% of the darts went through the wall",
+                    f.tunnel_share * 100.0
+                )
+            }),
+            Watch::LanesDiverge => f
+                .lanes_diverged_at
+                .map(|at| format!("the lanes' worlds differed by game time {at:.1} s")),
+            Watch::LanesInStep { to_seconds } => f
+                .lanes_in_step_to
+                .filter(|&to| to >= to_seconds)
+                .map(|to| format!("the lanes' worlds are identical to game time {to:.1} s")),
+            Watch::Doubles { at_least } => (f.doubles_per_second >= at_least).then(|| {
+                format!(
+                    "{} pictures a second show two updates at once",
+                    f.doubles_per_second
+                )
+            }),
+            Watch::SlowsInsteadOfSpiralling {
+                below,
+                most_updates,
+            } => (f.seconds >= 2.0
+                && f.game_per_real < below
+                && f.fps > 0
+                && f.most_updates <= most_updates)
+                .then(|| {
+                    format!(
+                        "the game runs at {:.2}x real time, {} frames a second, never over {} updates a frame",
+                        f.game_per_real, f.fps, most_updates
+                    )
+                }),
+        }
+    }
+
+    /// What the condition expects, in words.
+    pub fn expected(&self) -> String {
+        match *self {
+            Watch::GameAhead { at_least_ms } => {
+                format!("the game {} ahead of the wall clock", seconds(at_least_ms))
+            }
+            Watch::GameBehind { at_least_ms } => {
+                format!("the game {} behind the wall clock", seconds(at_least_ms))
+            }
+            Watch::InStep {
+                within_ms,
+                for_seconds,
+            } => format!(
+                "the game within {within_ms:.0} ms of the wall clock after {for_seconds:.0} s"
+            ),
+            Watch::Tunnels { at_least } => {
+                format!("{:.0}% of the darts through the wall", at_least * 100.0)
+            }
+            Watch::LanesDiverge => "the lanes' worlds to differ".into(),
+            Watch::LanesInStep { to_seconds } => {
+                format!("the lanes' worlds identical to game time {to_seconds:.0} s")
+            }
+            Watch::Doubles { at_least } => {
+                format!("{at_least} pictures a second showing two updates")
+            }
+            Watch::SlowsInsteadOfSpiralling {
+                below,
+                most_updates,
+            } => format!(
+                "the game below {below:.2}x real time with frames still coming, at most {most_updates} updates a frame"
+            ),
+        }
+    }
+}
+
+/// Milliseconds as a person reads them: `350 ms`, `1.4 s`.
+fn seconds(ms: f64) -> String {
+    if ms.abs() < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watch_says_the_figure_that_showed_it() {
+        let behind = Figures {
+            game_behind_ms: 1400.0,
+            ..Figures::default()
+        };
+        let watch = Watch::GameBehind {
+            at_least_ms: 1000.0,
+        };
+        assert_eq!(
+            watch.seen(&behind).as_deref(),
+            Some("the game is 1.4 s behind the wall clock")
+        );
+        assert_eq!(watch.seen(&Figures::default()), None);
+        assert_eq!(watch.expected(), "the game 1.0 s behind the wall clock");
+        let ahead = Watch::GameAhead { at_least_ms: 500.0 };
+        assert_eq!(ahead.seen(&behind), None, "behind is not ahead");
+        let in_step = Watch::InStep {
+            within_ms: 20.0,
+            for_seconds: 3.0,
+        };
+        let steady = Figures {
+            seconds: 3.5,
+            game_behind_ms: -4.0,
+            ..Figures::default()
+        };
+        assert!(in_step.seen(&steady).is_some());
+        assert_eq!(
+            in_step.seen(&Figures {
+                seconds: 1.0,
+                ..steady.clone()
+            }),
+            None
+        );
+    }
+}
