@@ -130,6 +130,26 @@ pub fn stops() -> Vec<Stop> {
             may_differ: "this machine's updates take longer than the time they simulate",
         },
         Stop {
+            id: "stuck-in-the-middle",
+            title: "Stuck in the middle",
+            claim: "Ten updates a second, sixty pictures: drawn between the last two states, \
+                    every picture moves, at the cost of showing the game one step late.",
+            source: "Game Programming Patterns, \"Game Loop\": Stuck in the middle",
+            setup: Setup {
+                strategy: Strategy::Interpolated,
+                ups: 10.0,
+                cap: Some(60.0),
+                ..Setup::BASE
+            },
+            focus: Focus::Stream,
+            hint: "press 4 (catch-up): five pictures in six stand still; 5 brings it back",
+            watch: Watch::Smooth {
+                still_at_most: 0.05,
+            },
+            limit: s(10),
+            may_differ: "this machine draws fewer pictures than updates",
+        },
+        Stop {
             id: "max-frameskip",
             title: "MAX_FRAMESKIP",
             claim: "When an update costs more than the step it simulates, catching up only owes \

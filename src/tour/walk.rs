@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::{Figures, Stop};
 use crate::lab::compare::{Compare, LaneSpec};
 use crate::lab::lane::Agreement;
+use crate::session::frame::FrameRecord;
 use crate::world::WorldConfig;
 
 /// How a stop went headless.
@@ -37,6 +38,10 @@ pub fn walk(stop: &Stop) -> Walk {
     let preset = setup.compare.unwrap_or(crate::lab::compare::Preset::Custom);
     let mut compare = Compare::with_lanes(preset, lanes, &setup.settings(), &world, Duration::ZERO);
     let mut most_updates = 0;
+    // The pictures of the last second: when each was shown, and whether it stood still.
+    let mut recent: std::collections::VecDeque<(Duration, bool)> = Default::default();
+    let mut last_drawn: Option<Duration> = None;
+    let mut last_picture: Option<Duration> = None;
     let mut now = Duration::ZERO;
     let mut last = Figures::default();
     while now <= stop.limit {
@@ -47,6 +52,19 @@ pub fn walk(stop: &Stop) -> Walk {
             continue;
         };
         most_updates = most_updates.max(picture.plan.updates);
+        if last_picture != Some(picture.shown_at) {
+            last_picture = Some(picture.shown_at);
+            let drawn = FrameRecord::planned(&picture.plan).drawn_time();
+            recent.push_back((picture.shown_at, last_drawn == Some(drawn)));
+            last_drawn = Some(drawn);
+            while recent
+                .front()
+                .is_some_and(|&(t, _)| t + Duration::from_secs(1) < picture.shown_at)
+            {
+                recent.pop_front();
+            }
+        }
+        let still = recent.iter().filter(|&&(_, still)| still).count();
         let session = lane.session();
         let world = session.world();
         let status = compare.status(0, now);
@@ -67,6 +85,7 @@ pub fn walk(stop: &Stop) -> Walk {
                 _ => None,
             }),
             most_updates,
+            still_share: still as f64 / recent.len().max(1) as f64,
             fps: status.fps,
         };
         if let Some(figure) = stop.watch.seen(&last) {

@@ -25,6 +25,9 @@ pub struct Figures {
     pub lanes_diverged_at: Option<f64>,
     /// The most updates one frame ran since the stop began.
     pub most_updates: u32,
+    /// Share of the pictures in the last second that showed the same game time as the one
+    /// before: the motion stood still.
+    pub still_share: f64,
     /// Pictures a second.
     pub fps: usize,
 }
@@ -46,6 +49,8 @@ pub enum Watch {
     LanesInStep { to_seconds: f64 },
     /// At least this many pictures a second showed two updates at once.
     Doubles { at_least: usize },
+    /// For a whole second, at most this share of the pictures stood still.
+    Smooth { still_at_most: f64 },
     /// The game runs slower than real time (game/real below this) while frames keep
     /// coming, and no frame runs more than `most_updates`.
     SlowsInsteadOfSpiralling { below: f64, most_updates: u32 },
@@ -96,6 +101,16 @@ impl Watch {
                     f.doubles_per_second
                 )
             }),
+            Watch::Smooth { still_at_most } => (f.seconds >= 1.5
+                && f.fps > 0
+                && f.still_share <= still_at_most)
+                .then(|| {
+                    format!(
+                        "{} pictures a second, {:.0}% of them standing still",
+                        f.fps,
+                        f.still_share * 100.0
+                    )
+                }),
             Watch::SlowsInsteadOfSpiralling {
                 below,
                 most_updates,
@@ -137,6 +152,10 @@ impl Watch {
             Watch::Doubles { at_least } => {
                 format!("{at_least} pictures a second showing two updates")
             }
+            Watch::Smooth { still_at_most } => format!(
+                "at most {:.0}% of the pictures standing still",
+                still_at_most * 100.0
+            ),
             Watch::SlowsInsteadOfSpiralling {
                 below,
                 most_updates,
