@@ -72,6 +72,8 @@ pub enum LaneChange {
 struct Working {
     plan: FramePlan,
     done: Duration,
+    /// Time the machine spent working on it (updates and drawing, not waits).
+    busy: Duration,
 }
 
 /// The picture a lane shows: the plan of its last finished frame, drawn from its world.
@@ -100,8 +102,9 @@ pub struct Lane {
     checkpoint: Checkpoint,
     /// State hashes every [`CHECK_EVERY`] of game time, oldest first.
     hashes: Vec<(Duration, StateHash)>,
-    /// Real times at which recent pictures appeared (the last second), and their updates.
-    recent: VecDeque<(Duration, u32)>,
+    /// Real times at which recent pictures appeared (the last second), their updates, and
+    /// the time their frames kept the machine busy.
+    recent: VecDeque<(Duration, u32, Duration)>,
 }
 
 impl Lane {
@@ -233,8 +236,12 @@ impl Lane {
         }
         let begun = self.machine.begin_frame(start);
         let plan = self.session.plan_frame(begun.reading);
-        let done = self.machine.finish_frame(&begun, plan.updates).shown;
-        self.working = Some(Working { plan, done });
+        let times = self.machine.finish_frame(&begun, plan.updates);
+        self.working = Some(Working {
+            plan,
+            done: times.shown,
+            busy: times.busy,
+        });
     }
 
     fn finish_frame(&mut self, mut w: Working) {
@@ -247,11 +254,11 @@ impl Lane {
             plan: w.plan,
             shown_at: w.done,
         });
-        self.recent.push_back((w.done, w.plan.updates));
+        self.recent.push_back((w.done, w.plan.updates, w.busy));
         while self
             .recent
             .front()
-            .is_some_and(|&(t, _)| t + Duration::from_secs(1) < w.done)
+            .is_some_and(|&(t, _, _)| t + Duration::from_secs(1) < w.done)
         {
             self.recent.pop_front();
         }
@@ -279,7 +286,7 @@ impl Lane {
         let from = now.saturating_sub(Duration::from_secs(1));
         self.recent
             .iter()
-            .filter(|&&(t, n)| t > from && t <= now && n >= 2)
+            .filter(|&&(t, n, _)| t > from && t <= now && n >= 2)
             .count()
     }
 
@@ -288,8 +295,27 @@ impl Lane {
         let from = now.saturating_sub(Duration::from_secs(1));
         self.recent
             .iter()
-            .filter(|&&(t, _)| t > from && t <= now)
-            .fold((0, 0), |(f, u), &(_, n)| (f + 1, u + n))
+            .filter(|&&(t, _, _)| t > from && t <= now)
+            .fold((0, 0), |(f, u), &(_, n, _)| (f + 1, u + n))
+    }
+
+    /// Share of the last second of real time before `now` the machine spent working on the
+    /// frames shown in it, rather than sleeping or waiting for the display: the lab's power
+    /// proxy, as process CPU is the window's.
+    pub fn busy_share(&self, now: Duration) -> f64 {
+        let from = now.saturating_sub(Duration::from_secs(1));
+        let busy: Duration = self
+            .recent
+            .iter()
+            .filter(|&&(t, _, _)| t > from && t <= now)
+            .map(|&(_, _, b)| b)
+            .sum();
+        let span = (now - from).as_secs_f64();
+        if span > 0.0 {
+            (busy.as_secs_f64() / span).min(1.0)
+        } else {
+            0.0
+        }
     }
 
     /// The state hashes taken so far, every [`CHECK_EVERY`] of game time.
@@ -478,6 +504,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_lane_says_how_busy_its_machine_was() {
+        // The fast machine's frames take 1.2 ms: napping out the rest of each 16.7 ms step,
+        // it works about 7% of the time; never waiting, all of it.
+        let second = Duration::from_secs(2);
+        let mut napping = lane("fast", Strategy::FixedSleep);
+        let mut racing = lane("fast", Strategy::Uncapped);
+        for ms in 0..=2000 {
+            napping.advance_to(Duration::from_millis(ms));
+            racing.advance_to(Duration::from_millis(ms));
+        }
+        let (nap, race) = (napping.busy_share(second), racing.busy_share(second));
+        assert!((nap - 1.2 / 16.667).abs() < 0.01, "{nap}");
+        assert!(race > 0.98, "{race}");
     }
 
     #[test]

@@ -79,13 +79,14 @@ pub struct Setup {
     /// Simulated cost of each update (a weak CPU) and of each frame's drawing (a weak GPU).
     pub update_cost: Duration,
     pub render_cost: Duration,
+    /// Present with vsync, on a 60 Hz display.
+    pub vsync: bool,
     /// Compare mode's preset, or the single view.
     pub compare: Option<Preset>,
 }
 
 impl Setup {
-    /// Interpolation at 60 UPS, no cap, no simulated cost, the single view: the window's
-    /// own start.
+    /// Interpolation at 60 UPS, no cap, no simulated cost, no vsync, the single view.
     pub const BASE: Setup = Setup {
         strategy: Strategy::Interpolated,
         ups: 60.0,
@@ -94,6 +95,7 @@ impl Setup {
         delta: DeltaKind::Measured,
         update_cost: Duration::ZERO,
         render_cost: Duration::ZERO,
+        vsync: false,
         compare: None,
     };
 
@@ -108,13 +110,14 @@ impl Setup {
     }
 
     /// The machine the headless walk models for it: the lab's fast machine (1 ms frames,
-    /// 0.2 ms updates, no vsync) with the simulated costs added, as the window adds them to
-    /// its own.
+    /// 0.2 ms updates) with the simulated costs added, as the window adds them to its own,
+    /// on a 60 Hz display, with vsync if the setup has it.
     pub fn machine(&self) -> Profile {
         let mut p = Profile::parse("fast").expect("a built-in profile");
         p.name = "tour".into();
         p.render += self.render_cost;
         p.update += self.update_cost;
+        p.vsync = self.vsync;
         p
     }
 }

@@ -150,6 +150,44 @@ pub fn stops() -> Vec<Stop> {
             may_differ: "this machine draws fewer pictures than updates",
         },
         Stop {
+            id: "who-owns-the-loop",
+            title: "Who owns the loop?",
+            claim: "With vsync the display sets the pace: even the loop that never waits shows \
+                    sixty pictures a second, and the game keeps to real time. In a browser the \
+                    page's frame callbacks own the loop outright.",
+            source: "Game Programming Patterns, \"Game Loop\": Design decisions",
+            setup: Setup {
+                strategy: Strategy::Uncapped,
+                vsync: true,
+                ..Setup::BASE
+            },
+            focus: Focus::Metronome,
+            hint: "press V for no vsync: the same loop races ahead",
+            watch: Watch::PacedAt {
+                fps: 60,
+                within_ms: 50.0,
+            },
+            limit: s(10),
+            may_differ: "this display's refresh is not 60 Hz, or vsync does not pace presents \
+                         here (Xvfb has no vertical blank)",
+        },
+        Stop {
+            id: "power",
+            title: "How do you manage power?",
+            claim: "A loop that sleeps out its spare time leaves the CPU idle most of the time; \
+                    one that never waits keeps it busy all the time, for pictures nobody sees.",
+            source: "Game Programming Patterns, \"Game Loop\": Design decisions",
+            setup: Setup {
+                strategy: Strategy::FixedSleep,
+                ..Setup::BASE
+            },
+            focus: Focus::Timeline,
+            hint: "press 1 (uncapped) and watch the process CPU climb",
+            watch: Watch::Rests { busy_at_most: 0.3 },
+            limit: s(10),
+            may_differ: "this machine takes most of a step to draw a frame",
+        },
+        Stop {
             id: "max-frameskip",
             title: "MAX_FRAMESKIP",
             claim: "When an update costs more than the step it simulates, catching up only owes \

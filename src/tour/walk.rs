@@ -87,6 +87,7 @@ pub fn walk(stop: &Stop) -> Walk {
             most_updates,
             still_share: still as f64 / recent.len().max(1) as f64,
             fps: status.fps,
+            busy_share: lane.busy_share(now),
         };
         if let Some(figure) = stop.watch.seen(&last) {
             return Walk {

@@ -30,6 +30,9 @@ pub struct Figures {
     pub still_share: f64,
     /// Pictures a second.
     pub fps: usize,
+    /// Share of the last second the machine spent working rather than sleeping or waiting
+    /// (the window: process CPU, as a share of a core).
+    pub busy_share: f64,
 }
 
 /// A condition on [`Figures`].
@@ -51,6 +54,11 @@ pub enum Watch {
     Doubles { at_least: usize },
     /// For a whole second, at most this share of the pictures stood still.
     Smooth { still_at_most: f64 },
+    /// After two seconds, the machine works at most this share of the time.
+    Rests { busy_at_most: f64 },
+    /// A whole second of pictures at this rate, give or take one, and the game in step
+    /// with the wall clock within `within_ms`: something other than the loop sets the pace.
+    PacedAt { fps: usize, within_ms: f64 },
     /// The game runs slower than real time (game/real below this) while frames keep
     /// coming, and no frame runs more than `most_updates`.
     SlowsInsteadOfSpiralling { below: f64, most_updates: u32 },
@@ -111,6 +119,23 @@ impl Watch {
                         f.still_share * 100.0
                     )
                 }),
+            Watch::Rests { busy_at_most } => (f.seconds >= 2.0
+                && f.busy_share <= busy_at_most)
+                .then(|| {
+                    format!(
+                        "the machine works {:.0}% of the time and sleeps the rest",
+                        f.busy_share * 100.0
+                    )
+                }),
+            Watch::PacedAt { fps, within_ms } => (f.seconds >= 1.5
+                && f.fps.abs_diff(fps) <= 1
+                && f.game_behind_ms.abs() <= within_ms)
+                .then(|| {
+                    format!(
+                        "{} pictures a second with no wait of the loop's own, the game in step",
+                        f.fps
+                    )
+                }),
             Watch::SlowsInsteadOfSpiralling {
                 below,
                 most_updates,
@@ -156,6 +181,11 @@ impl Watch {
                 "at most {:.0}% of the pictures standing still",
                 still_at_most * 100.0
             ),
+            Watch::Rests { busy_at_most } => format!(
+                "the machine busy at most {:.0}% of the time",
+                busy_at_most * 100.0
+            ),
+            Watch::PacedAt { fps, .. } => format!("{fps} pictures a second, the game in step"),
             Watch::SlowsInsteadOfSpiralling {
                 below,
                 most_updates,
