@@ -9,8 +9,11 @@ use crate::input::{self, Action, Direction};
 use crate::lab::compare::Preset;
 use crate::session::Session;
 use crate::session::ship_input::Button;
-use crate::settings_text::{Cap, DeltaKind, MaxUpdates as MaxUpdatesText, format_duration};
+use crate::settings_text::{
+    Cap, DeltaKind, MaxUpdates as MaxUpdatesText, describe_settings, format_duration,
+};
 use crate::strategy_text;
+use crate::tour::Setup;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
 
@@ -207,6 +210,34 @@ impl Controls {
     /// A steering key was let go at `arrival`.
     pub fn release(&mut self, direction: Direction, arrival: Duration) -> Effect {
         self.hold(direction, false, arrival)
+    }
+
+    /// Sets up a stop of the tour: its strategy, loop settings, simulated costs, vsync and
+    /// compare preset, through the same state the keys change (as the reset key does). The
+    /// ship, the world and the knobs a stop does not name (ghosts, the overlay, the
+    /// timeline, the bullets) are left as the person has them.
+    pub fn apply_setup(&mut self, setup: &Setup) -> Effect {
+        let mut effect = self.set_strategy(setup.strategy);
+        let mut settings = setup.settings();
+        settings.delta_mode = setup.delta.mode(self.display);
+        settings.paused = false;
+        self.session.set_settings(settings);
+        let vsync_changed = setup.vsync != self.knobs.vsync;
+        self.knobs.vsync = setup.vsync;
+        self.knobs.update_cost = setup.update_cost;
+        self.knobs.render_cost = setup.render_cost;
+        self.knobs.compare = setup.compare;
+        self.knobs.selected_lane = None;
+        if let Some(p) = setup.compare {
+            self.last_preset = p;
+        }
+        effect.vsync_changed = vsync_changed;
+        effect.log = Some(format!(
+            "tour: {}, {}",
+            setup.strategy.id(),
+            describe_settings(self.settings())
+        ));
+        effect
     }
 
     /// Applies one action, as of no particular time (the tests' shorthand).
@@ -466,6 +497,40 @@ mod tests {
                 bullets: 100,
             },
         )
+    }
+
+    #[test]
+    fn a_tour_stop_sets_up_what_it_says_and_keys_act_on_it_as_ever() {
+        for stop in crate::tour::stops::stops() {
+            let mut c = controls();
+            c.apply(Action::ToggleGhosts);
+            let effect = c.apply_setup(&stop.setup);
+            let setup = &stop.setup;
+            assert_eq!(c.strategy(), setup.strategy, "{}", stop.id);
+            assert_eq!(c.settings(), &setup.settings(), "{}", stop.id);
+            assert_eq!(
+                (c.knobs.update_cost, c.knobs.render_cost, c.knobs.vsync),
+                (setup.update_cost, setup.render_cost, setup.vsync),
+                "{}",
+                stop.id
+            );
+            assert_eq!(c.knobs.compare, setup.compare, "{}", stop.id);
+            assert!(
+                c.knobs.ghosts,
+                "{}: a knob the stop does not name is kept",
+                stop.id
+            );
+            assert!(effect.log.unwrap().starts_with("tour: "));
+        }
+        // The keys stay free: at the weak-GPU nap, R takes the weak GPU away.
+        let mut c = controls();
+        let nap = crate::tour::stops::stops()
+            .into_iter()
+            .find(|s| s.id == "a-nap-on-a-weak-gpu")
+            .unwrap();
+        c.apply_setup(&nap.setup);
+        c.apply(Action::RenderCost(false));
+        assert!(c.knobs.render_cost < nap.setup.render_cost);
     }
 
     #[test]

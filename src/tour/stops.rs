@@ -196,7 +196,7 @@ pub fn stops() -> Vec<Stop> {
             setup: Setup {
                 strategy: Strategy::CatchUp,
                 max_updates: Some(5),
-                update_cost: Duration::from_millis(25),
+                update_cost: Duration::from_millis(20),
                 ..Setup::BASE
             },
             focus: Focus::Timeline,
@@ -206,7 +206,7 @@ pub fn stops() -> Vec<Stop> {
                 most_updates: 5,
             },
             limit: s(10),
-            may_differ: "this machine's updates are quicker than the simulated 25 ms",
+            may_differ: "this machine's updates are quicker than the simulated 20 ms",
         },
         Stop {
             id: "fixed-step-determinism",
