@@ -254,6 +254,10 @@ pub struct AppArgs {
     /// Show ghost markers at every bullet's true position.
     #[arg(long)]
     pub ghosts: bool,
+    /// Start with the guided tour: each claim of the texts staged and watched for live
+    /// (Enter goes on, Backspace back, End leaves).
+    #[arg(long)]
+    pub tour: bool,
     /// Start with the overlay hidden.
     #[arg(long)]
     pub hide_overlay: bool,
@@ -366,6 +370,7 @@ impl AppArgs {
                 selected_lane: None,
             },
             exit_after: self.exit_after,
+            tour: self.tour,
             outputs: Outputs {
                 stats: self.stats.clone(),
                 frame_log: self.frame_log.clone(),

@@ -73,6 +73,12 @@ pub enum Action {
     /// Compare mode: the next lane, or all lanes, for the strategy and loop keys.
     SelectLane,
     ResetKnobs,
+    /// The guided tour: start it, or go to its next stop.
+    TourNext,
+    /// The tour's previous stop.
+    TourPrevious,
+    /// Leave the tour (the loop stays as the stop set it).
+    TourLeave,
     Quit,
 }
 
@@ -107,6 +113,16 @@ use Strategy as S;
 
 /// The key table, in the order the help shows it.
 pub const BINDINGS: &[Binding] = &[
+    Binding {
+        label: "Enter / Bksp / End",
+        does: "the guided tour: start it or go on / back a stop / leave it",
+        keys: &[
+            (key(K::Enter), TourNext),
+            (key(K::NumpadEnter), TourNext),
+            (key(K::Backspace), TourPrevious),
+            (key(K::End), TourLeave),
+        ],
+    },
     Binding {
         label: "arrows",
         does: "steer the ship (held; each update gets the share of its step a key was held)",
@@ -235,9 +251,9 @@ pub const BINDINGS: &[Binding] = &[
         ],
     },
     Binding {
-        label: "G",
-        does: "ghosts: true positions at the moment of display",
-        keys: &[(key(K::KeyG), ToggleGhosts)],
+        label: "G / T",
+        does: "ghosts (true positions) / the loop's timeline, shown or hidden",
+        keys: &[(key(K::KeyG), ToggleGhosts), (key(K::KeyT), ToggleTimeline)],
     },
     Binding {
         label: "H or F1 / O or F2",
@@ -248,11 +264,6 @@ pub const BINDINGS: &[Binding] = &[
             (key(K::KeyO), ToggleOverlay),
             (key(K::F2), ToggleOverlay),
         ],
-    },
-    Binding {
-        label: "T",
-        does: "hide / show the loop's timeline",
-        keys: &[(key(K::KeyT), ToggleTimeline)],
     },
     Binding {
         label: "L",
@@ -277,14 +288,14 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(key(K::KeyK), SelectLane)],
     },
     Binding {
-        label: "0",
-        does: "reset every knob to its start value",
-        keys: &[(key(K::Digit0), ResetKnobs), (key(K::Numpad0), ResetKnobs)],
-    },
-    Binding {
-        label: "Esc or Q",
-        does: "quit",
-        keys: &[(key(K::Escape), Quit), (key(K::KeyQ), Quit)],
+        label: "0 / Esc or Q",
+        does: "reset every knob to its start value / quit",
+        keys: &[
+            (key(K::Digit0), ResetKnobs),
+            (key(K::Numpad0), ResetKnobs),
+            (key(K::Escape), Quit),
+            (key(K::KeyQ), Quit),
+        ],
     },
 ];
 
@@ -436,6 +447,9 @@ mod tests {
             Quit => 17,
             Dash => 24,
             ToggleInputMode => 25,
+            TourNext => 26,
+            TourPrevious => 27,
+            TourLeave => 28,
         }
     }
 
@@ -448,7 +462,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..26).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..29).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)

@@ -26,6 +26,7 @@ use crate::session::Session;
 use crate::session::frame::FrameRecord;
 use crate::session::input_delay::InputDelay;
 use crate::session::timeline::{FrameHistory, Strip, TIMELINE_SPAN};
+use crate::tour::TourPanel;
 use crate::world::WORLD_SIZE;
 use crate::world::accuracy::FrameAccuracy;
 use crate::world::layout::Region;
@@ -71,6 +72,8 @@ pub struct FrameInputs<'a> {
     /// Real time of the frame on the loop's clock (the lanes' captions count from it).
     pub now: Duration,
     pub facts: &'a PlatformFacts,
+    /// The guided tour's current stop, while it is on.
+    pub tour: Option<&'a TourPanel>,
 }
 
 impl<'a> FrameInputs<'a> {
@@ -90,6 +93,7 @@ impl<'a> FrameInputs<'a> {
             lanes: None,
             now: plan.now,
             facts,
+            tour: None,
         }
     }
 
@@ -97,6 +101,11 @@ impl<'a> FrameInputs<'a> {
     #[must_use]
     pub fn with_lanes(self, lanes: Option<&'a Compare>, now: Duration) -> Self {
         Self { lanes, now, ..self }
+    }
+
+    /// The same frame with the tour's panel showing `tour`.
+    pub fn with_tour(self, tour: Option<&'a TourPanel>) -> Self {
+        Self { tour, ..self }
     }
 }
 
@@ -237,5 +246,6 @@ pub fn overlay_model<'a>(
         strip,
         lane_captions,
         transform,
+        tour: inputs.tour,
     }
 }

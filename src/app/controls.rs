@@ -301,7 +301,8 @@ impl Controls {
                     None => "compare: off".to_string(),
                 })
             }
-            SelectLane => Effect::default(),
+            // The lanes' and the tour's keys: the window acts on them before they get here.
+            SelectLane | TourNext | TourPrevious | TourLeave => Effect::default(),
             ComparePreset(p) => {
                 self.knobs.compare = Some(p);
                 self.knobs.selected_lane = None;

@@ -78,6 +78,7 @@ impl App {
             return;
         };
         // A compositor lets the frame draw at its frame callback: a time on its grid.
+        #[cfg(not(target_arch = "wasm32"))]
         let let_draw = self.clock.now();
         spin_for(self.controls.knobs.render_cost);
         let accuracy = self.controls.session_mut().measure_accuracy(&plan);
@@ -94,8 +95,14 @@ impl App {
             adapter: w.gfx.adapter.clone(),
         };
         let session = self.controls.session();
+        let tour = self
+            .touring
+            .as_ref()
+            .filter(|t| t.on)
+            .and_then(|t| t.tour.panel(&t.standing));
         let inputs = FrameInputs::new(session, &self.controls.knobs, &plan, &self.readouts, &facts)
-            .with_lanes(self.compare.as_ref(), now);
+            .with_lanes(self.compare.as_ref(), now)
+            .with_tour(tour.as_ref());
         let size = w.gfx.size();
         let composed = w.composer.compose(&inputs, Some(&w.gfx.window), size);
         let (paint, clicked, took) = match composed.words {
@@ -141,6 +148,7 @@ impl App {
                         display_paced && plan.wake == looplab_timing::Wake::Immediately;
                     self.display_presented(on_grid_at, on_the_grid);
                 }
+                self.watch_tour(presented, &plan);
                 record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);
                 self.readouts.last = record;

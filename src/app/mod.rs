@@ -26,6 +26,7 @@ pub mod page;
 pub mod record;
 pub mod replay;
 pub mod stats;
+pub mod touring;
 pub mod visibility;
 
 use std::path::PathBuf;
@@ -125,6 +126,8 @@ pub struct AppOptions {
     pub replay: Option<Recording>,
     /// Compare mode's lanes given with `--lane` (its `custom` preset).
     pub lanes: Vec<LaneSpec>,
+    /// Start with the guided tour's first stop (`--tour`).
+    pub tour: bool,
     /// The tests' and the bench's hidden options.
     pub hooks: Hooks,
 }
@@ -228,6 +231,8 @@ struct App {
     run: RunRecord,
     /// The recording being played back, and the state reached at its end.
     replay: Option<ReplayCheck>,
+    /// The guided tour, once started.
+    touring: Option<touring::Touring>,
     failure: Option<Failure>,
     /// In a page: the browser's frame callbacks and what the page shows of the run.
     #[cfg(target_arch = "wasm32")]
@@ -249,6 +254,11 @@ impl App {
             ReplayCheck::new(recording)
         });
         let outputs = &options.outputs;
+        let mut input = InputQueue::default();
+        if options.tour {
+            // As if Enter were pressed before the first frame: the tour's first stop.
+            input.clicked([Action::TourNext], Duration::ZERO);
+        }
         Self {
             clock,
             controls,
@@ -256,12 +266,13 @@ impl App {
             window: None,
             pacer: FramePacer::new(options.hooks.pacing),
             display: DisplayRate::new(),
-            input: InputQueue::default(),
+            input,
             readouts: Readouts::default(),
             visibility: Visibility::default(),
             compare: None,
             run: RunRecord::new(outputs.frame_log.is_some(), outputs.trace.is_some()),
             replay,
+            touring: None,
             failure: None,
             #[cfg(target_arch = "wasm32")]
             page: page::PageLoop::default(),
@@ -350,9 +361,13 @@ impl App {
             let effect = match input {
                 Input::Press(action) => {
                     self.run.key_applied(arrival);
-                    match self.act_on_lanes(action) {
-                        Some(line) => Effect::log(line),
-                        None => self.controls.apply_at(action, arrival),
+                    if let Some(effect) = self.tour_key(action, arrival) {
+                        effect
+                    } else {
+                        match self.act_on_lanes(action) {
+                            Some(line) => Effect::log(line),
+                            None => self.controls.apply_at(action, arrival),
+                        }
                     }
                 }
                 Input::Release(direction) => self.controls.release(direction, arrival),

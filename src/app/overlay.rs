@@ -22,6 +22,7 @@ use crate::session::input_delay::InputDelay;
 use crate::session::timeline::{MarkKind, Strip};
 use crate::settings_text::{Cap, MaxUpdates, format_duration};
 use crate::strategy_text;
+use crate::tour::TourPanel;
 use crate::world::accuracy::FrameAccuracy;
 use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};
 
@@ -93,6 +94,8 @@ pub struct OverlayModel<'a> {
     pub lane_captions: &'a [(Region, String)],
     /// From world pixels to the target's pixels.
     pub transform: ViewTransform,
+    /// The guided tour's current stop, while it is on: the panel opens with it.
+    pub tour: Option<&'a TourPanel>,
 }
 
 /// The speed warning as last logged: checked twice a second, logged when it changes.
@@ -535,6 +538,9 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
         .frame(panel_frame())
         .show(ctx, |ui| {
             ui.spacing_mut().item_spacing.y = 2.0;
+            if let Some(tour) = m.tour {
+                tour_section(ui, tour);
+            }
             if let Some(preset) = knobs.compare {
                 ui.label(
                     RichText::new(format!("compare mode (L): {}", preset.description()))
@@ -616,17 +622,23 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
             if settings.paused {
                 ui.label(RichText::new("paused (N steps once)").color(Color32::YELLOW));
             }
+            // On the tour the stop takes the figures' room: its own figure is in its panel,
+            // the others in the regions' captions.
+            let rows = status_rows(m);
+            let shown = if m.tour.is_some() { TOUR_ROWS } else { rows.len() };
             egui::Grid::new("status")
                 .num_columns(2)
                 .spacing([8.0, 1.0])
                 .show(ui, |ui| {
-                    for (label, value) in status_rows(m) {
+                    for (label, value) in rows.into_iter().take(shown) {
                         ui.label(RichText::new(label).size(11.5));
                         ui.label(RichText::new(value).monospace().size(11.0));
                         ui.end_row();
                     }
                 });
-            frame_graph(ui, session);
+            if m.tour.is_none() {
+                frame_graph(ui, session);
+            }
             ui.label(
                 RichText::new(format!("{}  |  H: keys  O: hide", m.facts.adapter))
                     .small()
@@ -858,6 +870,31 @@ fn timeline_words(words: &mut Words, strip: &Strip, paused: bool) {
 
 /// A window frame with margins only: the background is drawn by the sprite pipeline (see
 /// `scene::panel_backgrounds`).
+/// The status rows shown under a tour stop: FPS and UPS, frame times, this frame's updates.
+const TOUR_ROWS: usize = 3;
+
+/// The tour's stop at the top of the panel: the claim, where it comes from, where to look
+/// and what to try, and whether it has been seen to happen.
+fn tour_section(ui: &mut egui::Ui, tour: &TourPanel) {
+    let gold = Color32::from_rgb(255, 210, 90);
+    ui.label(RichText::new(&tour.heading).color(gold).strong().size(14.0));
+    ui.label(RichText::new(&tour.claim).size(12.0));
+    ui.label(RichText::new(&tour.source).small().weak());
+    ui.label(RichText::new(&tour.look_and_try).size(11.5).italics());
+    let colour = match tour.seen {
+        Some(true) => Color32::from_rgb(120, 220, 140),
+        Some(false) => Color32::from_rgb(255, 150, 110),
+        None => Color32::from_rgb(170, 180, 200),
+    };
+    ui.label(RichText::new(&tour.standing).size(11.5).color(colour));
+    ui.label(
+        RichText::new("Enter: next stop   Bksp: back   End: leave")
+            .small()
+            .weak(),
+    );
+    ui.separator();
+}
+
 fn panel_frame() -> egui::Frame {
     egui::Frame::NONE.inner_margin(egui::Margin::same(PANEL_MARGIN as i8))
 }

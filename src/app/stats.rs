@@ -12,6 +12,7 @@ use super::App;
 use super::display_rate::DisplayReport;
 use super::overlay::PacedBy;
 use super::record::StrategyTotals;
+use super::touring::TourReport;
 use super::visibility::HiddenReport;
 use crate::lab::compare::{Compare, Preset};
 use crate::lab::lane::Agreement;
@@ -79,6 +80,8 @@ pub struct StatsReport {
     pub frame_wait: FrameWaitReport,
     /// The display's refresh rate snapped deltas used at the end, and where it came from.
     pub display: DisplayReport,
+    /// The guided tour, if it was taken: the stops visited and what each showed.
+    pub tour: Option<TourReport>,
     pub hidden: HiddenReport,
     pub metronome: MetronomeReport,
     pub ship: ShipReport,
@@ -207,6 +210,7 @@ impl App {
             speed_warning: self.run.speed.warning().map(str::to_string),
             frame_wait: self.pacer.report(),
             display: self.display.report(),
+            tour: self.tour_report(),
             hidden: self.visibility.report(self.options.run_hidden),
             metronome: MetronomeReport {
                 behind_ms: {

@@ -10,6 +10,7 @@
 //! [`walk::walk`] runs a stop headless, on the lab's modelled machine and the virtual
 //! clock, so the tests check every claim the tour makes on every run.
 
+pub mod figures;
 pub mod stops;
 pub mod walk;
 pub mod watch;
@@ -21,6 +22,7 @@ use looplab_timing::{LoopSettings, Rate, Strategy};
 use crate::lab::compare::Preset;
 use crate::lab::profile::Profile;
 use crate::settings_text::DeltaKind;
+pub use figures::FigureTracker;
 pub use watch::{Figures, Watch};
 
 /// One stop of the tour.
@@ -134,6 +136,34 @@ pub struct Tour {
     visited: Vec<bool>,
 }
 
+/// What the tour's panel shows of the current stop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TourPanel {
+    /// `tour 3/12: A nap on a weak GPU`.
+    pub heading: String,
+    pub claim: String,
+    pub source: String,
+    /// `look at: the metronome   try: press R ...`.
+    pub look_and_try: String,
+    /// How the stop stands, and whether it was seen.
+    pub standing: String,
+    pub seen: Option<bool>,
+}
+
+impl Focus {
+    /// The region's name, as the panel says where to look.
+    pub fn name(self) -> &'static str {
+        match self {
+            Focus::Stream => "the bullet stream",
+            Focus::Metronome => "the metronome and the wall-clock marker",
+            Focus::Wall => "the darts and the wall",
+            Focus::Balls => "the bouncing balls",
+            Focus::Timeline => "the loop's timeline",
+            Focus::Lanes => "the lanes",
+        }
+    }
+}
+
 /// How the current stop stands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Standing {
@@ -190,6 +220,11 @@ impl Tour {
         true
     }
 
+    /// Starts the current stop's watch over from `now` (the tour taken up again).
+    pub fn begin_again(&mut self, now: Duration) {
+        self.since = now;
+    }
+
     /// Watches the current stop on this frame's `figures` (whose clock reads `now`).
     pub fn watch(&mut self, figures: &Figures, now: Duration) -> Standing {
         let Some(stop) = self.stops.get(self.at) else {
@@ -211,6 +246,28 @@ impl Tour {
             ));
         }
         Standing::Watching
+    }
+
+    /// What the panel shows of the current stop, standing as `standing` says.
+    pub fn panel(&self, standing: &Standing) -> Option<TourPanel> {
+        let stop = self.stop()?;
+        let (at, of) = self.position();
+        let (line, seen) = match standing {
+            Standing::Watching => (format!("watching for: {}", stop.watch.expected()), None),
+            Standing::Seen(after, figure) => (
+                format!("seen after {:.1} s: {figure}", after.as_secs_f64()),
+                Some(true),
+            ),
+            Standing::NotSeen(why) => (format!("not seen: {why}"), Some(false)),
+        };
+        Some(TourPanel {
+            heading: format!("tour {}/{of}: {}", at + 1, stop.title),
+            claim: stop.claim.to_string(),
+            source: format!("from: {}", stop.source),
+            look_and_try: format!("look at {}; try: {}", stop.focus.name(), stop.hint),
+            standing: line,
+            seen,
+        })
     }
 
     /// Each stop visited, with what was seen there.

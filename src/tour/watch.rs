@@ -11,10 +11,10 @@ pub struct Figures {
     pub game_behind_ms: f64,
     /// Game time over real time since the stop began.
     pub game_per_real: f64,
-    /// Share of the darts that went through the thin wall.
+    /// Share of the darts that went through the thin wall, of those that reached it.
     pub tunnel_share: f64,
-    /// How far the balls' energy has drifted from its start, as a share of it.
-    pub energy_drift: f64,
+    /// Darts that reached the wall since the stop began.
+    pub darts: u64,
     /// Pictures in the last second that showed two or more new updates (the first lane's
     /// in compare mode).
     pub doubles_per_second: usize,
@@ -90,12 +90,14 @@ impl Watch {
                     f.game_behind_ms.abs().max(1.0)
                 )
             }),
-            Watch::Tunnels { at_least } => (f.tunnel_share >= at_least).then(|| {
-                format!(
-                    "{:.0}% of the darts went through the wall",
-                    f.tunnel_share * 100.0
-                )
-            }),
+            Watch::Tunnels { at_least } => (f.darts >= MIN_DARTS && f.tunnel_share >= at_least)
+                .then(|| {
+                    format!(
+                        "{:.0}% of {} darts went through the wall",
+                        f.tunnel_share * 100.0,
+                        f.darts
+                    )
+                }),
             Watch::LanesDiverge => f
                 .lanes_diverged_at
                 .map(|at| format!("the lanes' worlds differed by game time {at:.1} s")),
@@ -195,6 +197,9 @@ impl Watch {
         }
     }
 }
+
+/// Darts that must reach the wall before a share of them says anything.
+const MIN_DARTS: u64 = 10;
 
 /// Milliseconds as a person reads them: `350 ms`, `1.4 s`.
 fn seconds(ms: f64) -> String {

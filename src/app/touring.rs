@@ -1,0 +1,140 @@
+//! The guided tour in the window: its keys, each stop's setup through the controls, and
+//! the watch on each presented frame's figures. The stops themselves are the tour's table
+//! ([`crate::tour`]); nothing here knows any one of them.
+
+use std::time::Duration;
+
+use looplab_timing::FramePlan;
+use serde::{Deserialize, Serialize};
+
+use super::App;
+use super::controls::Effect;
+use crate::input::Action;
+use crate::tour::{FigureTracker, Standing, Tour, stops};
+
+/// The tour as the window runs it (kept after it is left, for `--stats`).
+#[derive(Clone, Debug)]
+pub struct Touring {
+    pub tour: Tour,
+    /// On, or left (End): Enter takes it up again at the stop it was left at.
+    pub on: bool,
+    tracker: FigureTracker,
+    /// How the current stop stands, as of the last frame.
+    pub standing: Standing,
+}
+
+/// The tour in `--stats`: the stops visited, in the table's order, and what each showed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TourReport {
+    pub stops: Vec<StopReport>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StopReport {
+    pub id: String,
+    /// Seconds from the stop's start to its claim coming true, and the figure that showed
+    /// it; `None` if it did not while the stop was on.
+    pub seen_after_s: Option<f64>,
+    pub seen: Option<String>,
+}
+
+impl App {
+    /// The tour's keys; `None` for any other action.
+    pub(super) fn tour_key(&mut self, action: Action, now: Duration) -> Option<Effect> {
+        let moved = match (action, self.touring.as_mut()) {
+            (Action::TourNext, None) => {
+                self.touring = Some(Touring {
+                    tour: Tour::start(stops::stops(), now),
+                    on: true,
+                    tracker: FigureTracker::new(now),
+                    standing: Standing::Watching,
+                });
+                true
+            }
+            (Action::TourNext, Some(t)) if !t.on => {
+                t.on = true;
+                t.tour.begin_again(now);
+                true
+            }
+            (Action::TourNext, Some(t)) => t.tour.go(true, now),
+            (Action::TourPrevious, Some(t)) if t.on => t.tour.go(false, now),
+            (Action::TourLeave, Some(t)) if t.on => {
+                t.on = false;
+                return Some(Effect::log("tour: left".into()));
+            }
+            (Action::TourPrevious | Action::TourLeave, _) => {
+                return Some(Effect::default());
+            }
+            _ => return None,
+        };
+        let touring = self.touring.as_mut()?;
+        if !moved {
+            return Some(Effect::log("tour: no stop that way".into()));
+        }
+        touring.tracker = FigureTracker::new(now);
+        touring.standing = Standing::Watching;
+        let (at, of) = touring.tour.position();
+        let stop = touring.tour.stop()?.clone();
+        // Each stop starts the loop's clocks together, so its figures are its own.
+        let mut effect = self.controls.apply_setup(&stop.setup);
+        self.controls.session_mut().resync(now);
+        effect.log = Some(format!(
+            "tour: stop {} of {of}, {}: {} ({})",
+            at + 1,
+            stop.title,
+            stop.claim,
+            effect.log.unwrap_or_default()
+        ));
+        effect.strategy_changed = true;
+        Some(effect)
+    }
+
+    /// Watches the tour's stop on a frame planned as `plan` and presented at `presented`;
+    /// in compare mode, on the first lane's picture.
+    pub(super) fn watch_tour(&mut self, presented: Duration, plan: &FramePlan) {
+        let Some(touring) = self.touring.as_mut().filter(|t| t.on) else {
+            return;
+        };
+        let plan_and_session = match &self.compare {
+            Some(c) => c.lanes[0].picture().map(|p| (p.plan, c.lanes[0].session())),
+            None => Some((*plan, self.controls.session())),
+        };
+        let Some((plan, session)) = plan_and_session else {
+            return;
+        };
+        touring.tracker.picture(presented, &plan, session);
+        let others: Vec<_> = self.compare.as_ref().map_or_else(Vec::new, |c| {
+            (1..c.lanes.len())
+                .filter_map(|i| c.status(i, presented).agreement)
+                .collect()
+        });
+        let busy = self.readouts.cpu.percent().unwrap_or(0.0) / 100.0;
+        let figures = touring.tracker.figures(presented, &others, busy);
+        let standing = touring.tour.watch(&figures, presented);
+        if standing != touring.standing {
+            match &standing {
+                Standing::Seen(after, figure) => {
+                    log::info!("tour: seen after {:.1} s: {figure}", after.as_secs_f64())
+                }
+                Standing::NotSeen(why) => log::info!("tour: not seen in time; {why}"),
+                Standing::Watching => {}
+            }
+            touring.standing = standing;
+        }
+    }
+
+    pub(super) fn tour_report(&self) -> Option<TourReport> {
+        let touring = self.touring.as_ref()?;
+        Some(TourReport {
+            stops: touring
+                .tour
+                .visits()
+                .map(|(stop, seen)| StopReport {
+                    id: stop.id.to_string(),
+                    seen_after_s: seen.map(|(at, _)| at.as_secs_f64()),
+                    seen: seen.map(|(_, figure)| figure.clone()),
+                })
+                .collect(),
+        })
+    }
+}
