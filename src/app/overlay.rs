@@ -22,7 +22,7 @@ use crate::session::input_delay::InputDelay;
 use crate::session::timeline::{MarkKind, Strip};
 use crate::settings_text::{Cap, MaxUpdates, format_duration};
 use crate::strategy_text;
-use crate::tour::TourPanel;
+use crate::tour::{Focus, TourPanel};
 use crate::world::accuracy::FrameAccuracy;
 use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};
 
@@ -520,6 +520,16 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
     if let Some(strip) = m.strip {
         timeline_words(&mut words, strip, settings.paused);
     }
+    if let Some(tour) = m.tour {
+        // The region the stop points at, framed in the tour's gold.
+        let r = focus_region(tour.focus, knobs.overlay);
+        words.painter.rect_stroke(
+            egui::Rect::from_min_max(place.at(r.min), place.at(r.max)),
+            3.0,
+            egui::Stroke::new(2.0, TOUR_GOLD),
+            egui::StrokeKind::Outside,
+        );
+    }
     laid.texts = words.audit.take().unwrap_or_default();
     if !knobs.overlay {
         return laid;
@@ -870,14 +880,36 @@ fn timeline_words(words: &mut Words, strip: &Strip, paused: bool) {
 
 /// A window frame with margins only: the background is drawn by the sprite pipeline (see
 /// `scene::panel_backgrounds`).
+/// The tour's colour: its headings and the frame on the region a stop points at.
+const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
+
+/// Where a stop's focus is on screen (compare mode's lanes fill more of it without the
+/// overlay).
+fn focus_region(focus: Focus, overlay: bool) -> Region {
+    use crate::render::lanes::{LANES_AREA, LANES_AREA_WITHOUT_OVERLAY};
+    match focus {
+        Focus::Stream => LAYOUT.stream,
+        Focus::Metronome => LAYOUT.metronome,
+        Focus::Wall => LAYOUT.wall,
+        Focus::Balls => LAYOUT.balls,
+        Focus::Timeline => LAYOUT.timeline,
+        Focus::Lanes if overlay => LANES_AREA,
+        Focus::Lanes => LANES_AREA_WITHOUT_OVERLAY,
+    }
+}
+
 /// The status rows shown under a tour stop: FPS and UPS, frame times, this frame's updates.
 const TOUR_ROWS: usize = 3;
 
 /// The tour's stop at the top of the panel: the claim, where it comes from, where to look
 /// and what to try, and whether it has been seen to happen.
 fn tour_section(ui: &mut egui::Ui, tour: &TourPanel) {
-    let gold = Color32::from_rgb(255, 210, 90);
-    ui.label(RichText::new(&tour.heading).color(gold).strong().size(14.0));
+    ui.label(
+        RichText::new(&tour.heading)
+            .color(TOUR_GOLD)
+            .strong()
+            .size(14.0),
+    );
     ui.label(RichText::new(&tour.claim).size(12.0));
     ui.label(RichText::new(&tour.source).small().weak());
     ui.label(RichText::new(&tour.look_and_try).size(11.5).italics());

@@ -148,6 +148,8 @@ pub struct TourPanel {
     /// How the stop stands, and whether it was seen.
     pub standing: String,
     pub seen: Option<bool>,
+    /// The region to frame.
+    pub focus: Focus,
 }
 
 impl Focus {
@@ -267,6 +269,7 @@ impl Tour {
             look_and_try: format!("look at {}; try: {}", stop.focus.name(), stop.hint),
             standing: line,
             seen,
+            focus: stop.focus,
         })
     }
 
