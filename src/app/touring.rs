@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::App;
 use super::controls::Effect;
 use crate::input::Action;
+use crate::lab::compare::Compare;
 use crate::tour::{FigureTracker, Standing, Tour, stops};
 
 /// The tour as the window runs it (kept after it is left, for `--stats`).
@@ -103,11 +104,10 @@ impl App {
             return;
         };
         touring.tracker.picture(presented, &plan, session);
-        let others: Vec<_> = self.compare.as_ref().map_or_else(Vec::new, |c| {
-            (1..c.lanes.len())
-                .filter_map(|i| c.status(i, presented).agreement)
-                .collect()
-        });
+        let others = self
+            .compare
+            .as_ref()
+            .map_or_else(Vec::new, Compare::agreements);
         let busy = self.readouts.cpu.percent().unwrap_or(0.0) / 100.0;
         let figures = touring.tracker.figures(presented, &others, busy);
         let standing = touring.tour.watch(&figures, presented);

@@ -283,6 +283,15 @@ impl Compare {
         }
     }
 
+    /// How each lane after the first agrees with it, in order: all the tour's watch needs,
+    /// without the rest of a lane's status.
+    pub fn agreements(&self) -> Vec<Agreement> {
+        self.lanes[1..]
+            .iter()
+            .map(|lane| agreement(&self.lanes[0], lane))
+            .collect()
+    }
+
     /// Lane `i`'s caption at real time `now`.
     pub fn status(&self, i: usize, now: Duration) -> LaneStatus {
         let lane = &self.lanes[i];

@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use super::{FigureTracker, Figures, Stop};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
-use crate::lab::lane::Agreement;
 use crate::world::WorldConfig;
 
 /// How a stop went headless.
@@ -55,10 +54,7 @@ pub fn walk(stop: &Stop) -> Walk {
             shown = Some(picture.shown_at);
             tracker.picture(picture.shown_at, &picture.plan, lane.session());
         }
-        let others: Vec<Agreement> = (1..compare.lanes.len())
-            .filter_map(|i| compare.status(i, now).agreement)
-            .collect();
-        last = tracker.figures(now, &others, lane.busy_share(now));
+        last = tracker.figures(now, &compare.agreements(), lane.busy_share(now));
         if let Some(figure) = stop.watch.seen(&last) {
             return Walk {
                 seen: Some((now, figure)),
