@@ -4,8 +4,11 @@
 //! messages. What a page cannot do (write or read files, quit by itself, the lab, the bench
 //! and `motion`) is refused in one line that says where to do it instead.
 //!
-//! One name is the page's own: `backend=webgl` draws with WebGL2 even where the browser
-//! offers WebGPU.
+//! Two names are the page's own: `backend=webgl` draws with WebGL2 even where the browser
+//! offers WebGPU, and `tour=off` opens the page without the guided tour. A page with
+//! nothing of the window's in its address opens on the tour's first stop, since no README
+//! is beside it; one set up by its address (`?strategy=fixed-sleep`) opens as it says,
+//! unless it asks for the tour too (`?tour`).
 
 use clap::Parser;
 
@@ -37,6 +40,7 @@ const NATIVE_ONLY: [&str; 9] = [
 pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
     let mut args = vec!["looplab".to_string()];
     let mut webgl_only = false;
+    let mut tour = None;
     for pair in query.trim_start_matches('?').split('&') {
         let (name, value) = match pair.split_once('=') {
             Some((n, v)) => (decode(n), Some(decode(v))),
@@ -51,6 +55,17 @@ pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
                     Some(other) => {
                         return Err(Failure::usage(format!(
                             "backend={other}: a page draws with webgl or auto (WebGPU where the browser has it)"
+                        )));
+                    }
+                }
+            }
+            "tour" => {
+                tour = match value.as_deref() {
+                    Some("on") | None => Some(true),
+                    Some("off") => Some(false),
+                    Some(other) => {
+                        return Err(Failure::usage(format!(
+                            "tour={other}: the tour is on or off"
                         )));
                     }
                 }
@@ -79,10 +94,10 @@ pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
             cli.app.lanes.len()
         )));
     }
-    Ok(PageOptions {
-        app: cli.app.options(),
-        webgl_only,
-    })
+    let set_up_by_address = args.len() > 1;
+    let mut app = cli.app.options();
+    app.tour = tour.unwrap_or(!set_up_by_address);
+    Ok(PageOptions { app, webgl_only })
 }
 
 /// A query component with its `%XX` escapes and `+` (a space) decoded; an escape that is
@@ -130,6 +145,18 @@ mod tests {
         assert!(page_options("backend=webgl&strategy=4").unwrap().webgl_only);
         let lanes = page_options("lane=fast%2Fvariable&lane=weak-gpu/variable").unwrap();
         assert_eq!(lanes.app.lanes.len(), 2);
+    }
+
+    #[test]
+    fn a_bare_page_opens_on_the_tour_and_one_set_up_by_its_address_as_it_says() {
+        assert!(page_options("").unwrap().app.tour);
+        assert!(page_options("backend=webgl").unwrap().app.tour);
+        assert!(!page_options("tour=off").unwrap().app.tour);
+        assert!(!page_options("strategy=fixed-sleep").unwrap().app.tour);
+        assert!(page_options("strategy=fixed-sleep&tour").unwrap().app.tour);
+        assert!(page_options("tour=on&cap=30").unwrap().app.tour);
+        let e = page_options("tour=maybe").unwrap_err();
+        assert!(e.message.contains("on or off"), "{e}");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use looplab::app::overlay::{PacedBy, PlacedText, PlatformFacts};
 use looplab::app::visibility::{Moment, Visibility};
 use looplab::lab::compare::{Compare, Preset};
 use looplab::session::Session;
+use looplab::tour::{Standing, Tour, TourPanel, stops, walk};
 use looplab::world::WorldConfig;
 use looplab::world::ship::Steer;
 use looplab_timing::{LoopSettings, Strategy};
@@ -23,18 +24,39 @@ const SIZES: [(u32, u32); 2] = [(1280, 720), (960, 540)];
 /// stalled for over a second, runs at 64 times real time and is paced by a compositor, so
 /// its figures are as long as they get.
 fn texts(knobs: &Knobs, size: (u32, u32), stressed: bool) -> Vec<PlacedText> {
+    let screen = Screen {
+        knobs,
+        strategy: Strategy::Interpolated,
+        settings: LoopSettings::default(),
+        tour: None,
+    };
+    texts_of(&screen, size, stressed)
+}
+
+/// A screen: the knobs, the loop, and the tour's panel if a stop is on.
+struct Screen<'a> {
+    knobs: &'a Knobs,
+    strategy: Strategy,
+    settings: LoopSettings,
+    tour: Option<TourPanel>,
+}
+
+fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText> {
+    let knobs = screen.knobs;
     let world = WorldConfig {
         seed: 1,
         bullets: 2000,
     };
     let settings = if stressed {
-        LoopSettings::default()
+        screen
+            .settings
+            .clone()
             .with_time_scale(looplab_timing::TimeScale::new(64.0).unwrap())
             .with_max_updates(None)
     } else {
-        LoopSettings::default()
+        screen.settings.clone()
     };
-    let mut session = Session::new(Strategy::Interpolated, settings.clone(), &world);
+    let mut session = Session::new(screen.strategy, settings.clone(), &world);
     let mut compare = knobs
         .compare
         .map(|p| Compare::new(p, &settings, &world, Duration::ZERO));
@@ -74,7 +96,9 @@ fn texts(knobs: &Knobs, size: (u32, u32), stressed: bool) -> Vec<PlacedText> {
         ..PlatformFacts::offscreen(wgpu::PresentMode::FifoRelaxed)
     };
     let inputs = FrameInputs::new(&session, knobs, &plan, &readouts, &facts)
-        .with_lanes(compare.as_ref(), now);
+        .with_lanes(compare.as_ref(), now)
+        .with_tour(screen.tour.as_ref())
+        .with_tour_invite(screen.tour.is_none());
     let mut composer = Composer::headless().audited();
     // egui sizes a new window over its first passes: lay it out until it settles.
     let mut texts = Vec::new();
@@ -174,6 +198,65 @@ fn every_compare_preset_keeps_every_text_in_its_tile() {
         .collect();
     check(&screens, false);
     check(&screens, true);
+}
+
+#[test]
+fn every_tour_stop_keeps_every_text_in_its_place() {
+    // Each stop as its setup leaves the window, its panel watching, seen (with the figure
+    // the headless walk saw, as long as the window's) and not seen (the longest: what was
+    // expected and why this machine may differ), with the help open and closed.
+    let stops = stops::stops();
+    let mut all = Vec::new();
+    for (at, stop) in stops.iter().enumerate() {
+        let mut tour = Tour::start(stops.clone(), Duration::ZERO);
+        for _ in 0..at {
+            assert!(tour.go(true, Duration::ZERO));
+        }
+        let figure = walk::walk(stop)
+            .seen
+            .expect("every stop comes true headless")
+            .1;
+        let standings = [
+            Standing::Watching,
+            Standing::Seen(Duration::from_secs_f64(9.9), figure),
+            Standing::NotSeen(format!(
+                "expected: {}; {}",
+                stop.watch.expected(),
+                stop.may_differ
+            )),
+        ];
+        let setup = &stop.setup;
+        for standing in &standings {
+            for help in [false, true] {
+                let knobs = Knobs {
+                    vsync: setup.vsync,
+                    update_cost: setup.update_cost,
+                    render_cost: setup.render_cost,
+                    compare: setup.compare,
+                    help,
+                    ..Knobs::default()
+                };
+                let screen = Screen {
+                    knobs: &knobs,
+                    strategy: setup.strategy,
+                    settings: setup.settings(),
+                    tour: tour.panel(standing),
+                };
+                for size in SIZES {
+                    let texts = texts_of(&screen, size, false);
+                    assert!(
+                        texts.iter().any(|t| t.text.contains(stop.title)),
+                        "{}: the panel heads with the stop",
+                        stop.id
+                    );
+                    all.extend(faults(&texts).into_iter().map(|f| {
+                        format!("{} ({standing:?}, help {help}) at {size:?}: {f}", stop.id)
+                    }));
+                }
+            }
+        }
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
 }
 
 #[test]

@@ -74,6 +74,8 @@ pub struct FrameInputs<'a> {
     pub facts: &'a PlatformFacts,
     /// The guided tour's current stop, while it is on.
     pub tour: Option<&'a TourPanel>,
+    /// Whether to say, in one quiet line, how to start the tour.
+    pub invite: bool,
 }
 
 impl<'a> FrameInputs<'a> {
@@ -94,6 +96,7 @@ impl<'a> FrameInputs<'a> {
             now: plan.now,
             facts,
             tour: None,
+            invite: false,
         }
     }
 
@@ -104,8 +107,15 @@ impl<'a> FrameInputs<'a> {
     }
 
     /// The same frame with the tour's panel showing `tour`.
+    #[must_use]
     pub fn with_tour(self, tour: Option<&'a TourPanel>) -> Self {
         Self { tour, ..self }
+    }
+
+    /// The same frame saying (`invite`) or not how to start the tour.
+    #[must_use]
+    pub fn with_tour_invite(self, invite: bool) -> Self {
+        Self { invite, ..self }
     }
 }
 
@@ -247,5 +257,6 @@ pub fn overlay_model<'a>(
         lane_captions,
         transform,
         tour: inputs.tour,
+        invite: inputs.invite && inputs.tour.is_none(),
     }
 }

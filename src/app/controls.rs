@@ -228,6 +228,7 @@ impl Controls {
         self.knobs.render_cost = setup.render_cost;
         self.knobs.compare = setup.compare;
         self.knobs.selected_lane = None;
+        self.session.set_input_mode(setup.input);
         if let Some(p) = setup.compare {
             self.last_preset = p;
         }

@@ -18,6 +18,9 @@ use crate::world::accuracy::FrameAccuracy;
 /// several times a second.
 const UPDATE_BUDGET: Duration = UpdateBudget::DEFAULT_LIMIT;
 
+/// How long the window's first seconds say how to start the tour.
+const TOUR_INVITE_FOR: Duration = Duration::from_secs(20);
+
 impl App {
     /// Starts a frame (the last one finished at `idle_since`): runs its updates and asks for
     /// its redraw, or, with nothing to draw on, finishes it at once.
@@ -102,7 +105,8 @@ impl App {
             .and_then(|t| t.tour.panel(&t.standing));
         let inputs = FrameInputs::new(session, &self.controls.knobs, &plan, &self.readouts, &facts)
             .with_lanes(self.compare.as_ref(), now)
-            .with_tour(tour.as_ref());
+            .with_tour(tour.as_ref())
+            .with_tour_invite(self.touring.is_none() && now < TOUR_INVITE_FOR);
         let size = w.gfx.size();
         let composed = w.composer.compose(&inputs, Some(&w.gfx.window), size);
         let (paint, clicked, took) = match composed.words {

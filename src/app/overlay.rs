@@ -96,6 +96,8 @@ pub struct OverlayModel<'a> {
     pub transform: ViewTransform,
     /// The guided tour's current stop, while it is on: the panel opens with it.
     pub tour: Option<&'a TourPanel>,
+    /// Say in one quiet line how to start the tour (the window's first seconds).
+    pub invite: bool,
 }
 
 /// The speed warning as last logged: checked twice a second, logged when it changes.
@@ -550,6 +552,8 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
             ui.spacing_mut().item_spacing.y = 2.0;
             if let Some(tour) = m.tour {
                 tour_section(ui, tour);
+            } else if m.invite {
+                ui.label(RichText::new(TOUR_INVITE).size(11.5).color(INVITE_GOLD));
             }
             if let Some(preset) = knobs.compare {
                 ui.label(
@@ -882,6 +886,11 @@ fn timeline_words(words: &mut Words, strip: &Strip, paused: bool) {
 /// `scene::panel_backgrounds`).
 /// The tour's colour: its headings and the frame on the region a stop points at.
 const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
+
+/// The line that says how to start the tour, in the window's first seconds, and its
+/// quieter gold.
+pub const TOUR_INVITE: &str = "New here? Enter starts a guided tour of the texts' claims.";
+const INVITE_GOLD: Color32 = Color32::from_rgb(190, 165, 100);
 
 /// Where a stop's focus is on screen (compare mode's lanes fill more of it without the
 /// overlay).

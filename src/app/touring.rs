@@ -91,19 +91,21 @@ impl App {
     }
 
     /// Watches the tour's stop on a frame planned as `plan` and presented at `presented`;
-    /// in compare mode, on the first lane's picture.
+    /// in compare mode, on the first lane's picture (each counted once, when it appears).
     pub(super) fn watch_tour(&mut self, presented: Duration, plan: &FramePlan) {
         let Some(touring) = self.touring.as_mut().filter(|t| t.on) else {
             return;
         };
-        let plan_and_session = match &self.compare {
-            Some(c) => c.lanes[0].picture().map(|p| (p.plan, c.lanes[0].session())),
-            None => Some((*plan, self.controls.session())),
+        let picture = match &self.compare {
+            Some(c) => c.lanes[0]
+                .picture()
+                .map(|p| (p.shown_at, p.plan, c.lanes[0].session())),
+            None => Some((presented, *plan, self.controls.session())),
         };
-        let Some((plan, session)) = plan_and_session else {
+        let Some((shown, plan, session)) = picture else {
             return;
         };
-        touring.tracker.picture(presented, &plan, session);
+        touring.tracker.picture(shown, &plan, session);
         let others = self
             .compare
             .as_ref()
@@ -112,11 +114,15 @@ impl App {
         let figures = touring.tracker.figures(presented, &others, busy);
         let standing = touring.tour.watch(&figures, presented);
         if standing != touring.standing {
+            let id = touring.tour.stop().map_or("", |s| s.id);
             match &standing {
                 Standing::Seen(after, figure) => {
-                    log::info!("tour: seen after {:.1} s: {figure}", after.as_secs_f64())
+                    log::info!(
+                        "tour: {id} seen after {:.1} s: {figure}",
+                        after.as_secs_f64()
+                    )
                 }
-                Standing::NotSeen(why) => log::info!("tour: not seen in time; {why}"),
+                Standing::NotSeen(why) => log::info!("tour: {id} not seen in time; {why}"),
                 Standing::Watching => {}
             }
             touring.standing = standing;

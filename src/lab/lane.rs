@@ -17,10 +17,12 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::feel::KeyEvent;
 use super::machine::Machine;
 use super::profile::Profile;
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
+use crate::session::ship_input::InputMode;
 use crate::session::steering::SteerChange;
 use crate::world::hash::StateHash;
 use crate::world::ship::Steer;
@@ -97,6 +99,8 @@ pub struct Lane {
     /// Steering that arrived but that the machine has not polled yet (it polls at the start
     /// of a frame): arrival time and change.
     unpolled: VecDeque<(Duration, SteerChange)>,
+    /// Keys pressed or let go that the machine has not polled yet, oldest first.
+    keys: VecDeque<KeyEvent>,
     /// Changes to take at the next frame start, in order.
     changes: Vec<LaneChange>,
     checkpoint: Checkpoint,
@@ -124,6 +128,7 @@ impl Lane {
             working: None,
             picture: None,
             unpolled: VecDeque::new(),
+            keys: VecDeque::new(),
             changes: Vec::new(),
             checkpoint: Checkpoint::new(CHECK_EVERY),
             hashes: Vec::new(),
@@ -140,6 +145,18 @@ impl Lane {
             input: steer.into(),
         };
         self.unpolled.push_back((arrived, change));
+    }
+
+    /// A person's key went down or up at real time `key.at`: the machine polls it at its
+    /// next frame start, as a window hands keys to its loop, and the session's input mode
+    /// decides which updates see it.
+    pub fn key(&mut self, key: KeyEvent) {
+        self.keys.push_back(key);
+    }
+
+    /// How the session's updates read the keys.
+    pub fn set_input_mode(&mut self, mode: InputMode) {
+        self.session.set_input_mode(mode);
     }
 
     /// Runs the machine up to real time `now`: every frame that starts by then is planned,
@@ -235,6 +252,14 @@ impl Lane {
             self.unpolled.pop_front();
         }
         let begun = self.machine.begin_frame(start);
+        while let Some(key) = self.keys.front().filter(|k| k.at <= begun.start).copied() {
+            if key.down {
+                self.session.press(key.button, key.at);
+            } else {
+                self.session.release(key.button, key.at);
+            }
+            self.keys.pop_front();
+        }
         let plan = self.session.plan_frame(begun.reading);
         let times = self.machine.finish_frame(&begun, plan.updates);
         self.working = Some(Working {

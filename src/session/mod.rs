@@ -16,6 +16,8 @@ pub mod trace;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
+use glam::Vec2;
+
 use crate::world::accuracy::{AccuracyTracker, FrameAccuracy};
 use crate::world::ship::{ShipInput, Steer};
 use crate::world::{World, WorldConfig};
@@ -311,6 +313,17 @@ impl Session {
     /// Grows or shrinks the bullet stream to `count` bullets.
     pub fn set_bullet_count(&mut self, count: usize) {
         self.world.set_bullet_count(count);
+    }
+
+    /// Where the frame `plan` draws the metronome, and where it truly is at the game time
+    /// the frame shows: the tour's view of a guess gone wrong (an overshoot at a turn) and of
+    /// a picture a step late.
+    pub fn metronome_drawn(&self, plan: &FramePlan) -> (Vec2, Vec2) {
+        let m = &self.shown().metronome;
+        (
+            plan.view.apply(m.prev, m.pos, m.vel, plan.step),
+            self.world.metronome_truth(plan.game_now),
+        )
     }
 
     /// Measures how far the frame `plan` draws things from their true positions.

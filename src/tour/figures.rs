@@ -5,12 +5,13 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use looplab_timing::FramePlan;
+use looplab_timing::{FramePlan, View};
 
 use super::Figures;
 use crate::lab::lane::Agreement;
 use crate::session::Session;
 use crate::session::frame::FrameRecord;
+use crate::session::ship_input::Taps;
 
 /// Gathers a stop's [`Figures`] from the moment it began.
 #[derive(Clone, Debug)]
@@ -19,15 +20,30 @@ pub struct FigureTracker {
     /// The session's game time and its darts' counts when the stop began.
     game_at_start: Option<Duration>,
     darts_at_start: (u64, u64),
-    /// The pictures of the last second: when each was shown, its updates, and whether it
-    /// showed the same game time as the one before.
-    recent: VecDeque<(Duration, u32, bool)>,
+    taps_at_start: Taps,
+    /// The pictures of the last second.
+    recent: VecDeque<Shown>,
     last_drawn: Option<Duration>,
     most_updates: u32,
     /// From the last picture: the wall-clock marker's lead, game time, and darts' counts.
     behind_ms: f64,
     game_now: Duration,
     darts: (u64, u64),
+    taps: Taps,
+}
+
+/// One picture of the last second, as the figures need it.
+#[derive(Clone, Copy, Debug)]
+struct Shown {
+    at: Duration,
+    updates: u32,
+    /// It showed the same game time as the picture before.
+    still: bool,
+    /// How far between the last two states it was drawn, when it interpolated.
+    alpha: Option<f32>,
+    /// How far from where it truly was it drew the metronome, and past an end, px.
+    error_px: f32,
+    overshoot_px: f32,
 }
 
 impl FigureTracker {
@@ -37,31 +53,50 @@ impl FigureTracker {
             began: now,
             game_at_start: None,
             darts_at_start: (0, 0),
+            taps_at_start: Taps::default(),
             recent: VecDeque::new(),
             last_drawn: None,
             most_updates: 0,
             behind_ms: 0.0,
             game_now: Duration::ZERO,
             darts: (0, 0),
+            taps: Taps::default(),
         }
     }
 
-    /// A picture shown at `shown`, planned as `plan`, of `session`'s world.
+    /// A picture shown at `shown`, planned as `plan`, of `session`'s world. A picture
+    /// given again (the window's frames outnumber a lane's) counts once.
     pub fn picture(&mut self, shown: Duration, plan: &FramePlan, session: &Session) {
+        if self.recent.back().is_some_and(|p| p.at == shown) {
+            return;
+        }
         let darts = &session.world().darts;
         let counts = (darts.hits, darts.tunnels);
+        let taps = session.controls().taps();
         if self.game_at_start.is_none() {
             self.game_at_start = Some(plan.game_now);
             self.darts_at_start = counts;
+            self.taps_at_start = taps;
         }
         let drawn = FrameRecord::planned(plan).drawn_time();
-        self.recent
-            .push_back((shown, plan.updates, self.last_drawn == Some(drawn)));
+        let (metronome, truth) = session.metronome_drawn(plan);
+        let m = &session.world().metronome;
+        self.recent.push_back(Shown {
+            at: shown,
+            updates: plan.updates,
+            still: self.last_drawn == Some(drawn),
+            alpha: match plan.view {
+                View::Interpolate { alpha } => Some(alpha),
+                _ => None,
+            },
+            error_px: metronome.distance(truth),
+            overshoot_px: (m.left - metronome.x).max(metronome.x - m.right).max(0.0),
+        });
         self.last_drawn = Some(drawn);
         while self
             .recent
             .front()
-            .is_some_and(|&(t, _, _)| t + Duration::from_secs(1) < shown)
+            .is_some_and(|p| p.at + Duration::from_secs(1) < shown)
         {
             self.recent.pop_front();
         }
@@ -69,6 +104,7 @@ impl FigureTracker {
         self.behind_ms = (session.reference().as_secs_f64() - drawn.as_secs_f64()) * 1e3;
         self.game_now = plan.game_now;
         self.darts = counts;
+        self.taps = taps;
     }
 
     /// The figures at `now`: compare mode's lanes agree with the first as `others` say
@@ -81,7 +117,10 @@ impl FigureTracker {
         let hits = self.darts.0 - self.darts_at_start.0;
         let tunnels = self.darts.1 - self.darts_at_start.1;
         let pictures = self.recent.len();
-        let still = self.recent.iter().filter(|p| p.2).count();
+        let still = self.recent.iter().filter(|p| p.still).count();
+        let alphas = || self.recent.iter().filter_map(|p| p.alpha);
+        let fifth = |a: f32| ((a * 5.0) as usize).min(4);
+        let most = |f: fn(&Shown) -> f32| self.recent.iter().map(f).fold(0.0f32, f32::max) as f64;
         Figures {
             seconds,
             game_behind_ms: self.behind_ms,
@@ -96,7 +135,7 @@ impl FigureTracker {
                 0.0
             },
             darts: hits + tunnels,
-            doubles_per_second: self.recent.iter().filter(|p| p.1 >= 2).count(),
+            doubles_per_second: self.recent.iter().filter(|p| p.updates >= 2).count(),
             lanes_in_step_to: in_step_to(others),
             lanes_diverged_at: others.iter().find_map(|a| match a {
                 Agreement::DivergedAt(t) => Some(t.as_secs_f64()),
@@ -106,6 +145,15 @@ impl FigureTracker {
             still_share: still as f64 / pictures.max(1) as f64,
             fps: pictures,
             busy_share,
+            alpha_fifths: (0..5).filter(|&k| alphas().any(|a| fifth(a) == k)).count(),
+            alpha_range: alphas().fold(None, |range, a| match range {
+                None => Some((a, a)),
+                Some((lo, hi)) => Some((a.min(lo), a.max(hi))),
+            }),
+            metronome_error_px: most(|p| p.error_px),
+            overshoot_px: most(|p| p.overshoot_px),
+            taps_made: self.taps.made - self.taps_at_start.made,
+            taps_lost: self.taps.lost - self.taps_at_start.lost,
         }
     }
 }

@@ -21,6 +21,7 @@ use looplab_timing::{LoopSettings, Rate, Strategy};
 
 use crate::lab::compare::Preset;
 use crate::lab::profile::Profile;
+use crate::session::ship_input::InputMode;
 use crate::settings_text::DeltaKind;
 pub use figures::FigureTracker;
 pub use watch::{Figures, Watch};
@@ -43,6 +44,9 @@ pub struct Stop {
     pub hint: &'static str,
     /// What shows that the claim came true.
     pub watch: Watch,
+    /// What the person does at the stop, that the headless walk and the key-driven test
+    /// stand in for.
+    pub person: Person,
     /// How long the claim is given to come true.
     pub limit: Duration,
     /// Why this machine may not show it, said when the limit passes first.
@@ -66,6 +70,15 @@ pub enum Focus {
     Lanes,
 }
 
+/// What the person does at a stop for its claim to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Person {
+    /// Only watches.
+    Watches,
+    /// Taps an arrow key now and then, quickly.
+    TapsArrows,
+}
+
 /// What a stop sets up: the loop, the simulated machine, and compare mode.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
@@ -85,6 +98,8 @@ pub struct Setup {
     pub vsync: bool,
     /// Compare mode's preset, or the single view.
     pub compare: Option<Preset>,
+    /// How the ship's updates read the keys.
+    pub input: InputMode,
 }
 
 impl Setup {
@@ -99,6 +114,7 @@ impl Setup {
         render_cost: Duration::ZERO,
         vsync: false,
         compare: None,
+        input: InputMode::Accumulated,
     };
 
     /// The loop settings of the setup.

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use looplab_timing::Strategy;
 
-use super::{Focus, Setup, Stop, Watch};
+use super::{Focus, Person, Setup, Stop, Watch};
 use crate::lab::compare::Preset;
+use crate::session::ship_input::InputMode;
 use crate::settings_text::DeltaKind;
 
 const GPP: &str = "Game Programming Patterns, \"Game Loop\"";
@@ -34,6 +35,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::GameAhead {
                 at_least_ms: 1000.0,
             },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "a machine that draws under 60 frames a second runs the game slow instead",
         },
@@ -53,6 +55,7 @@ pub fn stops() -> Vec<Stop> {
                 within_ms: 50.0,
                 for_seconds: 3.0,
             },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "this machine takes more than a step to draw a frame",
         },
@@ -72,6 +75,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::GameBehind {
                 at_least_ms: 1000.0,
             },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "the simulated 40 ms renderer did not slow this machine's frames",
         },
@@ -89,6 +93,7 @@ pub fn stops() -> Vec<Stop> {
             focus: Focus::Wall,
             hint: "press R to take the weak GPU away: short steps, and the wall holds",
             watch: Watch::Tunnels { at_least: 0.25 },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "frames here stayed short enough for the darts' steps to hit the wall",
         },
@@ -106,26 +111,29 @@ pub fn stops() -> Vec<Stop> {
             focus: Focus::Lanes,
             hint: "press F6: the same two machines with a fixed step stay identical",
             watch: Watch::LanesDiverge,
+            person: Person::Watches,
             limit: s(10),
             may_differ: "the lanes have not reached a common checkpoint yet",
         },
         Stop {
             id: "play-catch-up",
             title: "Play catch up",
-            claim: "A fixed step, run as many times as real time owes: the weak GPU draws few \
-                    frames, yet the game keeps to real time.",
+            claim: "A fixed step, run as many times as real time owes: ten updates a second on a \
+                    weak GPU, yet the game keeps to real time, though its motion moves in steps.",
             source: "Game Programming Patterns, \"Game Loop\": Play catch up",
             setup: Setup {
                 strategy: Strategy::CatchUp,
+                ups: 10.0,
                 render_cost: WEAK_GPU,
                 ..Setup::BASE
             },
             focus: Focus::Metronome,
-            hint: "the timeline shows several updates in each long frame",
+            hint: "the metronome jumps a tenth of a second at a time; the next stop smooths it",
             watch: Watch::InStep {
-                within_ms: 60.0,
+                within_ms: 150.0,
                 for_seconds: 3.0,
             },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "this machine's updates take longer than the time they simulate",
         },
@@ -146,8 +154,28 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::Smooth {
                 still_at_most: 0.05,
             },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "this machine draws fewer pictures than updates",
+        },
+        Stop {
+            id: "a-guess-ahead",
+            title: "Stuck in the middle: a guess ahead",
+            claim: "Drawn ahead of the last state by its velocity, each picture is a guess at the \
+                    present: right while things fly straight, wrong where they turn.",
+            source: "Game Programming Patterns, \"Game Loop\": Stuck in the middle",
+            setup: Setup {
+                strategy: Strategy::Extrapolated,
+                ups: 10.0,
+                cap: Some(60.0),
+                ..Setup::BASE
+            },
+            focus: Focus::Metronome,
+            hint: "watch the metronome run past its ends and jump back; press 5 for interpolation",
+            watch: Watch::Overshoots { at_least_px: 10.0 },
+            person: Person::Watches,
+            limit: s(10),
+            may_differ: "the metronome's turns fell on updates here",
         },
         Stop {
             id: "who-owns-the-loop",
@@ -167,6 +195,7 @@ pub fn stops() -> Vec<Stop> {
                 fps: 60,
                 within_ms: 50.0,
             },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "this display's refresh is not 60 Hz, or vsync does not pace presents \
                          here (Xvfb has no vertical blank)",
@@ -184,6 +213,7 @@ pub fn stops() -> Vec<Stop> {
             focus: Focus::Timeline,
             hint: "press 1 (uncapped) and watch the process CPU climb",
             watch: Watch::Rests { busy_at_most: 0.3 },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "this machine takes most of a step to draw a frame",
         },
@@ -205,25 +235,28 @@ pub fn stops() -> Vec<Stop> {
                 below: 0.9,
                 most_updates: 5,
             },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "this machine's updates are quicker than the simulated 20 ms",
         },
         Stop {
-            id: "fixed-step-determinism",
-            title: "A fixed step is deterministic",
-            claim: "Fixed steps run the same updates in the same order on any machine: the two \
-                    lanes' worlds stay identical, checkpoint after checkpoint.",
-            source: GPP,
+            id: "lwjgl-alpha",
+            title: "alpha = accumulator / interval",
+            claim: "Thirty updates a second, seventy-five pictures: each picture falls somewhere between \
+                    two updates, and alpha, what is left in the accumulator over the step, says where.",
+            source: "LWJGL, \"Game loops\": Fixed timestep",
             setup: Setup {
                 strategy: Strategy::Interpolated,
-                compare: Some(Preset::FixedStep),
+                ups: 30.0,
+                cap: Some(75.0),
                 ..Setup::BASE
             },
-            focus: Focus::Lanes,
-            hint: "steer the ship: both lanes take the keys, and stay in step",
-            watch: Watch::LanesInStep { to_seconds: 3.0 },
+            focus: Focus::Timeline,
+            hint: "on the timeline's game row, each white picture tick sits alpha of the way to the next update",
+            watch: Watch::AlphaSweeps { fifths: 5 },
+            person: Person::Watches,
             limit: s(10),
-            may_differ: "the lanes have not reached three seconds of game time",
+            may_differ: "this machine draws too few pictures to fall in every fifth of a step",
         },
         Stop {
             id: "noisy-display",
@@ -240,8 +273,66 @@ pub fn stops() -> Vec<Stop> {
             focus: Focus::Lanes,
             hint: "compare the first lane's doubles with the snapped and synced lanes'",
             watch: Watch::Doubles { at_least: 5 },
+            person: Person::Watches,
             limit: s(10),
             may_differ: "the lanes' display model started off the step boundary",
+        },
+        Stop {
+            id: "taps-lost",
+            title: "Taps lost between ticks",
+            claim: "Read the keys as each update starts and a tap that begins and ends between two \
+                    updates never reaches the game; gathered over each update's span of game time, none is lost.",
+            source: "Beyond the texts: input at a fixed step (bevy #6183)",
+            setup: Setup {
+                strategy: Strategy::Interpolated,
+                ups: 10.0,
+                cap: Some(60.0),
+                input: InputMode::Sampled,
+                ..Setup::BASE
+            },
+            focus: Focus::Stream,
+            hint: "tap an arrow key quickly a few times; press I for accumulated input: every tap counts",
+            watch: Watch::TapsLost { at_least: 2 },
+            person: Person::TapsArrows,
+            limit: s(10),
+            may_differ: "no quick taps of the arrows were made, or each was held over an update",
+        },
+        Stop {
+            id: "render-tick",
+            title: "The render tick",
+            claim: "Run a copy of the world one short update on to the present and draw that: on time \
+                    like the guess ahead, and right at the turns, at the cost of an update a frame.",
+            source: "Beyond the texts: the render tick (a copy run to the present)",
+            setup: Setup {
+                strategy: Strategy::Predicted,
+                ups: 10.0,
+                cap: Some(60.0),
+                ..Setup::BASE
+            },
+            focus: Focus::Metronome,
+            hint: "press 5 for interpolation: the metronome trails its true place by a step",
+            watch: Watch::OnTime { within_px: 1.0 },
+            person: Person::Watches,
+            limit: s(10),
+            may_differ: "this machine's pictures are drawn later than the game time they show",
+        },
+        Stop {
+            id: "fixed-step-determinism",
+            title: "A fixed step is deterministic",
+            claim: "Fixed steps run the same updates in the same order on any machine: the two \
+                    lanes' worlds stay identical, checkpoint after checkpoint.",
+            source: GPP,
+            setup: Setup {
+                strategy: Strategy::Interpolated,
+                compare: Some(Preset::FixedStep),
+                ..Setup::BASE
+            },
+            focus: Focus::Lanes,
+            hint: "steer the ship: both lanes take the keys, and stay in step",
+            watch: Watch::LanesInStep { to_seconds: 3.0 },
+            person: Person::Watches,
+            limit: s(10),
+            may_differ: "the lanes have not reached three seconds of game time",
         },
     ]
 }

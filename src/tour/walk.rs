@@ -3,8 +3,10 @@
 
 use std::time::Duration;
 
-use super::{FigureTracker, Figures, Stop};
+use super::{FigureTracker, Figures, Person, Stop};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
+use crate::lab::feel::KeyEvent;
+use crate::session::ship_input::Button;
 use crate::world::WorldConfig;
 
 /// How a stop went headless.
@@ -39,6 +41,14 @@ pub fn walk(stop: &Stop) -> Walk {
         ),
     };
     let mut compare = Compare::with_lanes(preset, lanes, &setup.settings(), &world, Duration::ZERO);
+    for lane in &mut compare.lanes {
+        lane.set_input_mode(setup.input);
+    }
+    if stop.person == Person::TapsArrows {
+        for key in quick_taps(stop.limit) {
+            compare.lanes[0].key(key);
+        }
+    }
     let mut tracker = FigureTracker::new(Duration::ZERO);
     let mut shown = None;
     let mut now = Duration::ZERO;
@@ -63,6 +73,32 @@ pub fn walk(stop: &Stop) -> Walk {
         }
     }
     Walk { seen: None, last }
+}
+
+/// A person tapping the arrows, right then left, 10 ms a tap (a key script's tap is
+/// about as short), every 0.37 s from 0.53 s in (off any round step's grid), until
+/// `until`.
+fn quick_taps(until: Duration) -> Vec<KeyEvent> {
+    let ms = Duration::from_millis;
+    let mut keys = Vec::new();
+    let mut at = ms(530);
+    for button in [Button::Right, Button::Left].into_iter().cycle() {
+        if at >= until {
+            break;
+        }
+        keys.push(KeyEvent {
+            at,
+            button,
+            down: true,
+        });
+        keys.push(KeyEvent {
+            at: at + ms(10),
+            button,
+            down: false,
+        });
+        at += ms(370);
+    }
+    keys
 }
 
 #[cfg(test)]

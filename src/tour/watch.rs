@@ -33,6 +33,17 @@ pub struct Figures {
     /// Share of the last second the machine spent working rather than sleeping or waiting
     /// (the window: process CPU, as a share of a core).
     pub busy_share: f64,
+    /// How many fifths of the step the last second's interpolated pictures were drawn in
+    /// (LWJGL's alpha, the accumulator over the step), and the least and most alpha.
+    pub alpha_fifths: usize,
+    pub alpha_range: Option<(f32, f32)>,
+    /// The most the last second's pictures drew the metronome away from where it truly
+    /// was at the game time they show, and past one of its ends, px.
+    pub metronome_error_px: f64,
+    pub overshoot_px: f64,
+    /// Taps of the arrows since the stop began, and those no update saw.
+    pub taps_made: u64,
+    pub taps_lost: u64,
 }
 
 /// A condition on [`Figures`].
@@ -62,6 +73,17 @@ pub enum Watch {
     /// The game runs slower than real time (game/real below this) while frames keep
     /// coming, and no frame runs more than `most_updates`.
     SlowsInsteadOfSpiralling { below: f64, most_updates: u32 },
+    /// The pictures of one second were drawn at alphas in at least this many fifths of
+    /// the step: the present falls anywhere between two updates.
+    AlphaSweeps { fifths: usize },
+    /// A picture drew the metronome at least this far past one of its ends: a guess
+    /// ahead that the next update took back.
+    Overshoots { at_least_px: f64 },
+    /// For a whole second, every picture drew the metronome within this much of where it
+    /// truly was at the game time it shows.
+    OnTime { within_px: f64 },
+    /// At least this many taps of the arrows never reached the game.
+    TapsLost { at_least: u64 },
 }
 
 impl Watch {
@@ -151,6 +173,36 @@ impl Watch {
                         f.game_per_real, f.fps, most_updates
                     )
                 }),
+            Watch::AlphaSweeps { fifths } => (f.seconds >= 1.5 && f.alpha_fifths >= fifths)
+                .then_some(f.alpha_range)
+                .flatten()
+                .map(|(lo, hi)| {
+                    format!(
+                        "{} pictures a second, drawn from {lo:.2} to {hi:.2} of the way to the next update",
+                        f.fps
+                    )
+                }),
+            Watch::Overshoots { at_least_px } => (f.overshoot_px >= at_least_px).then(|| {
+                format!(
+                    "the metronome drawn {:.0} px past its end, then taken back",
+                    f.overshoot_px
+                )
+            }),
+            Watch::OnTime { within_px } => (f.seconds >= 1.5
+                && f.fps > 0
+                && f.metronome_error_px <= within_px)
+                .then(|| {
+                    format!(
+                        "{} pictures a second, the metronome never more than {:.1} px from where it truly is",
+                        f.fps, f.metronome_error_px
+                    )
+                }),
+            Watch::TapsLost { at_least } => (f.taps_lost >= at_least).then(|| {
+                format!(
+                    "{} of {} taps never reached the game",
+                    f.taps_lost, f.taps_made
+                )
+            }),
         }
     }
 
@@ -194,6 +246,16 @@ impl Watch {
             } => format!(
                 "the game below {below:.2}x real time with frames still coming, at most {most_updates} updates a frame"
             ),
+            Watch::AlphaSweeps { fifths } => {
+                format!("pictures drawn in {fifths} fifths of the step between updates")
+            }
+            Watch::Overshoots { at_least_px } => {
+                format!("the metronome drawn {at_least_px:.0} px past its end")
+            }
+            Watch::OnTime { within_px } => format!(
+                "a second of pictures with the metronome within {within_px:.1} px of the truth"
+            ),
+            Watch::TapsLost { at_least } => format!("{at_least} taps lost between updates"),
         }
     }
 }

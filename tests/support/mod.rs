@@ -4,10 +4,10 @@
 
 #![allow(dead_code)]
 
-use std::io::Read;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use looplab::app::stats::StatsReport;
@@ -105,6 +105,9 @@ impl Scratch {
 pub struct App {
     pub child: Child,
     pub started: Instant,
+    /// Its log so far, read from its stderr as it comes.
+    log: Arc<Mutex<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 /// The options of a run: words separated by spaces (`--vsync off --cap 60`), then options
@@ -149,10 +152,57 @@ impl App {
             .stderr(Stdio::piped())
             .spawn()
             .expect("looplab starts");
+        let mut child = child;
+        let log = Arc::new(Mutex::new(String::new()));
+        let reader = child.stderr.take().map(|err| {
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                for line in BufReader::new(err).lines().map_while(Result::ok) {
+                    let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                    log.push_str(&line);
+                    log.push('\n');
+                }
+            })
+        });
         App {
             child,
             started: Instant::now(),
+            log,
+            reader,
         }
+    }
+
+    /// The log so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Waits until the log has `count` lines that contain any of `needles` (at most
+    /// `limit`); returns whether it did.
+    pub fn wait_for_lines(&self, needles: &[&str], count: usize, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        loop {
+            let log = self.log();
+            let n = log
+                .lines()
+                .filter(|l| needles.iter().any(|n| l.contains(n)))
+                .count();
+            if n >= count {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The whole log once the app has exited.
+    fn final_log(&mut self) -> String {
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+        self.log()
     }
 
     /// Waits for the app to exit (at most `limit`) and returns its status and log.
@@ -160,18 +210,12 @@ impl App {
         let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait for looplab") {
-                let mut log = String::new();
-                if let Some(mut err) = self.child.stderr.take() {
-                    let _ = err.read_to_string(&mut log);
-                }
-                return (status, log);
+                return (status, self.final_log());
             }
             if Instant::now() > deadline {
                 let _ = self.child.kill();
-                let mut log = String::new();
-                if let Some(mut err) = self.child.stderr.take() {
-                    let _ = err.read_to_string(&mut log);
-                }
+                let _ = self.child.wait();
+                let log = self.final_log();
                 panic!("looplab did not exit within {limit:?}; its log:\n{log}");
             }
             std::thread::sleep(Duration::from_millis(50));

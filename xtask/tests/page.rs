@@ -37,12 +37,17 @@ fn check_the_page(gpu: Gpu) {
     let server = PageServer::start(&built.dir, 0).expect("serve the page");
     let browser = Browser::start(gpu).unwrap_or_else(|e| panic!("{e}"));
 
-    // It loads, finds its GPU and draws.
+    // It loads, finds its GPU and draws, on the tour's first stop: no README is beside a
+    // page, so a bare address opens the guided tour.
     browser.goto(&server.url("")).unwrap();
     let stats = wait_running(&browser, 30).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(stats["backend"], gpu.backend(), "{stats}");
     assert_eq!(stats["run"]["platform"], "browser");
-    assert_eq!(stats["run"]["final_strategy"], "interpolated");
+    assert_eq!(stats["run"]["final_strategy"], "uncapped", "{stats}");
+    assert_eq!(
+        stats["run"]["tour"]["stops"][0]["id"], "as-fast-as-you-can",
+        "{stats}"
+    );
     assert!(stats["load_to_first_frame_ms"].as_f64().unwrap() > 0.0);
     assert_eq!(
         stats["run"]["gpu_errors"],
@@ -62,13 +67,35 @@ fn check_the_page(gpu: Gpu) {
         "the canvas looks blank: {:.1}% unlike the background, {colours} colours",
         drawn * 100.0
     );
+    // The tour's stop heads the panel, in its gold.
+    let gold = (canvas.0 + 16..canvas.0 + 316)
+        .flat_map(|x| (canvas.1 + 16..canvas.1 + 36).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            let c = picture.at(x, y);
+            c.iter()
+                .zip([255u8, 210, 90])
+                .all(|(&a, b)| a.abs_diff(b) <= 40)
+        })
+        .count();
+    assert!(gold > 30, "the tour's heading: {gold} gold pixels");
     // Around the canvas, the page's own background: the picture is the canvas's.
     assert_eq!(
         picture.at(canvas.0 + canvas.2 + 20, canvas.1 + 10),
         [22, 25, 36]
     );
 
-    // Keys switch strategies: 1 (uncapped), then 4 (catch-up); each draws frames.
+    // Enter goes on to the tour's next stop, set up as the window sets it up.
+    browser.press("\u{E007}").unwrap();
+    browser
+        .wait_for("the tour's second stop", Duration::from_secs(30), |s| {
+            s["run"]["final_strategy"] == "fixed-sleep"
+                && s["run"]["tour"]["stops"][1]["id"] == "a-little-nap"
+                && frames_of(s, "fixed-sleep") >= 20
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    // Keys switch strategies on a stop as ever: 1 (uncapped), then 4 (catch-up); each
+    // draws frames.
     browser.press("1").unwrap();
     let stats = browser
         .wait_for("frames under uncapped", Duration::from_secs(30), |s| {
@@ -83,7 +110,7 @@ fn check_the_page(gpu: Gpu) {
             s["run"]["final_strategy"] == "catch-up" && frames_of(s, "catch-up") >= 20
         })
         .unwrap_or_else(|e| panic!("{e}"));
-    for strategy in ["interpolated", "uncapped", "catch-up"] {
+    for strategy in ["uncapped", "fixed-sleep", "catch-up"] {
         assert!(frames_of(&stats, strategy) > 0, "{strategy}: {stats}");
     }
 
