@@ -316,14 +316,26 @@ impl Session {
     }
 
     /// Where the frame `plan` draws the metronome, and where it truly is at the game time
-    /// the frame shows: the tour's view of a guess gone wrong (an overshoot at a turn) and of
-    /// a picture a step late.
+    /// the frame shows: how late (or early) the picture is.
     pub fn metronome_drawn(&self, plan: &FramePlan) -> (Vec2, Vec2) {
         let m = &self.shown().metronome;
         (
             plan.view.apply(m.prev, m.pos, m.vel, plan.step),
             self.world.metronome_truth(plan.game_now),
         )
+    }
+
+    /// How far past the walls of their box the frame `plan` draws the bouncing balls, px:
+    /// a guess ahead that went on where a ball turned. (The metronome turns on a whole
+    /// number of round steps, so no guess overshoots it.)
+    pub fn overshoot(&self, plan: &FramePlan) -> f32 {
+        let b = &self.shown().balls;
+        (0..b.pos.len())
+            .map(|i| {
+                let p = plan.view.apply(b.prev[i], b.pos[i], b.vel[i], plan.step);
+                (b.lo - p).max(p - b.hi).max_element()
+            })
+            .fold(0.0, f32::max)
     }
 
     /// Measures how far the frame `plan` draws things from their true positions.

@@ -41,7 +41,8 @@ struct Shown {
     still: bool,
     /// How far between the last two states it was drawn, when it interpolated.
     alpha: Option<f32>,
-    /// How far from where it truly was it drew the metronome, and past an end, px.
+    /// How far from where it truly was it drew the metronome, and a ball past a wall
+    /// of its box, px.
     error_px: f32,
     overshoot_px: f32,
 }
@@ -80,7 +81,6 @@ impl FigureTracker {
         }
         let drawn = FrameRecord::planned(plan).drawn_time();
         let (metronome, truth) = session.metronome_drawn(plan);
-        let m = &session.world().metronome;
         self.recent.push_back(Shown {
             at: shown,
             updates: plan.updates,
@@ -90,7 +90,7 @@ impl FigureTracker {
                 _ => None,
             },
             error_px: metronome.distance(truth),
-            overshoot_px: (m.left - metronome.x).max(metronome.x - m.right).max(0.0),
+            overshoot_px: session.overshoot(plan),
         });
         self.last_drawn = Some(drawn);
         while self

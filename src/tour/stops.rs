@@ -170,12 +170,12 @@ pub fn stops() -> Vec<Stop> {
                 cap: Some(60.0),
                 ..Setup::BASE
             },
-            focus: Focus::Metronome,
-            hint: "watch the metronome run past its ends and jump back; press 5 for interpolation",
+            focus: Focus::Balls,
+            hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation",
             watch: Watch::Overshoots { at_least_px: 10.0 },
             person: Person::Watches,
             limit: s(10),
-            may_differ: "the metronome's turns fell on updates here",
+            may_differ: "the balls' bounces fell on updates here",
         },
         Stop {
             id: "who-owns-the-loop",

@@ -38,7 +38,7 @@ pub struct Figures {
     pub alpha_fifths: usize,
     pub alpha_range: Option<(f32, f32)>,
     /// The most the last second's pictures drew the metronome away from where it truly
-    /// was at the game time they show, and past one of its ends, px.
+    /// was at the game time they show, and a ball past a wall of its box, px.
     pub metronome_error_px: f64,
     pub overshoot_px: f64,
     /// Taps of the arrows since the stop began, and those no update saw.
@@ -76,8 +76,8 @@ pub enum Watch {
     /// The pictures of one second were drawn at alphas in at least this many fifths of
     /// the step: the present falls anywhere between two updates.
     AlphaSweeps { fifths: usize },
-    /// A picture drew the metronome at least this far past one of its ends: a guess
-    /// ahead that the next update took back.
+    /// A picture drew a ball at least this far past a wall of its box: a guess ahead
+    /// that the next update took back.
     Overshoots { at_least_px: f64 },
     /// For a whole second, every picture drew the metronome within this much of where it
     /// truly was at the game time it shows.
@@ -184,7 +184,7 @@ impl Watch {
                 }),
             Watch::Overshoots { at_least_px } => (f.overshoot_px >= at_least_px).then(|| {
                 format!(
-                    "the metronome drawn {:.0} px past its end, then taken back",
+                    "a ball drawn {:.0} px through the wall of its box, then taken back",
                     f.overshoot_px
                 )
             }),
@@ -250,7 +250,7 @@ impl Watch {
                 format!("pictures drawn in {fifths} fifths of the step between updates")
             }
             Watch::Overshoots { at_least_px } => {
-                format!("the metronome drawn {at_least_px:.0} px past its end")
+                format!("a ball drawn {at_least_px:.0} px through a wall")
             }
             Watch::OnTime { within_px } => format!(
                 "a second of pictures with the metronome within {within_px:.1} px of the truth"
