@@ -889,7 +889,7 @@ const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
 
 /// The line that says how to start the tour, in the window's first seconds, and its
 /// quieter gold.
-pub const TOUR_INVITE: &str = "New here? Enter starts a guided tour of the texts' claims.";
+pub const TOUR_INVITE: &str = "New here? Press Enter for a guided tour.";
 const INVITE_GOLD: Color32 = Color32::from_rgb(190, 165, 100);
 
 /// Where a stop's focus is on screen (compare mode's lanes fill more of it without the
