@@ -176,6 +176,12 @@ fn the_single_view_keeps_every_text_in_its_place() {
     ];
     check(&screens, false);
     check(&screens, true);
+    // The first seconds' invitation to the tour is among them, on one line.
+    let invited = texts(&Knobs::default(), SIZES[1], false)
+        .into_iter()
+        .filter(|t| t.text == looplab::app::overlay::TOUR_INVITE)
+        .count();
+    assert_eq!(invited, 1, "the tour's invitation, whole on one line");
 }
 
 #[test]

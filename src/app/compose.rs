@@ -257,6 +257,7 @@ pub fn overlay_model<'a>(
         lane_captions,
         transform,
         tour: inputs.tour,
-        invite: inputs.invite && inputs.tour.is_none(),
+        // Compare mode fills the panel, and whoever opened it has found their way.
+        invite: inputs.invite && inputs.tour.is_none() && inputs.lanes.is_none(),
     }
 }

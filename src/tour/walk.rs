@@ -105,6 +105,7 @@ fn quick_taps(until: Duration) -> Vec<KeyEvent> {
 mod tests {
     use super::super::stops::stops;
     use super::*;
+    use crate::session::ship_input::InputMode;
 
     #[test]
     fn every_stop_comes_true_headless_within_its_limit() {
@@ -126,5 +127,41 @@ mod tests {
         }
         eprintln!("{report}");
         assert!(missed.is_empty(), "{missed:#?}");
+    }
+
+    #[test]
+    fn the_hints_undo_the_claims() {
+        // What a stop's hint suggests trying takes its claim away: the watch is on the
+        // claim, not on anything that happens anyway.
+        use looplab_timing::Strategy;
+        let changed = |id: &str, change: &dyn Fn(&mut Stop)| {
+            let mut stop = stops().into_iter().find(|s| s.id == id).unwrap();
+            change(&mut stop);
+            (id.to_string(), walk(&stop).seen)
+        };
+        let undone = [
+            // Press 5: interpolation guesses nothing, and draws no ball through a wall.
+            changed("a-guess-ahead", &|s| {
+                s.setup.strategy = Strategy::Interpolated
+            }),
+            // Press 5: interpolation shows the metronome a step late.
+            changed("render-tick", &|s| {
+                s.setup.strategy = Strategy::Interpolated
+            }),
+            // Press I: accumulated input loses no tap.
+            changed("taps-lost", &|s| s.setup.input = InputMode::Accumulated),
+            // Press 4: catch-up stands five pictures in six still.
+            changed("stuck-in-the-middle", &|s| {
+                s.setup.strategy = Strategy::CatchUp
+            }),
+            // Press R: without the weak GPU the nap keeps real time.
+            changed("a-nap-on-a-weak-gpu", &|s| {
+                s.setup.render_cost = Duration::ZERO
+            }),
+            // Press 1: the loop that never waits keeps the CPU busy.
+            changed("power", &|s| s.setup.strategy = Strategy::Uncapped),
+        ];
+        let still: Vec<_> = undone.iter().filter(|(_, seen)| seen.is_some()).collect();
+        assert!(still.is_empty(), "{still:?}");
     }
 }
