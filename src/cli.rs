@@ -556,7 +556,9 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("error: {}", f.message);
+            if !f.message.is_empty() {
+                eprintln!("error: {}", f.message);
+            }
             ExitCode::from(f.status)
         }
     }
@@ -610,6 +612,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             let mut options = cli.app.options();
             for (option, path) in options.outputs.each() {
                 files::check_target(option, path)?;
+            }
+            if let Some(path) = &options.outputs.record {
+                files::check_partial("--record", path)?;
             }
             if !cli.app.lanes.is_empty() && !(2..=6).contains(&cli.app.lanes.len()) {
                 return Err(Failure::usage(format!(

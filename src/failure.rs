@@ -35,6 +35,17 @@ impl Failure {
     }
 }
 
+impl Failure {
+    /// The run was ended by `signal` (after writing what it was asked for): nothing to
+    /// print, and the signal's conventional exit status.
+    pub fn signalled(signal: crate::platform::signals::Signal) -> Self {
+        Self {
+            message: String::new(),
+            status: signal.exit_status(),
+        }
+    }
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

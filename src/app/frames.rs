@@ -51,6 +51,7 @@ impl App {
             }
         }
         let updated = self.clock.now();
+        self.stream_recording();
         if plan.skipped > Duration::ZERO && budget.spent(updated) {
             log::debug!("update budget spent: {} updates run", plan.updates);
         }

@@ -53,9 +53,11 @@ use crate::hooks::surface_faults::SurfaceFaults;
 use crate::input::{self, Action};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::platform::clock::WallClock;
+use crate::platform::files;
 use crate::platform::frame_wait::FramePacer;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::platform::frame_wait::{HIDDEN_FRAME_INTERVAL, Pace};
+use crate::platform::signals::{self, Signal};
 use crate::render::Graphics;
 use crate::session::frame::FrameRecord;
 use crate::session::recording::Recording;
@@ -139,6 +141,8 @@ pub enum AppEvent {
     ScriptedKey(ScriptedKey),
     /// In a page: the GPU asked for when the window opened has answered.
     GpuReady,
+    /// SIGINT, SIGTERM or SIGHUP came: end the run as Esc does.
+    Signal(Signal),
 }
 
 /// Opens the window and runs until it is closed.
@@ -167,7 +171,27 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
             })
             .map_err(Failure::runtime)?;
     }
+    let proxy = event_loop.create_proxy();
+    signals::watch(
+        move |signal| {
+            let _ = proxy.send_event(AppEvent::Signal(signal));
+        },
+        files::remove_unfinished,
+    )?;
+    let recording_stream = match &options.outputs.record {
+        Some(path) => {
+            let mut stream = files::Appender::create("--record", path)?;
+            stream.append(&Recording::header_line(
+                options.strategy,
+                &options.settings,
+                &options.world,
+            ));
+            Some(stream)
+        }
+        None => None,
+    };
     let mut app = App::new(options, Some(instance), clock);
+    app.recording_stream = recording_stream;
     event_loop
         .run_app(&mut app)
         .map_err(|e| Failure::runtime(format!("the event loop failed: {e}")))?;
@@ -234,6 +258,9 @@ struct App {
     /// The guided tour, once started.
     touring: Option<touring::Touring>,
     failure: Option<Failure>,
+    /// `--record`'s file, written as the run goes, and the steering changes in it so far.
+    recording_stream: Option<files::Appender>,
+    streamed_changes: usize,
     /// In a page: the browser's frame callbacks and what the page shows of the run.
     #[cfg(target_arch = "wasm32")]
     page: page::PageLoop,
@@ -274,6 +301,8 @@ impl App {
             replay,
             touring: None,
             failure: None,
+            recording_stream: None,
+            streamed_changes: 0,
             #[cfg(target_arch = "wasm32")]
             page: page::PageLoop::default(),
             options,
@@ -548,11 +577,17 @@ impl App {
     #[cfg(not(target_arch = "wasm32"))]
     /// Writes the outputs and reports how the run ended. A failure of the run itself is
     /// reported before one of writing its files.
+    /// Writes the outputs; a run a signal ended then exits with the signal's status.
     fn finish(mut self) -> Result<(), Failure> {
         let written = self.write_outputs();
-        match self.failure.take() {
-            Some(f) => Err(f),
-            None => written,
+        let signal = match self.phase {
+            Phase::Quitting(why) => why.signal(),
+            _ => None,
+        };
+        match (self.failure.take(), written, signal) {
+            (Some(f), _, _) | (None, Err(f), _) => Err(f),
+            (None, Ok(()), Some(signal)) => Err(Failure::signalled(signal)),
+            (None, Ok(()), None) => Ok(()),
         }
     }
 
@@ -678,6 +713,13 @@ impl ApplicationHandler<AppEvent> for App {
             AppEvent::GpuReady => self.gpu_ready(_event_loop),
             #[cfg(not(target_arch = "wasm32"))]
             AppEvent::GpuReady => {}
+            AppEvent::Signal(signal) => {
+                log::info!(
+                    "{}: writing what the run was asked for, then quitting (a second one quits at once)",
+                    signal.name()
+                );
+                self.quit(_event_loop, RunEnd::of_signal(signal));
+            }
         }
     }
 

@@ -6,6 +6,7 @@ use looplab_timing::Rate;
 use super::App;
 use crate::failure::Failure;
 use crate::platform::files;
+use crate::session::recording::Recording;
 use crate::session::trace::{self, Trace, TraceHeader};
 
 impl App {
@@ -44,8 +45,25 @@ impl App {
                 &o.world,
                 self.controls.session(),
             );
-            files::write_file("--record", path, recording.to_text().as_bytes())?;
+            let text = recording.to_text();
+            match self.recording_stream.take() {
+                Some(stream) => stream.finish(&text)?,
+                None => files::write_file("--record", path, text.as_bytes())?,
+            }
         }
         Ok(())
+    }
+
+    /// Appends the steering changes made since the last call to the recording written as
+    /// the run goes (`--record`).
+    pub(super) fn stream_recording(&mut self) {
+        let Some(stream) = &mut self.recording_stream else {
+            return;
+        };
+        let changes = self.controls.session().steering().changes();
+        for change in &changes[self.streamed_changes..] {
+            stream.append(&Recording::change_line(change));
+        }
+        self.streamed_changes = changes.len();
     }
 }

@@ -17,6 +17,7 @@ use super::visibility::HiddenReport;
 use crate::lab::compare::{Compare, Preset};
 use crate::lab::lane::Agreement;
 use crate::platform::frame_wait::FrameWaitReport;
+use crate::platform::signals::Signal;
 use crate::render::SurfaceRecoveries;
 use crate::session::input_delay;
 use crate::session::ship_input::{Dashes, InputMode, Taps};
@@ -33,6 +34,24 @@ pub enum Platform {
     Browser,
 }
 
+impl RunEnd {
+    /// The end a signal makes.
+    pub fn of_signal(signal: Signal) -> Self {
+        match signal {
+            Signal::Interrupt => RunEnd::Interrupted,
+            Signal::Terminate => RunEnd::Terminated,
+            Signal::HangUp => RunEnd::HungUp,
+        }
+    }
+
+    /// The signal that made this end, if one did.
+    pub fn signal(self) -> Option<Signal> {
+        Signal::ALL
+            .into_iter()
+            .find(|&s| RunEnd::of_signal(s) == self)
+    }
+}
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -45,6 +64,12 @@ pub enum RunEnd {
     ExitAfter,
     /// Something failed (no GPU, no window); the error says what.
     Failed,
+    /// SIGINT: Ctrl+C in the terminal.
+    Interrupted,
+    /// SIGTERM: `kill`, a service manager, the end of a session.
+    Terminated,
+    /// SIGHUP: the terminal closed.
+    HungUp,
     /// Not ended: a page's report of the run so far.
     Running,
 }

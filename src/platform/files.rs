@@ -52,14 +52,30 @@ pub fn write_file(option: &str, path: &Path, bytes: &[u8]) -> Result<(), Failure
         ))
     };
     let temporary = temporary_beside(path);
+    unfinished().push(temporary.clone());
     let written = std::fs::File::create(&temporary)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
         .and_then(|()| std::fs::rename(&temporary, path));
+    unfinished().retain(|p| *p != temporary);
     if let Err(e) = written {
         let _ = std::fs::remove_file(&temporary);
         return Err(fail(e));
     }
     Ok(())
+}
+
+/// The temporary files being written now.
+fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    static UNFINISHED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    UNFINISHED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the temporary files being written now: the process is about to end mid-write
+/// (a second Ctrl+C), and the files they were to replace stay as they were.
+pub fn remove_unfinished() {
+    for path in unfinished().drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 /// `value` as JSON (pretty when `pretty`), or a failure that says what could not be
@@ -208,5 +224,128 @@ mod tests {
             e.message
         );
         assert_eq!(to_json("x", &[1, 2], false).unwrap(), "[1,2]");
+    }
+}
+
+/// Where a file written as the run goes lives until the run ends well: `flight.jsonl` is
+/// written as `flight.jsonl.partial`, renamed into place at the end. A run killed outright
+/// leaves the partial file, and whatever was at the final name stays as it was.
+pub fn partial_of(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
+}
+
+/// Checks, before a run, that the partial file `path` is written as (given to `option`)
+/// is free: one left by a killed run is the person's, not ours to overwrite.
+pub fn check_partial(option: &str, path: &Path) -> Result<(), Failure> {
+    let partial = partial_of(path);
+    if partial.exists() {
+        return Err(Failure::usage(format!(
+            "{option} {}: {} is there, left by a run that did not finish; move or remove it first",
+            path.display(),
+            partial.display()
+        )));
+    }
+    Ok(())
+}
+
+/// A file written as a run goes, line by line, by a thread of its own (a disk that stalls
+/// never stalls a frame): each line reaches the operating system as soon as the thread takes
+/// it, so a process killed outright loses none of the lines handed over, and each batch is
+/// synced to the disk, so a power cut loses at most the last moments. It is written as its
+/// [`partial_of`] name and renamed to its own when [`Appender::finish`] closes it.
+pub struct Appender {
+    option: &'static str,
+    path: PathBuf,
+    partial: PathBuf,
+    lines: std::sync::mpsc::Sender<String>,
+    writer: std::thread::JoinHandle<std::io::Result<()>>,
+    /// Everything handed over so far.
+    written: String,
+}
+
+impl Appender {
+    /// Starts `path`'s partial file (given to `option`), which must not exist.
+    pub fn create(option: &'static str, path: &Path) -> Result<Appender, Failure> {
+        let partial = partial_of(path);
+        let fail = |e: std::io::Error| {
+            Failure::runtime(format!(
+                "cannot write the {option} file {}: {e}",
+                partial.display()
+            ))
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&partial)
+            .map_err(fail)?;
+        let (lines, incoming) = std::sync::mpsc::channel::<String>();
+        let writer = std::thread::Builder::new()
+            .name(format!("{option} writer"))
+            .spawn(move || {
+                while let Ok(line) = incoming.recv() {
+                    file.write_all(line.as_bytes())?;
+                    // Whatever else is waiting goes in the same batch, synced once.
+                    for line in incoming.try_iter() {
+                        file.write_all(line.as_bytes())?;
+                    }
+                    file.sync_data()?;
+                }
+                Ok(())
+            })
+            .map_err(fail)?;
+        Ok(Appender {
+            option,
+            path: path.to_path_buf(),
+            partial,
+            lines,
+            writer,
+            written: String::new(),
+        })
+    }
+
+    /// Hands `text` (whole lines) to the writer; never waits for the disk.
+    pub fn append(&mut self, text: &str) {
+        self.written.push_str(text);
+        let _ = self.lines.send(text.to_string());
+    }
+
+    /// Everything handed over so far.
+    pub fn written(&self) -> &str {
+        &self.written
+    }
+
+    /// Closes the file with its `whole` text (which begins with what was appended): appends
+    /// the rest, waits for the writer, and renames the file into place. If the writer failed
+    /// on the way (a full disk), the whole text is written again the usual way
+    /// ([`write_file`]); if that fails too, the failure names the option (exit status 1),
+    /// and whatever was at the final name is left as it was.
+    pub fn finish(mut self, whole: &str) -> Result<(), Failure> {
+        let rest = whole.strip_prefix(self.written.as_str());
+        if let Some(rest) = rest {
+            self.append(rest);
+        }
+        let Appender {
+            option,
+            path,
+            partial,
+            lines,
+            writer,
+            ..
+        } = self;
+        drop(lines);
+        let streamed = writer
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("its writer stopped")));
+        let renamed = match (rest, streamed) {
+            (Some(_), Ok(())) => std::fs::rename(&partial, &path).is_ok(),
+            _ => false,
+        };
+        if !renamed {
+            write_file(option, &path, whole.as_bytes())?;
+            let _ = std::fs::remove_file(&partial);
+        }
+        Ok(())
     }
 }

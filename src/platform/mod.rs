@@ -14,3 +14,4 @@ pub mod clock;
 pub mod files;
 pub mod frame_wait;
 pub mod process;
+pub mod signals;

@@ -160,42 +160,69 @@ impl Recording {
 
     /// The file's text.
     pub fn to_text(&self) -> String {
-        let mut text = String::new();
+        let mut text = Self::header_line(self.strategy, &self.settings(), &self.world);
+        for c in &self.changes {
+            text += &Self::change_line(c);
+        }
+        let closing = self.closing_lines(&text);
+        text + &closing
+    }
+
+    /// The first line of a recording of `world` run by `strategy` with `settings`: what a
+    /// recording written as the run goes starts with.
+    pub fn header_line(strategy: Strategy, settings: &LoopSettings, world: &WorldConfig) -> String {
+        let mut line = String::new();
         push_line(
-            &mut text,
+            &mut line,
             &Header {
                 looplab_recording: VERSION,
-                seed: self.world.seed,
-                bullets: self.world.bullets,
-                strategy: self.strategy.id().to_string(),
-                update_hz: self.update_rate.as_hz(),
-                max_updates: self.max_updates,
-                frame_cap_hz: self.frame_cap.map(Rate::as_hz),
+                seed: world.seed,
+                bullets: world.bullets,
+                strategy: strategy.id().to_string(),
+                update_hz: settings.update_rate.as_hz(),
+                max_updates: settings.max_updates,
+                frame_cap_hz: settings.frame_cap.map(Rate::as_hz),
             },
         );
-        for c in &self.changes {
-            push_line(
-                &mut text,
-                &ChangeLine {
-                    step: c.step,
-                    game_time_ns: nanos(c.game_time),
-                    thrust: c.input.thrust.to_array(),
-                    dashes: c.input.dashes,
-                },
-            );
-        }
-        let end = EndLine {
-            end: EndState {
-                steps: self.end.steps,
-                game_time_ns: nanos(self.end.game_time),
-                hash: self.end.hash.to_string(),
-                ship: self.end.ship,
+        line
+    }
+
+    /// The line of one change, as it is appended when it happens.
+    pub fn change_line(c: &SteerChange) -> String {
+        let mut line = String::new();
+        push_line(
+            &mut line,
+            &ChangeLine {
+                step: c.step,
+                game_time_ns: nanos(c.game_time),
+                thrust: c.input.thrust.to_array(),
+                dashes: c.input.dashes,
             },
-        };
-        push_line(&mut text, &end);
-        let checksum = format!("{:016x}", xxh3_64(text.as_bytes()));
-        push_line(&mut text, &ChecksumLine { checksum });
-        text
+        );
+        line
+    }
+
+    /// The end line and the checksum line that close `text` (the header and every change
+    /// line), written only when the run ends well.
+    pub fn closing_lines(&self, text: &str) -> String {
+        let mut closing = String::new();
+        push_line(
+            &mut closing,
+            &EndLine {
+                end: EndState {
+                    steps: self.end.steps,
+                    game_time_ns: nanos(self.end.game_time),
+                    hash: self.end.hash.to_string(),
+                    ship: self.end.ship,
+                },
+            },
+        );
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        hasher.update(text.as_bytes());
+        hasher.update(closing.as_bytes());
+        let checksum = format!("{:016x}", hasher.digest());
+        push_line(&mut closing, &ChecksumLine { checksum });
+        closing
     }
 
     /// Reads a recording, refusing (with what is wrong, in a few words) anything this build
@@ -274,6 +301,10 @@ impl Recording {
                 }
                 Ok(Line::End(e)) => end = Some((n, e.end)),
                 Ok(Line::Checksum(c)) => checksum = Some((line_start(text, n - 1), c.checksum)),
+                // A last line cut off mid-write (no newline after it): the run was killed.
+                Err(_) if end.is_none() && !text.ends_with('\n') && is_last_line(text, n) => {
+                    return Err(cut_short(changes.len()));
+                }
                 Err(_) => {
                     return Err(format!(
                         "line {n} is not an input line, the end line or the checksum"
@@ -282,7 +313,7 @@ impl Recording {
             }
         }
         let (Some((end_line, e)), Some((checked_len, written))) = (end, checksum) else {
-            return Err("is cut short: it has no end line and checksum".into());
+            return Err(cut_short(changes.len()));
         };
         let written = u64::from_str_radix(&written, 16).ok();
         if written != Some(xxh3_64(&text.as_bytes()[..checked_len])) {
@@ -324,6 +355,21 @@ impl Recording {
             },
         })
     }
+}
+
+/// Why a recording with no end is refused: `changes` complete change lines were written
+/// before the run stopped without ending (killed, or the machine went down).
+fn cut_short(changes: usize) -> String {
+    format!(
+        "was cut short after {changes} change{}: the run that made it did not finish (it was \
+         killed, or the machine stopped), so it has no end state to check a replay against",
+        if changes == 1 { "" } else { "s" }
+    )
+}
+
+/// Whether line `n` (from 1) is the text's last.
+fn is_last_line(text: &str, n: usize) -> bool {
+    text.lines().count() == n
 }
 
 /// Byte offset where line `index` (0-based, counting every line) starts.
