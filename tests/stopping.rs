@@ -1,0 +1,233 @@
+//! A person stops Looplab their way: Ctrl+C in its terminal (SIGINT), `kill` or a service
+//! manager (SIGTERM), the terminal closed (SIGHUP), or a kill nothing can catch (SIGKILL).
+//! The caught ones end the run as Esc does, every output written whole, with the signal's
+//! conventional exit status; a recording survives even the uncaught one, as far as it went,
+//! and is then refused for replay with a line that says so.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use looplab::app::stats::RunEnd;
+use looplab::session::recording::Recording;
+use support::{App, Scratch, Weston, Xvfb, frame_log, one_at_a_time, stats};
+
+/// Sends `signal` (a name `kill -s` takes) to the app.
+fn signal(app: &App, signal: &str) {
+    let status = Command::new("kill")
+        .args(["-s", signal, &app.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -s {signal}");
+}
+
+/// The files in `dir`, sorted: no temporary or partial file may be left beside the outputs.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "xdg")
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_signal_ends_the_run_as_esc_does_and_every_output_is_whole() {
+    let _serial = one_at_a_time();
+    let xvfb = Xvfb::start();
+    for (name, end, status) in [
+        ("INT", RunEnd::Interrupted, 130),
+        ("TERM", RunEnd::Terminated, 143),
+        ("HUP", RunEnd::HungUp, 129),
+    ] {
+        let scratch = Scratch::new(&format!("signal-{name}"));
+        let recording = scratch.path("flight.jsonl");
+        let stats_path = scratch.path("run.json");
+        let frames_path = scratch.path("frames.json");
+        let app = App::start(
+            &xvfb,
+            &scratch,
+            "--strategy catch-up --vsync off --cap 30 --bullets 300 --exit-after 120",
+            &[
+                ("--record", &recording),
+                ("--stats", &stats_path),
+                ("--frame-log", &frames_path),
+            ],
+        );
+        xvfb.wait_for_window();
+        app.at(Duration::from_secs(2));
+        xvfb.hold("Right", 0.8);
+        xvfb.hold("Down", 0.4);
+        signal(&app, name);
+        let (exit, log) = app.wait(Duration::from_secs(30));
+        assert_eq!(exit.code(), Some(status), "SIG{name}: {log}");
+        support::assert_clean(&log);
+        assert!(log.contains(&format!("SIG{name}: writing")), "{log}");
+
+        // All three whole and valid, and nothing else left beside them.
+        assert_eq!(
+            files_in(scratch.path("").as_path()),
+            ["flight.jsonl", "frames.json", "run.json"],
+            "SIG{name}"
+        );
+        let run = stats(&stats_path);
+        assert_eq!(run.end, end);
+        assert!(run.ship.travelled_px > 100.0, "{:?}", run.ship);
+        assert!(frame_log(&frames_path).frames.len() > 30);
+        let text = std::fs::read_to_string(&recording).unwrap();
+        let parsed = Recording::parse(&text).unwrap_or_else(|e| panic!("SIG{name}: {e}"));
+        assert!(parsed.changes.len() >= 3, "{text}");
+
+        // The recording replays to the state it recorded.
+        let replay_stats = scratch.path("replay.json");
+        let replay = App::start(
+            &xvfb,
+            &scratch,
+            "--vsync off --exit-after 8",
+            &[("--replay", &recording), ("--stats", &replay_stats)],
+        );
+        replay.finish(Duration::from_secs(30));
+        let replayed = stats(&replay_stats).replay.expect("a replay");
+        assert_eq!(replayed.same_state, Some(true), "SIG{name}: {replayed:?}");
+    }
+}
+
+#[test]
+fn a_signal_ends_compare_mode_and_a_wayland_window_the_same_way() {
+    let _serial = one_at_a_time();
+    // Compare mode on X11, ended by SIGTERM.
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("signal-compare");
+    let stats_path = scratch.path("run.json");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--compare fixed-step --vsync off --cap 60 --bullets 300 --exit-after 120",
+        &[("--stats", &stats_path)],
+    );
+    xvfb.wait_for_window();
+    app.at(Duration::from_secs(3));
+    signal(&app, "TERM");
+    let (exit, log) = app.wait(Duration::from_secs(30));
+    assert_eq!(exit.code(), Some(143), "{log}");
+    let run = stats(&stats_path);
+    assert_eq!(run.end, RunEnd::Terminated);
+    assert!(run.compare.is_some(), "compare mode's lanes in the stats");
+
+    // A Wayland window, ended by Ctrl+C.
+    let scratch = Scratch::new("signal-wayland");
+    let weston = Weston::start(&scratch);
+    let stats_path = scratch.path("run.json");
+    let app = App::start_wayland(
+        &weston,
+        "--vsync off --bullets 300 --exit-after 120",
+        &[("--stats", &stats_path)],
+    );
+    std::thread::sleep(Duration::from_secs(4));
+    signal(&app, "INT");
+    let (exit, log) = app.wait(Duration::from_secs(30));
+    assert_eq!(exit.code(), Some(130), "{log}");
+    let run = stats(&stats_path);
+    assert_eq!(run.end, RunEnd::Interrupted);
+    assert!(
+        run.strategies.values().map(|t| t.frames).sum::<u64>() > 10,
+        "{log}"
+    );
+}
+
+#[test]
+fn a_second_signal_quits_at_once_and_leaves_nothing_half_written() {
+    let _serial = one_at_a_time();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("signal-twice");
+    let stats_path = scratch.path("run.json");
+    let frames_path = scratch.path("frames.json");
+    // What was there before: each file is either this, untouched, or the run's, whole.
+    std::fs::write(&stats_path, "before").unwrap();
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--vsync off --cap 60 --bullets 300 --exit-after 120",
+        &[("--stats", &stats_path), ("--frame-log", &frames_path)],
+    );
+    xvfb.wait_for_window();
+    app.at(Duration::from_secs(3));
+    signal(&app, "INT");
+    signal(&app, "INT");
+    let (exit, log) = app.wait(Duration::from_secs(30));
+    assert_eq!(exit.code(), Some(130), "{log}");
+    let stats_text = std::fs::read_to_string(&stats_path).unwrap();
+    assert!(
+        stats_text == "before" || serde_json::from_str::<serde_json::Value>(&stats_text).is_ok(),
+        "--stats is the old file or the new one, whole: {stats_text:.200}"
+    );
+    if frames_path.exists() {
+        frame_log(&frames_path);
+    }
+    let left: Vec<String> = files_in(scratch.path("").as_path())
+        .into_iter()
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+#[test]
+fn a_recording_killed_outright_keeps_its_changes_and_is_refused_for_replay() {
+    let _serial = one_at_a_time();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("signal-kill");
+    let recording = scratch.path("flight.jsonl");
+    // A recording from before: a run killed outright must not touch it.
+    std::fs::write(&recording, "an older flight").unwrap();
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--strategy catch-up --vsync off --cap 30 --bullets 300 --exit-after 120",
+        &[("--record", &recording)],
+    );
+    xvfb.wait_for_window();
+    app.at(Duration::from_secs(2));
+    xvfb.hold("Right", 0.6);
+    xvfb.hold("Up", 0.4);
+    // The writer syncs each change as it comes; give the last one a moment to land.
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&app, "KILL");
+    let _ = app.wait(Duration::from_secs(10));
+    assert_eq!(
+        std::fs::read_to_string(&recording).unwrap(),
+        "an older flight"
+    );
+    let partial = scratch.path("flight.jsonl.partial");
+    let text = std::fs::read_to_string(&partial).expect("the recording as far as it went");
+    let changes = text.lines().filter(|l| l.contains("\"thrust\"")).count();
+    assert!(changes >= 2, "press right, press up, let go: {text}");
+
+    // Refused for replay, in one line that says it was cut short and after how much.
+    let looplab = env!("CARGO_BIN_EXE_looplab");
+    let out = Command::new(looplab)
+        .env("DISPLAY", &xvfb.display)
+        .arg("--replay")
+        .arg(&partial)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("cut short after {changes} changes")) && err.contains("did not finish"),
+        "{err}"
+    );
+    // A new recording to the same name waits until the person has dealt with the old one.
+    let out = Command::new(looplab)
+        .env("DISPLAY", &xvfb.display)
+        .arg("--record")
+        .arg(&recording)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("flight.jsonl.partial is there"), "{err}");
+}
