@@ -20,7 +20,7 @@ use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
-use crate::platform::files;
+use crate::platform::{files, signals};
 use crate::session::recording::Recording;
 use crate::session::trace::Trace;
 use crate::settings_text::{
@@ -582,6 +582,9 @@ pub(crate) fn one_line(message: &str) -> String {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
+    if matches!(cli.command, Some(Command::Lab(_) | Command::Bench(_))) {
+        stop_cleanly_on_signals()?;
+    }
     match cli.command {
         Some(Command::Lab(lab)) => run_lab_command(*lab),
         Some(Command::Bench(BenchArgs {
@@ -640,6 +643,26 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             crate::app::run(options)
         }
     }
+}
+
+/// Ctrl+C, SIGTERM or SIGHUP in the lab or the bench stops the work where it is: a report
+/// or plot being written is abandoned (its temporary file removed, the file it was to
+/// replace left as it was), the bench's scratch directory goes, its display servers and
+/// windows end with it ([`crate::testkit::ends_with_us`]), and the process exits with the
+/// signal's status. There is nothing to save: a lab or bench cut short has no report.
+fn stop_cleanly_on_signals() -> Result<(), Failure> {
+    fn end_now() {
+        files::remove_unfinished();
+        crate::testkit::remove_scratches();
+    }
+    signals::watch(
+        |signal| {
+            eprintln!("{}: stopped; no report written", signal.name());
+            end_now();
+            std::process::exit(signal.exit_status().into());
+        },
+        end_now,
+    )
 }
 
 fn run_lab_command(args: LabArgs) -> Result<(), Failure> {

@@ -17,7 +17,7 @@ impl Xvfb {
     /// Starts Xvfb with one screen of `screen` (`WIDTHxHEIGHTxDEPTH`) on a display number
     /// it picks itself (`-displayfd`), so parallel runs never collide.
     pub fn start(screen: &str) -> Result<Xvfb, String> {
-        let mut child = Command::new("Xvfb")
+        let mut child = ends_with_us(&mut Command::new("Xvfb"))
             .args([
                 "-displayfd",
                 "1",
@@ -56,6 +56,27 @@ impl Drop for Xvfb {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Asks Linux to end `command`'s process (with SIGTERM) when the thread that starts it
+/// ends, however that happens: a signal, a panic, a kill nothing can catch. A display
+/// server or window started for a bench or a test is never left running without us.
+pub fn ends_with_us(command: &mut Command) -> &mut Command {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the child between fork and exec, as pre_exec requires:
+        // it only makes one async-signal-safe system call and touches no memory of ours.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    command
 }
 
 /// Runs `program` with `args` on `display`; an error names the package that provides it.
@@ -213,7 +234,7 @@ impl Weston {
         let socket = format!("looplab-{}-{n}", std::process::id());
         let log = std::fs::File::create(runtime.join(format!("{socket}.log")))
             .map_err(|e| format!("cannot create Weston's log in {}: {e}", runtime.display()))?;
-        let child = Command::new("weston")
+        let child = ends_with_us(&mut Command::new("weston"))
             .args([
                 "--backend=headless-backend.so",
                 &format!("--socket={socket}"),
@@ -324,6 +345,7 @@ impl Scratch {
             std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700))
                 .map_err(|e| format!("cannot make {} private: {e}", runtime.display()))?;
         }
+        scratches().push(dir.clone());
         Ok(Scratch { dir })
     }
 
@@ -341,5 +363,20 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+        scratches().retain(|d| *d != self.dir);
+    }
+}
+
+/// The scratch directories in use.
+fn scratches() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    static SCRATCHES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    SCRATCHES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes every scratch directory in use: the process is about to end on a signal, and
+/// no destructor will run.
+pub fn remove_scratches() {
+    for dir in scratches().drain(..) {
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -231,3 +231,90 @@ fn a_recording_killed_outright_keeps_its_changes_and_is_refused_for_replay() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("flight.jsonl.partial is there"), "{err}");
 }
+
+/// The processes whose parent is `parent` and whose name is `name`, from `/proc`.
+fn children_named(parent: u32, name: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`: the name may hold spaces, so split after the `)`.
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let comm = &stat[open + 1..close];
+        let ppid = stat[close + 1..].split_whitespace().nth(1);
+        if comm == name && ppid == Some(&parent.to_string()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Whether process `pid` is still running (a zombie waiting to be reaped is not).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat.rfind(')').and_then(|i| stat[i + 1..].split_whitespace().next());
+        state != Some("Z")
+    })
+}
+
+#[test]
+fn a_terminated_bench_leaves_no_display_server_running() {
+    let _serial = one_at_a_time();
+    let mut bench = Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args(["bench", "--quick", "--xvfb"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = bench.id();
+    // Its headless parts first; then it starts an Xvfb of its own for the windowed ones.
+    let started = std::time::Instant::now();
+    let servers = loop {
+        let servers = children_named(pid, "Xvfb");
+        if !servers.is_empty() {
+            break servers;
+        }
+        assert!(
+            bench.try_wait().unwrap().is_none(),
+            "the bench ended before it started a display"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "no Xvfb after five minutes"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    // A moment for it to start a window on it too.
+    std::thread::sleep(Duration::from_secs(2));
+    let windows = children_named(pid, "looplab");
+    let status = Command::new("kill")
+        .args(["-s", "TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = bench.wait().unwrap();
+    assert_eq!(exit.code(), Some(143));
+    let ended = std::time::Instant::now();
+    let left = loop {
+        let left: Vec<u32> = servers
+            .iter()
+            .chain(&windows)
+            .copied()
+            .filter(|&p| running(p))
+            .collect();
+        if left.is_empty() || ended.elapsed() > Duration::from_secs(5) {
+            break left;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        left.is_empty(),
+        "still running after the bench ended: {left:?} (servers {servers:?}, windows {windows:?})"
+    );
+}

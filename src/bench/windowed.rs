@@ -58,7 +58,7 @@ impl Display {
         let log = self.file(&format!("{name}.json"));
         let _ = std::fs::remove_file(&log);
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-        let child = Command::new(exe)
+        let child = testkit::ends_with_us(&mut Command::new(exe))
             .args(args)
             .args(["--frame-log", log.to_str().unwrap_or_default()])
             .env("DISPLAY", &self.name)
