@@ -217,7 +217,8 @@ fn a_recording_killed_outright_keeps_its_changes_and_is_refused_for_replay() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains(&format!("cut short after {changes} changes")) && err.contains("did not finish"),
+        err.contains(&format!("cut short after {changes} changes"))
+            && err.contains("did not finish"),
         "{err}"
     );
     // A new recording to the same name waits until the person has dealt with the old one.
@@ -258,7 +259,9 @@ fn children_named(parent: u32, name: &str) -> Vec<u32> {
 /// Whether process `pid` is still running (a zombie waiting to be reaped is not).
 fn running(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        let state = stat.rfind(')').and_then(|i| stat[i + 1..].split_whitespace().next());
+        let state = stat
+            .rfind(')')
+            .and_then(|i| stat[i + 1..].split_whitespace().next());
         state != Some("Z")
     })
 }
@@ -317,4 +320,50 @@ fn a_terminated_bench_leaves_no_display_server_running() {
         left.is_empty(),
         "still running after the bench ended: {left:?} (servers {servers:?}, windows {windows:?})"
     );
+}
+
+#[test]
+fn a_write_failing_at_the_end_says_so_in_one_line_and_keeps_the_old_file() {
+    let _serial = one_at_a_time();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("write-fails");
+    let stats_path = scratch.path("run.json");
+    std::fs::write(&stats_path, "the run before").unwrap();
+    let gone = scratch.path("gone");
+    std::fs::create_dir(&gone).unwrap();
+    let frames_path = gone.join("frames.json");
+    let recording = scratch.path("flight.jsonl");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--vsync off --cap 60 --bullets 300 --exit-after 5",
+        &[
+            ("--stats", &stats_path),
+            ("--frame-log", &frames_path),
+            ("--record", &recording),
+        ],
+    );
+    xvfb.wait_for_window();
+    // During the run: the temporary file --stats is written through is made impossible
+    // (a directory where it goes), and --frame-log's directory is removed.
+    let blocker = scratch.path(&format!(".run.json.{}.tmp", app.child.id()));
+    std::fs::create_dir(&blocker).unwrap();
+    std::fs::remove_dir_all(&gone).unwrap();
+    let (exit, log) = app.wait(Duration::from_secs(30));
+    assert_eq!(exit.code(), Some(1), "{log}");
+    let errors: Vec<&str> = log.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{log}");
+    assert!(
+        errors[0].contains("--stats") && errors[0].contains("--frame-log"),
+        "{}",
+        errors[0]
+    );
+    assert!(!log.contains("panicked"), "{log}");
+    // The old file as it was, and the output that could be written, written.
+    assert_eq!(
+        std::fs::read_to_string(&stats_path).unwrap(),
+        "the run before"
+    );
+    let text = std::fs::read_to_string(&recording).unwrap();
+    Recording::parse(&text).unwrap();
 }

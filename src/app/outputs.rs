@@ -10,16 +10,22 @@ use crate::session::recording::Recording;
 use crate::session::trace::{self, Trace, TraceHeader};
 
 impl App {
-    /// Writes every output the run was asked for, each whole or not at all.
+    /// Writes every output the run was asked for, each whole or not at all. One that
+    /// cannot be written does not keep the others from being written: the failure names
+    /// each that failed, in one line (exit status 1).
     pub(super) fn write_outputs(&mut self) -> Result<(), Failure> {
         self.run.totals.close(self.clock.now());
         let outputs = self.options.outputs.clone();
+        let mut failed: Vec<Failure> = Vec::new();
+        let mut keep = |written: Result<(), Failure>| failed.extend(written.err());
         if let Some(path) = &outputs.stats {
-            let text = files::to_json("stats", &self.stats_report(), true)?;
-            files::write_file("--stats", path, text.as_bytes())?;
+            keep(
+                files::to_json("stats", &self.stats_report(), true)
+                    .and_then(|text| files::write_file("--stats", path, text.as_bytes())),
+            );
         }
         if let Some(path) = &outputs.frame_log {
-            self.run.write_frame_log(path)?;
+            keep(self.run.write_frame_log(path));
         }
         if let (Some(path), Some(frames)) = (&outputs.trace, self.run.trace.take()) {
             let settings = self.controls.settings();
@@ -35,7 +41,11 @@ impl App {
                 },
                 frames,
             };
-            files::write_file("--trace", path, trace.to_text().as_bytes())?;
+            keep(files::write_file(
+                "--trace",
+                path,
+                trace.to_text().as_bytes(),
+            ));
         }
         if let Some(path) = &outputs.record {
             let o = &self.options;
@@ -46,12 +56,22 @@ impl App {
                 self.controls.session(),
             );
             let text = recording.to_text();
-            match self.recording_stream.take() {
-                Some(stream) => stream.finish(&text)?,
-                None => files::write_file("--record", path, text.as_bytes())?,
-            }
+            keep(match self.recording_stream.take() {
+                Some(stream) => stream.finish(&text),
+                None => files::write_file("--record", path, text.as_bytes()),
+            });
         }
-        Ok(())
+        match failed.len() {
+            0 => Ok(()),
+            1 => Err(failed.remove(0)),
+            _ => Err(Failure::runtime(
+                failed
+                    .iter()
+                    .map(|f| f.message.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )),
+        }
     }
 
     /// Appends the steering changes made since the last call to the recording written as
