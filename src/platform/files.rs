@@ -151,82 +151,6 @@ fn temporary_beside(path: &Path) -> PathBuf {
     directory_of(path).join(format!(".{name}.{}.tmp", std::process::id()))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("looplab-output-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    #[test]
-    fn checking_leaves_an_existing_file_as_it_was() {
-        let dir = scratch("check");
-        let path = dir.join("stats.json");
-        std::fs::write(&path, "the person's file").unwrap();
-        check_target("--stats", &path).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "the person's file");
-        assert!(!dir.join("new.json").exists());
-        check_target("--stats", &dir.join("new.json")).unwrap();
-        assert!(
-            !dir.join("new.json").exists(),
-            "nothing is created by a check"
-        );
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no probe left");
-
-        let missing = check_target("--stats", &dir.join("no/such/dir.json")).unwrap_err();
-        assert_eq!(missing.status, crate::failure::EXIT_USAGE);
-        assert!(missing.message.contains("'--stats'"), "{}", missing.message);
-        let directory = check_target("--plot", &dir).unwrap_err();
-        assert!(directory.message.contains("is a directory"));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_write_is_whole_or_leaves_the_old_file() {
-        let dir = scratch("write");
-        let path = dir.join("log.json");
-        write_file("--frame-log", &path, b"first").unwrap();
-        write_file("--frame-log", &path, b"second").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
-        assert_eq!(
-            std::fs::read_dir(&dir).unwrap().count(),
-            1,
-            "no temporary left"
-        );
-
-        // A directory where the file should go: the write fails and says so.
-        let blocked = dir.join("sub");
-        std::fs::create_dir_all(blocked.join("x")).unwrap();
-        let e = write_file("--stats", &blocked, b"data").unwrap_err();
-        assert_eq!(e.status, crate::failure::EXIT_FAILURE);
-        assert!(
-            e.message.starts_with("cannot write the --stats file"),
-            "{}",
-            e.message
-        );
-        assert!(blocked.join("x").is_dir(), "what was there is still there");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn json_that_cannot_be_written_is_a_failure_not_an_empty_text() {
-        let mut map = std::collections::HashMap::new();
-        map.insert((1, 2), "a key JSON cannot have");
-        let e = to_json("stats", &map, true).unwrap_err();
-        assert!(
-            e.message.starts_with("cannot write the stats as JSON"),
-            "{}",
-            e.message
-        );
-        assert_eq!(to_json("x", &[1, 2], false).unwrap(), "[1,2]");
-    }
-}
-
 /// Where a file written as the run goes lives until the run ends well: `flight.jsonl` is
 /// written as `flight.jsonl.partial`, renamed into place at the end. A run killed outright
 /// leaves the partial file, and whatever was at the final name stays as it was.
@@ -347,5 +271,81 @@ impl Appender {
             let _ = std::fs::remove_file(&partial);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("looplab-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn checking_leaves_an_existing_file_as_it_was() {
+        let dir = scratch("check");
+        let path = dir.join("stats.json");
+        std::fs::write(&path, "the person's file").unwrap();
+        check_target("--stats", &path).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "the person's file");
+        assert!(!dir.join("new.json").exists());
+        check_target("--stats", &dir.join("new.json")).unwrap();
+        assert!(
+            !dir.join("new.json").exists(),
+            "nothing is created by a check"
+        );
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no probe left");
+
+        let missing = check_target("--stats", &dir.join("no/such/dir.json")).unwrap_err();
+        assert_eq!(missing.status, crate::failure::EXIT_USAGE);
+        assert!(missing.message.contains("'--stats'"), "{}", missing.message);
+        let directory = check_target("--plot", &dir).unwrap_err();
+        assert!(directory.message.contains("is a directory"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_write_is_whole_or_leaves_the_old_file() {
+        let dir = scratch("write");
+        let path = dir.join("log.json");
+        write_file("--frame-log", &path, b"first").unwrap();
+        write_file("--frame-log", &path, b"second").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary left"
+        );
+
+        // A directory where the file should go: the write fails and says so.
+        let blocked = dir.join("sub");
+        std::fs::create_dir_all(blocked.join("x")).unwrap();
+        let e = write_file("--stats", &blocked, b"data").unwrap_err();
+        assert_eq!(e.status, crate::failure::EXIT_FAILURE);
+        assert!(
+            e.message.starts_with("cannot write the --stats file"),
+            "{}",
+            e.message
+        );
+        assert!(blocked.join("x").is_dir(), "what was there is still there");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn json_that_cannot_be_written_is_a_failure_not_an_empty_text() {
+        let mut map = std::collections::HashMap::new();
+        map.insert((1, 2), "a key JSON cannot have");
+        let e = to_json("stats", &map, true).unwrap_err();
+        assert!(
+            e.message.starts_with("cannot write the stats as JSON"),
+            "{}",
+            e.message
+        );
+        assert_eq!(to_json("x", &[1, 2], false).unwrap(), "[1,2]");
     }
 }
