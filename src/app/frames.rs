@@ -51,6 +51,7 @@ impl App {
             }
         }
         let updated = self.clock.now();
+        #[cfg(not(target_arch = "wasm32"))]
         self.stream_recording();
         if plan.skipped > Duration::ZERO && budget.spent(updated) {
             log::debug!("update budget spent: {} updates run", plan.updates);

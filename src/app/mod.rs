@@ -57,7 +57,7 @@ use crate::platform::files;
 use crate::platform::frame_wait::FramePacer;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::platform::frame_wait::{HIDDEN_FRAME_INTERVAL, Pace};
-use crate::platform::signals::{self, Signal};
+use crate::platform::signals::Signal;
 use crate::render::Graphics;
 use crate::session::frame::FrameRecord;
 use crate::session::recording::Recording;
@@ -172,7 +172,7 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
             .map_err(Failure::runtime)?;
     }
     let proxy = event_loop.create_proxy();
-    signals::watch(
+    crate::platform::signals::watch(
         move |signal| {
             let _ = proxy.send_event(AppEvent::Signal(signal));
         },
