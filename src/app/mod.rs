@@ -53,6 +53,7 @@ use crate::hooks::surface_faults::SurfaceFaults;
 use crate::input::{self, Action};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::platform::clock::WallClock;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::platform::files;
 use crate::platform::frame_wait::FramePacer;
 #[cfg(not(target_arch = "wasm32"))]
@@ -259,7 +260,9 @@ struct App {
     touring: Option<touring::Touring>,
     failure: Option<Failure>,
     /// `--record`'s file, written as the run goes, and the steering changes in it so far.
+    #[cfg(not(target_arch = "wasm32"))]
     recording_stream: Option<files::Appender>,
+    #[cfg(not(target_arch = "wasm32"))]
     streamed_changes: usize,
     /// In a page: the browser's frame callbacks and what the page shows of the run.
     #[cfg(target_arch = "wasm32")]
@@ -301,7 +304,9 @@ impl App {
             replay,
             touring: None,
             failure: None,
+            #[cfg(not(target_arch = "wasm32"))]
             recording_stream: None,
+            #[cfg(not(target_arch = "wasm32"))]
             streamed_changes: 0,
             #[cfg(target_arch = "wasm32")]
             page: page::PageLoop::default(),
