@@ -327,7 +327,7 @@ fn parse_pacing(s: &str) -> Result<WaitMode, String> {
     match s.trim() {
         "precise" => Ok(WaitMode::Precise),
         "naive" => Ok(WaitMode::Naive),
-        other => Err(format!("'{other}' is not precise or naive")),
+        other => Err(format!("{other:?} is not precise or naive")),
     }
 }
 
@@ -394,7 +394,7 @@ fn parse_on_off(s: &str) -> Result<bool, String> {
     match s.trim() {
         "on" | "true" | "yes" | "1" => Ok(true),
         "off" | "false" | "no" | "0" => Ok(false),
-        other => Err(format!("'{other}' is not on or off")),
+        other => Err(format!("{other:?} is not on or off")),
     }
 }
 
@@ -490,7 +490,7 @@ fn parse_hours(s: &str) -> Result<f64, String> {
     let h: f64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("'{s}' is not a number of hours"))?;
+        .map_err(|_| format!("{s:?} is not a number of hours"))?;
     if !h.is_finite() || h <= 0.0 || h > 1000.0 {
         return Err(format!(
             "must be more than 0 and at most 1000 hours, got {s}"
@@ -510,7 +510,7 @@ fn parse_bullets(s: &str) -> Result<usize, String> {
     let n: i64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("'{s}' is not a whole number"))?;
+        .map_err(|_| format!("{s:?} is not a whole number"))?;
     if n < 0 || n as usize > WorldConfig::MAX_BULLETS {
         return Err(format!(
             "must be from 0 to {}, got {n}",
@@ -524,7 +524,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     let x: f64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
     if !x.is_finite() || x <= 0.0 {
         return Err(format!("must be a positive number of seconds, got {s}"));
     }
@@ -758,7 +758,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     names.sort_unstable();
     if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
         return Err(Failure::usage(format!(
-            "invalid value for '--profile': profile '{}' is given twice",
+            "invalid value for '--profile': profile {:?} is given twice",
             w[0]
         )));
     }
@@ -787,10 +787,16 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The largest recording read: about 900,000 steering changes.
+pub const MAX_RECORDING_BYTES: u64 = 64 << 20;
+/// The largest trace read: about 1.1 million frames, five hours at 60 FPS. Read whole and
+/// parsed, it takes about twice its size in memory.
+pub const MAX_TRACE_BYTES: u64 = 256 << 20;
+
 /// Reads a recording, or says in one line what is wrong with the file (exit status 2).
 pub fn load_recording(path: &std::path::Path) -> Result<Recording, Failure> {
     let bad = |problem: String| Failure::usage(format!("recording {}: {problem}", path.display()));
-    let text = files::read_text(path).map_err(bad)?;
+    let text = files::read_text(path, MAX_RECORDING_BYTES).map_err(bad)?;
     Recording::parse(&text).map_err(bad)
 }
 
@@ -798,7 +804,7 @@ pub fn load_recording(path: &std::path::Path) -> Result<Recording, Failure> {
 /// status 2).
 pub fn load_trace(path: &std::path::Path) -> Result<Trace, Failure> {
     let bad = |problem: String| Failure::usage(format!("trace {}: {problem}", path.display()));
-    let text = files::read_text(path).map_err(bad)?;
+    let text = files::read_text(path, MAX_TRACE_BYTES).map_err(bad)?;
     Trace::parse(&text).map_err(bad)
 }
 

@@ -21,7 +21,7 @@ impl Failure {
     /// The person asked for something that cannot be: exit status 2.
     pub fn usage(message: impl Into<String>) -> Self {
         Self {
-            message: message.into(),
+            message: one_line(&message.into()),
             status: EXIT_USAGE,
         }
     }
@@ -29,7 +29,7 @@ impl Failure {
     /// Something went wrong while running: exit status 1.
     pub fn runtime(message: impl Into<String>) -> Self {
         Self {
-            message: message.into(),
+            message: one_line(&message.into()),
             status: EXIT_FAILURE,
         }
     }
@@ -46,6 +46,21 @@ impl Failure {
     }
 }
 
+/// `text` with its control characters (a newline or tab a person's input carried into a
+/// message, quoted by a parser) written as escapes, so a message stays one line.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
@@ -53,3 +68,15 @@ impl fmt::Display for Failure {
 }
 
 impl std::error::Error for Failure {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_is_one_line_whatever_it_quotes() {
+        let f = Failure::usage("unknown profile 'fast\nweak\tgpu'");
+        assert_eq!(f.message, "unknown profile 'fast\\nweak\\tgpu'");
+        assert_eq!(one_line("plain: 5 ms"), "plain: 5 ms");
+    }
+}

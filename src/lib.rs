@@ -13,6 +13,8 @@
 //!   [`lab::machine::Machine`], which compare mode's lanes run too).
 //! - [`bench`]: the real loop, measured.
 //! - [`hooks`]: the tests' and the bench's hidden options, off the frame path.
+//! - [`untrusted`]: every reader of user input in one list, for the fuzz targets and the
+//!   property tests.
 //!
 //! The window and the lab drive the same planner: the window with the real clock, the lab and
 //! the tests with a manual one. Imports run one way: timing and platform, then world, session,
@@ -36,6 +38,7 @@ pub mod settings_text;
 pub mod strategy_text;
 pub mod testkit;
 pub mod tour;
+pub mod untrusted;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 pub mod world;

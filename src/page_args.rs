@@ -54,7 +54,7 @@ pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
                     Some("auto") | None => false,
                     Some(other) => {
                         return Err(Failure::usage(format!(
-                            "backend={other}: a page draws with webgl or auto (WebGPU where the browser has it)"
+                            "backend={other:?}: a page draws with webgl or auto (WebGPU where the browser has it)"
                         )));
                     }
                 }
@@ -65,7 +65,7 @@ pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
                     Some("off") => Some(false),
                     Some(other) => {
                         return Err(Failure::usage(format!(
-                            "tour={other}: the tour is on or off"
+                            "tour={other:?}: the tour is on or off"
                         )));
                     }
                 }

@@ -55,7 +55,7 @@ impl FromStr for MaxUpdates {
                     "must be from 1 to {} or 'unlimited', got {n}",
                     Self::MAX
                 )),
-                Err(_) => Err(format!("'{v}' is not a count (a number or 'unlimited')")),
+                Err(_) => Err(format!("{v:?} is not a count (a number or 'unlimited')")),
             },
         }
     }
@@ -187,7 +187,7 @@ impl FromStr for DeltaKind {
             .find(|k| k.id() == s.trim())
             .ok_or_else(|| {
                 format!(
-                    "'{}' is not measured, snapped, smoothed or synced",
+                    "{:?} is not measured, snapped, smoothed or synced",
                     s.trim()
                 )
             })
@@ -205,14 +205,14 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let t = s.trim();
     let split = t
         .find(|c: char| c.is_ascii_alphabetic() || c == 'µ')
-        .ok_or_else(|| format!("'{s}' has no unit (write it like 5ms, 1.5s or 200us)"))?;
+        .ok_or_else(|| format!("{s:?} has no unit (write it like 5ms, 1.5s or 200us)"))?;
     let (number, unit) = t.split_at(split);
     let value: f64 = number
         .trim()
         .parse()
-        .map_err(|_| format!("'{s}' is not a duration (write it like 5ms, 1.5s or 200us)"))?;
+        .map_err(|_| format!("{s:?} is not a duration (write it like 5ms, 1.5s or 200us)"))?;
     if !value.is_finite() || value < 0.0 {
-        return Err(format!("duration '{s}' must not be negative"));
+        return Err(format!("duration {s:?} must not be negative"));
     }
     let nanos_per_unit = match unit.trim() {
         "ns" => 1.0,
@@ -223,13 +223,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "h" => 3600e9,
         other => {
             return Err(format!(
-                "'{other}' in '{s}' is not a time unit (use ns, us, ms, s, m or h)"
+                "{other:?} in {s:?} is not a time unit (use ns, us, ms, s, m or h)"
             ));
         }
     };
     let nanos = value * nanos_per_unit;
     if nanos > 1e18 {
-        return Err(format!("duration '{s}' is too long"));
+        return Err(format!("duration {s:?} is too long"));
     }
     Ok(Duration::from_nanos(nanos.round() as u64))
 }

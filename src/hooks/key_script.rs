@@ -41,7 +41,7 @@ impl KeyScript {
             .filter(|e| !e.is_empty())
         {
             let bad =
-                |why: &str| format!("'{entry}' {why} (write SECONDS:KEY or SECONDS:KEY/HELD)");
+                |why: &str| format!("{entry:?} {why} (write SECONDS:KEY or SECONDS:KEY/HELD)");
             let (at, key) = entry.split_once(':').ok_or_else(|| bad("has no time"))?;
             let at = seconds(at).ok_or_else(|| bad("has no time in seconds"))?;
             let (key, held) = match key.split_once('/') {
@@ -227,7 +227,7 @@ mod tests {
     #[test]
     fn bad_scripts_name_the_entry() {
         let err = |t: &str| KeyScript::parse(t).unwrap_err();
-        assert!(err("4").contains("'4' has no time"));
+        assert!(err("4").contains("\"4\" has no time"));
         assert!(err("x:4").contains("no time in seconds"));
         assert!(err("1:Hyper").contains("names no key"));
         assert!(err("1:Right/soon").contains("holds for no time"));

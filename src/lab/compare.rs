@@ -157,7 +157,7 @@ impl LaneSpec {
 pub fn parse_lane(spec: &str) -> Result<LaneSpec, String> {
     let (profile, strategy) = spec
         .rsplit_once('/')
-        .ok_or_else(|| format!("'{spec}' is not PROFILE/STRATEGY, like weak-gpu/variable"))?;
+        .ok_or_else(|| format!("{spec:?} is not PROFILE/STRATEGY, like weak-gpu/variable"))?;
     let (strategy, delta) = match strategy.split_once('+') {
         Some((s, d)) => (s, d.parse::<DeltaKind>()?),
         None => (strategy, DeltaKind::Measured),
@@ -189,7 +189,7 @@ impl FromStr for Preset {
             .find(|p| p.id() == s.trim())
             .ok_or_else(|| {
                 let ids: Vec<&str> = Preset::ALL.iter().map(|p| p.id()).collect();
-                format!("unknown comparison '{s}' (choose from {})", ids.join(", "))
+                format!("unknown comparison {s:?} (choose from {})", ids.join(", "))
             })
     }
 }

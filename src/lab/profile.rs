@@ -177,7 +177,7 @@ impl Profile {
                 .ok_or_else(|| {
                     let names: Vec<String> = Self::builtin().into_iter().map(|p| p.name).collect();
                     format!(
-                        "unknown profile '{spec}' (choose from {}, or write NAME:render=5ms,update=1ms,...)",
+                        "unknown profile {spec:?} (choose from {}, or write NAME:render=5ms,update=1ms,...)",
                         names.join(", ")
                     )
                 });
@@ -189,7 +189,7 @@ impl Profile {
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
             return Err(format!(
-                "profile name '{name}' must be letters, digits, '-' or '_'"
+                "profile name {name:?} must be letters, digits, '-' or '_'"
             ));
         }
         let mut p = Self::base(name, "custom");
@@ -197,9 +197,9 @@ impl Profile {
         for pair in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = pair
                 .split_once('=')
-                .ok_or_else(|| format!("'{pair}' in profile '{name}' is not key=value"))?;
+                .ok_or_else(|| format!("{pair:?} in profile {name:?} is not key=value"))?;
             let (key, value) = (key.trim(), value.trim());
-            let in_profile = |e: String| format!("{key} in profile '{name}': {e}");
+            let in_profile = |e: String| format!("{key} in profile {name:?}: {e}");
             match key {
                 "render" => p.render = parse_duration(value).map_err(in_profile)?,
                 "update" => p.update = parse_duration(value).map_err(in_profile)?,
@@ -215,7 +215,7 @@ impl Profile {
                     vsync = Some(match value {
                         "on" | "true" | "yes" => true,
                         "off" | "false" | "no" => false,
-                        v => return Err(in_profile(format!("'{v}' is not on or off"))),
+                        v => return Err(in_profile(format!("{v:?} is not on or off"))),
                     })
                 }
                 "noise" => p.noise = parse_fraction(value).map_err(in_profile)?,
@@ -228,7 +228,7 @@ impl Profile {
                 }
                 "stall" => {
                     let (length, at) = value.split_once('@').ok_or_else(|| {
-                        in_profile(format!("'{value}' is not LENGTH@AT, like 1s@5s"))
+                        in_profile(format!("{value:?} is not LENGTH@AT, like 1s@5s"))
                     })?;
                     p.stall = Some(Stall {
                         length: parse_duration(length).map_err(in_profile)?,
@@ -237,7 +237,7 @@ impl Profile {
                 }
                 other => {
                     return Err(format!(
-                        "unknown key '{other}' in profile '{name}' (use render, update, jitter, refresh, vsync, noise, timer, stall)"
+                        "unknown key {other:?} in profile {name:?} (use render, update, jitter, refresh, vsync, noise, timer, stall)"
                     ));
                 }
             }
@@ -245,7 +245,7 @@ impl Profile {
         p.vsync = vsync.unwrap_or(false);
         if p.jitter > p.render {
             return Err(format!(
-                "jitter in profile '{name}' ({}) must not exceed render ({})",
+                "jitter in profile {name:?} ({}) must not exceed render ({})",
                 format_duration(p.jitter),
                 format_duration(p.render)
             ));
@@ -295,10 +295,10 @@ fn parse_fraction(value: &str) -> Result<f64, String> {
     let x = number
         .trim()
         .parse::<f64>()
-        .map_err(|_| format!("'{value}' is not a fraction like 0.02 or 2%"))?
+        .map_err(|_| format!("{value:?} is not a fraction like 0.02 or 2%"))?
         * scale;
     if !(0.0..=0.5).contains(&x) {
-        return Err(format!("'{value}' must be between 0 and 50%"));
+        return Err(format!("{value:?} must be between 0 and 50%"));
     }
     Ok(x)
 }
@@ -375,18 +375,18 @@ mod tests {
     #[test]
     fn malformed_profiles_are_rejected_with_the_reason() {
         let err = |s: &str| Profile::parse(s).unwrap_err();
-        assert!(err("turbo").contains("unknown profile 'turbo'"));
+        assert!(err("turbo").contains("unknown profile \"turbo\""));
         assert!(err("x:render").contains("not key=value"));
-        assert!(err("x:render=fast").contains("render in profile 'x'"));
+        assert!(err("x:render=fast").contains("render in profile \"x\""));
         assert!(err("x:render=-3ms").contains("negative"));
-        assert!(err("x:colour=red").contains("unknown key 'colour'"));
+        assert!(err("x:colour=red").contains("unknown key \"colour\""));
         assert!(err("x:refresh=-60").contains("positive"));
         assert!(err("x:stall=2s").contains("LENGTH@AT"));
         assert!(err("x:render=1ms,jitter=2ms").contains("must not exceed"));
         assert!(err("x:vsync=maybe").contains("not on or off"));
         assert!(err("x:noise=80%").contains("between 0 and 50%"));
         assert!(err("x:noise=lots").contains("not a fraction"));
-        assert!(err("x:timer=sloppy").contains("timer in profile 'x'"));
+        assert!(err("x:timer=sloppy").contains("timer in profile \"x\""));
         assert!(err("bad name!:render=1ms").contains("profile name"));
         assert!(parse_profiles("fast,nope").is_err());
     }

@@ -89,9 +89,28 @@ pub fn to_json<T: Serialize>(what: &str, value: &T, pretty: bool) -> Result<Stri
     text.map_err(|e| Failure::runtime(format!("cannot write the {what} as JSON: {e}")))
 }
 
-/// The text of a file a person handed in, or why it cannot be read (for their message).
-pub fn read_text(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot be read: {e}"))
+/// The text of a file a person handed in, read only up to `limit` bytes (a file over it,
+/// or one that never ends, such as `/dev/zero`, is refused without being read further), or
+/// why it cannot be read (for their message).
+pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "is larger than the {} MiB this kind of file may be",
+            limit >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "is not text (not UTF-8 from byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// Makes sure `dir` (given to `option`) is a new or empty directory to write into,

@@ -3,6 +3,8 @@
 
 use serde::de::DeserializeOwned;
 
+use crate::failure::one_line;
+
 /// The non-blank lines of `text` after a header that names `kind` (`"looplab_trace"`) with
 /// `version`, parsed as `H`; each with its 1-based line number. `noun` names the file in
 /// messages ("trace").
@@ -29,6 +31,7 @@ pub fn open<'a, H: DeserializeOwned>(
             "is a version {found} {noun}; this Looplab reads version {version}"
         ));
     }
-    let header = serde_json::from_str(first).map_err(|e| format!("line 1 is not valid: {e}"))?;
+    let header = serde_json::from_str(first)
+        .map_err(|e| format!("line 1 is not valid: {}", one_line(&e.to_string())))?;
     Ok((header, lines))
 }

@@ -147,8 +147,12 @@ impl Trace {
         }
         let mut frames: Vec<TraceFrame> = Vec::new();
         for (n, line) in lines {
-            let frame: TraceFrame =
-                serde_json::from_str(line).map_err(|e| format!("line {n} is not a frame: {e}"))?;
+            let frame: TraceFrame = serde_json::from_str(line).map_err(|e| {
+                format!(
+                    "line {n} is not a frame: {}",
+                    crate::failure::one_line(&e.to_string())
+                )
+            })?;
             if let Some(last) = frames.last()
                 && frame.start_ns < last.start_ns
             {

@@ -56,14 +56,14 @@ impl fmt::Display for TimingError {
             TimingError::ParseRate(s) => {
                 write!(
                     f,
-                    "'{s}' is not a rate (expected a number of hertz, like 60)"
+                    "{s:?} is not a rate (expected a number of hertz, like 60)"
                 )
             }
             TimingError::ParseTimeScale(s) => {
-                write!(f, "'{s}' is not a time scale (expected a factor, like 0.5)")
+                write!(f, "{s:?} is not a time scale (expected a factor, like 0.5)")
             }
             TimingError::UnknownStrategy(s) => {
-                write!(f, "unknown strategy '{s}' (choose from ")?;
+                write!(f, "unknown strategy {s:?} (choose from ")?;
                 for (i, strategy) in crate::Strategy::ALL.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
@@ -108,11 +108,11 @@ mod tests {
             ),
             (
                 TimingError::ParseRate("fast".into()),
-                "'fast' is not a rate (expected a number of hertz, like 60)",
+                "\"fast\" is not a rate (expected a number of hertz, like 60)",
             ),
             (
                 TimingError::UnknownStrategy("warp".into()),
-                "unknown strategy 'warp' (choose from uncapped, fixed-sleep, variable, \
+                "unknown strategy \"warp\" (choose from uncapped, fixed-sleep, variable, \
                  catch-up, interpolated, extrapolated, predicted, predicted-kept)",
             ),
         ];
