@@ -14,13 +14,23 @@ use looplab::app::stats::RunEnd;
 use looplab::session::recording::Recording;
 use support::{App, Scratch, Weston, Xvfb, frame_log, one_at_a_time, stats};
 
-/// Sends `signal` (a name `kill -s` takes) to the app.
+/// Sends `signal` (`INT`, `TERM`, `HUP` or `KILL`) to process `pid`.
+fn send(pid: u32, signal: &str) {
+    let number = match signal {
+        "INT" => libc::SIGINT,
+        "TERM" => libc::SIGTERM,
+        "HUP" => libc::SIGHUP,
+        "KILL" => libc::SIGKILL,
+        other => panic!("no signal {other}"),
+    };
+    // SAFETY: kill(2) only sends a signal, to a child this test started.
+    let sent = unsafe { libc::kill(pid as libc::pid_t, number) };
+    assert_eq!(sent, 0, "kill -{signal} {pid}");
+}
+
+/// Sends `signal` to the app.
 fn signal(app: &App, signal: &str) {
-    let status = Command::new("kill")
-        .args(["-s", signal, &app.child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success(), "kill -s {signal}");
+    send(app.child.id(), signal);
 }
 
 /// The files in `dir`, sorted: no temporary or partial file may be left beside the outputs.
@@ -296,11 +306,7 @@ fn a_terminated_bench_leaves_no_display_server_running() {
     // A moment for it to start a window on it too.
     std::thread::sleep(Duration::from_secs(2));
     let windows = children_named(pid, "looplab");
-    let status = Command::new("kill")
-        .args(["-s", "TERM", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    send(pid, "TERM");
     let exit = bench.wait().unwrap();
     assert_eq!(exit.code(), Some(143));
     let ended = std::time::Instant::now();
@@ -366,4 +372,28 @@ fn a_write_failing_at_the_end_says_so_in_one_line_and_keeps_the_old_file() {
     );
     let text = std::fs::read_to_string(&recording).unwrap();
     Recording::parse(&text).unwrap();
+}
+
+#[test]
+fn ctrl_c_stops_the_lab_and_leaves_the_old_plot_as_it_was() {
+    let scratch = Scratch::new("lab-interrupted");
+    let plot = scratch.path("plot.svg");
+    std::fs::write(&plot, "the plot before").unwrap();
+    // A long virtual run: minutes of work, stopped a second in.
+    let mut lab = Command::new(env!("CARGO_BIN_EXE_looplab"))
+        .args(["lab", "--seconds", "20000", "--plot"])
+        .arg(&plot)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    send(lab.id(), "INT");
+    let exit = lab.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut lab.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(exit.code(), Some(130), "{err}");
+    assert!(err.contains("SIGINT: stopped"), "{err}");
+    assert_eq!(std::fs::read_to_string(&plot).unwrap(), "the plot before");
+    assert_eq!(files_in(scratch.path("").as_path()), ["plot.svg"]);
 }
