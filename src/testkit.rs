@@ -7,6 +7,8 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
+use crate::platform::files::Leftovers;
+
 /// A private X server, stopped when dropped.
 pub struct Xvfb {
     child: Child,
@@ -345,7 +347,7 @@ impl Scratch {
             std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700))
                 .map_err(|e| format!("cannot make {} private: {e}", runtime.display()))?;
         }
-        scratches().push(dir.clone());
+        SCRATCHES.add(&dir);
         Ok(Scratch { dir })
     }
 
@@ -363,20 +365,15 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
-        scratches().retain(|d| *d != self.dir);
+        SCRATCHES.forget(&self.dir);
     }
 }
 
 /// The scratch directories in use.
-fn scratches() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    static SCRATCHES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
-    SCRATCHES.lock().unwrap_or_else(|e| e.into_inner())
-}
+static SCRATCHES: Leftovers = Leftovers::new();
 
 /// Removes every scratch directory in use: the process is about to end on a signal, and
 /// no destructor will run.
 pub fn remove_scratches() {
-    for dir in scratches().drain(..) {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    SCRATCHES.remove_all();
 }

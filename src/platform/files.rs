@@ -52,11 +52,11 @@ pub fn write_file(option: &str, path: &Path, bytes: &[u8]) -> Result<(), Failure
         ))
     };
     let temporary = temporary_beside(path);
-    unfinished().push(temporary.clone());
+    UNFINISHED.add(&temporary);
     let written = std::fs::File::create(&temporary)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
         .and_then(|()| std::fs::rename(&temporary, path));
-    unfinished().retain(|p| *p != temporary);
+    UNFINISHED.forget(&temporary);
     if let Err(e) = written {
         let _ = std::fs::remove_file(&temporary);
         return Err(fail(e));
@@ -64,18 +64,51 @@ pub fn write_file(option: &str, path: &Path, bytes: &[u8]) -> Result<(), Failure
     Ok(())
 }
 
-/// The temporary files being written now.
-fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    static UNFINISHED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
-    UNFINISHED.lock().unwrap_or_else(|e| e.into_inner())
+/// Paths to remove if the process ends before it can tidy them itself (a second Ctrl+C
+/// ends it at once, and no destructor runs): the temporary files being written, the
+/// bench's scratch directories.
+pub struct Leftovers(std::sync::Mutex<Vec<PathBuf>>);
+
+impl Leftovers {
+    pub const fn new() -> Self {
+        Self(std::sync::Mutex::new(Vec::new()))
+    }
+
+    fn paths(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `path` is in use until [`Leftovers::forget`].
+    pub fn add(&self, path: &Path) {
+        self.paths().push(path.to_path_buf());
+    }
+
+    /// `path` is tidied, or taken care of.
+    pub fn forget(&self, path: &Path) {
+        self.paths().retain(|p| p != path);
+    }
+
+    /// Removes every path still in use, file or directory.
+    pub fn remove_all(&self) {
+        for path in self.paths().drain(..) {
+            let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
+        }
+    }
 }
+
+impl Default for Leftovers {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The temporary files being written now.
+static UNFINISHED: Leftovers = Leftovers::new();
 
 /// Removes the temporary files being written now: the process is about to end mid-write
 /// (a second Ctrl+C), and the files they were to replace stay as they were.
 pub fn remove_unfinished() {
-    for path in unfinished().drain(..) {
-        let _ = std::fs::remove_file(path);
-    }
+    UNFINISHED.remove_all();
 }
 
 /// `value` as JSON (pretty when `pretty`), or a failure that says what could not be
@@ -366,5 +399,24 @@ mod tests {
             e.message
         );
         assert_eq!(to_json("x", &[1, 2], false).unwrap(), "[1,2]");
+    }
+
+    #[test]
+    fn leftovers_removes_what_is_still_in_use_and_only_that() {
+        let dir = std::env::temp_dir().join(format!("looplab-leftovers-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("scratch")).unwrap();
+        let (file, kept) = (dir.join("run.json.tmp"), dir.join("kept.json"));
+        std::fs::write(&file, "half").unwrap();
+        std::fs::write(&kept, "whole").unwrap();
+        let leftovers = Leftovers::new();
+        leftovers.add(&file);
+        leftovers.add(&dir.join("scratch"));
+        leftovers.add(&kept);
+        leftovers.forget(&kept);
+        leftovers.remove_all();
+        assert!(!file.exists() && !dir.join("scratch").exists());
+        assert!(kept.exists(), "a path forgotten is left alone");
+        leftovers.remove_all();
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
