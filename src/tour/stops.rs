@@ -37,7 +37,8 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
-            may_differ: "a machine that draws under 60 frames a second runs the game slow instead",
+            may_differ: "a machine that draws under 60 frames a second runs the game slow instead, \
+                         and a page never draws faster than its display",
         },
         Stop {
             id: "a-little-nap",
