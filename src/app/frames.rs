@@ -22,9 +22,10 @@ const UPDATE_BUDGET: Duration = UpdateBudget::DEFAULT_LIMIT;
 const TOUR_INVITE_FOR: Duration = Duration::from_secs(20);
 
 impl App {
-    /// Starts a frame (the last one finished at `idle_since`): runs its updates and asks for
-    /// its redraw, or, with nothing to draw on, finishes it at once.
-    pub(super) fn begin_frame(&mut self, idle_since: Duration) {
+    /// Starts a frame (the loop slept of its own accord since `slept_since`, or went straight
+    /// on from the last frame): runs its updates and asks for its redraw, or, with nothing to
+    /// draw on, finishes it at once.
+    pub(super) fn begin_frame(&mut self, slept_since: Option<Duration>) {
         if let Some(stall) = self.input.stall.take() {
             block_for(stall);
         }
@@ -57,7 +58,7 @@ impl App {
             log::debug!("update budget spent: {} updates run", plan.updates);
         }
         let record = FrameRecord {
-            waited: now.saturating_sub(idle_since),
+            waited: slept_since.map_or(Duration::ZERO, |since| now.saturating_sub(since)),
             update_time: updated - now,
             inputs: self.input.take_applied(),
             ..self.controls.session().record(&plan)
@@ -154,7 +155,7 @@ impl App {
                         display_paced && plan.wake == looplab_timing::Wake::Immediately;
                     self.display_presented(on_grid_at, on_the_grid);
                 }
-                self.watch_tour(presented, &plan);
+                self.watch_tour(presented, &plan, record.waited);
                 record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
                 self.run.presented(&record);
                 self.readouts.last = record;

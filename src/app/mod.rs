@@ -561,7 +561,11 @@ impl App {
                     if matches!(self.phase, Phase::Quitting(_)) {
                         return ControlFlow::Wait;
                     }
-                    self.begin_frame(since);
+                    // The loop slept only if its wake time was still to come when the last
+                    // frame ended; the moments between frames of a loop that goes straight on
+                    // are the event loop's, not a nap.
+                    let slept = matches!(wake, Wake::At(t) if t > since);
+                    self.begin_frame(slept.then_some(since));
                     match self.phase {
                         // Running on hidden (`--run-hidden`): updates without drawing, a
                         // frame every few milliseconds rather than a spin.

@@ -227,7 +227,9 @@ impl App {
                 if matches!(self.phase, Phase::Quitting(_)) {
                     return;
                 }
-                self.begin_frame(since);
+                // In a page the loop is idle between the browser's callbacks whatever its
+                // strategy asks.
+                self.begin_frame(Some(since));
                 if matches!(self.phase, Phase::Drawing(_)) {
                     self.draw();
                 }

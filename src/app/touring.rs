@@ -90,28 +90,28 @@ impl App {
         Some(effect)
     }
 
-    /// Watches the tour's stop on a frame planned as `plan` and presented at `presented`;
-    /// in compare mode, on the first lane's picture (each counted once, when it appears).
-    pub(super) fn watch_tour(&mut self, presented: Duration, plan: &FramePlan) {
+    /// Watches the tour's stop on a frame planned as `plan`, begun after the loop slept
+    /// `waited`, and presented at `presented`; in compare mode, on the first lane's picture
+    /// (each counted once, when it appears).
+    pub(super) fn watch_tour(&mut self, presented: Duration, plan: &FramePlan, waited: Duration) {
         let Some(touring) = self.touring.as_mut().filter(|t| t.on) else {
             return;
         };
         let picture = match &self.compare {
             Some(c) => c.lanes[0]
                 .picture()
-                .map(|p| (p.shown_at, p.plan, c.lanes[0].session())),
-            None => Some((presented, *plan, self.controls.session())),
+                .map(|p| (p.shown_at, p.plan, c.lanes[0].session(), p.waited)),
+            None => Some((presented, *plan, self.controls.session(), waited)),
         };
-        let Some((shown, plan, session)) = picture else {
+        let Some((shown, plan, session, waited)) = picture else {
             return;
         };
-        touring.tracker.picture(shown, &plan, session);
+        touring.tracker.picture(shown, &plan, session, waited);
         let others = self
             .compare
             .as_ref()
             .map_or_else(Vec::new, Compare::agreements);
-        let busy = self.readouts.cpu.percent().unwrap_or(0.0) / 100.0;
-        let figures = touring.tracker.figures(presented, &others, busy);
+        let figures = touring.tracker.figures(presented, &others);
         let standing = touring.tour.watch(&figures, presented);
         if standing != touring.standing {
             let id = touring.tour.stop().map_or("", |s| s.id);

@@ -74,8 +74,8 @@ pub enum LaneChange {
 struct Working {
     plan: FramePlan,
     done: Duration,
-    /// Time the machine spent working on it (updates and drawing, not waits).
-    busy: Duration,
+    /// How long the loop slept of its own accord before the frame began.
+    waited: Duration,
 }
 
 /// The picture a lane shows: the plan of its last finished frame, drawn from its world.
@@ -84,6 +84,9 @@ pub struct Picture {
     pub plan: FramePlan,
     /// Real time at which it appeared.
     pub shown_at: Duration,
+    /// How long the loop slept of its own accord before its frame began (zero for a loop
+    /// that went straight on; a wait for the display is the display's, not the loop's).
+    pub waited: Duration,
 }
 
 /// One modelled machine running one strategy.
@@ -94,6 +97,8 @@ pub struct Lane {
     session: Session,
     /// When the next frame starts, while none is in progress.
     next_start: Duration,
+    /// How long the loop sleeps before that frame: the wait its strategy asked for.
+    sleeps_before_next: Duration,
     working: Option<Working>,
     picture: Option<Picture>,
     /// Steering that arrived but that the machine has not polled yet (it polls at the start
@@ -106,9 +111,8 @@ pub struct Lane {
     checkpoint: Checkpoint,
     /// State hashes every [`CHECK_EVERY`] of game time, oldest first.
     hashes: Vec<(Duration, StateHash)>,
-    /// Real times at which recent pictures appeared (the last second), their updates, and
-    /// the time their frames kept the machine busy.
-    recent: VecDeque<(Duration, u32, Duration)>,
+    /// Real times at which recent pictures appeared (the last second), and their updates.
+    recent: VecDeque<(Duration, u32)>,
 }
 
 impl Lane {
@@ -125,6 +129,7 @@ impl Lane {
             machine: Machine::new(profile, world.seed, start),
             session: Session::new(strategy, settings, world),
             next_start: start,
+            sleeps_before_next: Duration::ZERO,
             working: None,
             picture: None,
             unpolled: VecDeque::new(),
@@ -265,7 +270,7 @@ impl Lane {
         self.working = Some(Working {
             plan,
             done: times.shown,
-            busy: times.busy,
+            waited: std::mem::take(&mut self.sleeps_before_next),
         });
     }
 
@@ -278,16 +283,18 @@ impl Lane {
         self.picture = Some(Picture {
             plan: w.plan,
             shown_at: w.done,
+            waited: w.waited,
         });
-        self.recent.push_back((w.done, w.plan.updates, w.busy));
+        self.recent.push_back((w.done, w.plan.updates));
         while self
             .recent
             .front()
-            .is_some_and(|&(t, _, _)| t + Duration::from_secs(1) < w.done)
+            .is_some_and(|&(t, _)| t + Duration::from_secs(1) < w.done)
         {
             self.recent.pop_front();
         }
         self.next_start = self.machine.next_start(w.plan.wake, w.done);
+        self.sleeps_before_next = self.next_start.saturating_sub(w.done);
     }
 
     /// The machine's profile.
@@ -311,7 +318,7 @@ impl Lane {
         let from = now.saturating_sub(Duration::from_secs(1));
         self.recent
             .iter()
-            .filter(|&&(t, n, _)| t > from && t <= now && n >= 2)
+            .filter(|&&(t, n)| t > from && t <= now && n >= 2)
             .count()
     }
 
@@ -320,27 +327,8 @@ impl Lane {
         let from = now.saturating_sub(Duration::from_secs(1));
         self.recent
             .iter()
-            .filter(|&&(t, _, _)| t > from && t <= now)
-            .fold((0, 0), |(f, u), &(_, n, _)| (f + 1, u + n))
-    }
-
-    /// Share of the last second of real time before `now` the machine spent working on the
-    /// frames shown in it, rather than sleeping or waiting for the display: the lab's power
-    /// proxy, as process CPU is the window's.
-    pub fn busy_share(&self, now: Duration) -> f64 {
-        let from = now.saturating_sub(Duration::from_secs(1));
-        let busy: Duration = self
-            .recent
-            .iter()
-            .filter(|&&(t, _, _)| t > from && t <= now)
-            .map(|&(_, _, b)| b)
-            .sum();
-        let span = (now - from).as_secs_f64();
-        if span > 0.0 {
-            (busy.as_secs_f64() / span).min(1.0)
-        } else {
-            0.0
-        }
+            .filter(|&&(t, _)| t > from && t <= now)
+            .fold((0, 0), |(f, u), &(_, n)| (f + 1, u + n))
     }
 
     /// The state hashes taken so far, every [`CHECK_EVERY`] of game time.
@@ -532,19 +520,32 @@ mod tests {
     }
 
     #[test]
-    fn a_lane_says_how_busy_its_machine_was() {
+    fn a_lane_says_how_long_its_loop_slept_before_each_picture() {
         // The fast machine's frames take 1.2 ms: napping out the rest of each 16.7 ms step,
-        // it works about 7% of the time; never waiting, all of it.
-        let second = Duration::from_secs(2);
+        // its loop sleeps about 15.5 ms before each frame; never waiting, not at all.
         let mut napping = lane("fast", Strategy::FixedSleep);
         let mut racing = lane("fast", Strategy::Uncapped);
+        let (mut naps, mut races) = (Vec::new(), Vec::new());
         for ms in 0..=2000 {
-            napping.advance_to(Duration::from_millis(ms));
-            racing.advance_to(Duration::from_millis(ms));
+            let now = Duration::from_millis(ms);
+            if napping.advance_to(now) {
+                naps.push(napping.picture().unwrap().waited);
+            }
+            if racing.advance_to(now) {
+                races.push(racing.picture().unwrap().waited);
+            }
         }
-        let (nap, race) = (napping.busy_share(second), racing.busy_share(second));
-        assert!((nap - 1.2 / 16.667).abs() < 0.01, "{nap}");
-        assert!(race > 0.98, "{race}");
+        // The first frame starts at once; every later one after a nap.
+        let step = Duration::from_nanos(16_666_667);
+        assert!(naps.len() >= 100, "{} pictures", naps.len());
+        for &waited in &naps[1..] {
+            assert!(
+                waited > step * 9 / 10 && waited < step,
+                "a nap of {waited:?} before a frame of a 16.7 ms step"
+            );
+        }
+        assert!(races.len() > naps.len() * 5, "{} pictures", races.len());
+        assert!(races.iter().all(Duration::is_zero), "{races:?}");
     }
 
     #[test]

@@ -41,6 +41,9 @@ struct Shown {
     still: bool,
     /// How far between the last two states it was drawn, when it interpolated.
     alpha: Option<f32>,
+    /// When its frame began, and how long the loop slept of its own accord before that.
+    began: Duration,
+    waited: Duration,
     /// How far from where it truly was it drew the metronome, and a ball past a wall
     /// of its box, px.
     error_px: f32,
@@ -65,9 +68,16 @@ impl FigureTracker {
         }
     }
 
-    /// A picture shown at `shown`, planned as `plan`, of `session`'s world. A picture
-    /// given again (the window's frames outnumber a lane's) counts once.
-    pub fn picture(&mut self, shown: Duration, plan: &FramePlan, session: &Session) {
+    /// A picture shown at `shown`, planned as `plan`, of `session`'s world, its frame begun
+    /// after the loop slept `waited` of its own accord. A picture given again (the window's
+    /// frames outnumber a lane's) counts once.
+    pub fn picture(
+        &mut self,
+        shown: Duration,
+        plan: &FramePlan,
+        session: &Session,
+        waited: Duration,
+    ) {
         if self.recent.back().is_some_and(|p| p.at == shown) {
             return;
         }
@@ -89,6 +99,8 @@ impl FigureTracker {
                 View::Interpolate { alpha } => Some(alpha),
                 _ => None,
             },
+            began: plan.now,
+            waited,
             error_px: metronome.distance(truth),
             overshoot_px: session.overshoot(plan),
         });
@@ -108,8 +120,8 @@ impl FigureTracker {
     }
 
     /// The figures at `now`: compare mode's lanes agree with the first as `others` say
-    /// (empty in the single view), and the machine was busy `busy_share` of the last second.
-    pub fn figures(&self, now: Duration, others: &[Agreement], busy_share: f64) -> Figures {
+    /// (empty in the single view).
+    pub fn figures(&self, now: Duration, others: &[Agreement]) -> Figures {
         let seconds = now.saturating_sub(self.began).as_secs_f64();
         let game = self
             .game_now
@@ -144,7 +156,9 @@ impl FigureTracker {
             most_updates: self.most_updates,
             still_share: still as f64 / pictures.max(1) as f64,
             fps: pictures,
-            busy_share,
+            asleep_share: self.asleep_share(now),
+            napped_share: self.recent.iter().filter(|p| !p.waited.is_zero()).count() as f64
+                / pictures.max(1) as f64,
             alpha_fifths: (0..5).filter(|&k| alphas().any(|a| fifth(a) == k)).count(),
             alpha_range: alphas().fold(None, |range, a| match range {
                 None => Some((a, a)),
@@ -155,6 +169,26 @@ impl FigureTracker {
             taps_made: self.taps.made - self.taps_at_start.made,
             taps_lost: self.taps.lost - self.taps_at_start.lost,
         }
+    }
+
+    /// Share of the last second before `now` (or of the stop, if shorter) the loop spent
+    /// asleep of its own accord: the naps that ended as the frames of that second began,
+    /// each counted as far as it lies inside the span.
+    fn asleep_share(&self, now: Duration) -> f64 {
+        let from = now.saturating_sub(Duration::from_secs(1)).max(self.began);
+        let span = now.saturating_sub(from);
+        if span.is_zero() {
+            return 0.0;
+        }
+        let asleep: Duration = self
+            .recent
+            .iter()
+            .map(|p| {
+                let woke = p.began.min(now);
+                woke.saturating_sub(p.began.saturating_sub(p.waited).max(from))
+            })
+            .sum();
+        (asleep.as_secs_f64() / span.as_secs_f64()).min(1.0)
     }
 }
 

@@ -204,19 +204,25 @@ pub fn stops() -> Vec<Stop> {
         Stop {
             id: "power",
             title: "How do you manage power?",
-            claim: "A loop that sleeps out its spare time leaves the CPU idle most of the time; \
-                    one that never waits keeps it busy all the time, for pictures nobody sees.",
+            claim: "A loop that sleeps out what is left of each step gives that time back to \
+                    the machine; one that never waits keeps it working all the time, on \
+                    pictures nobody sees.",
             source: "Game Programming Patterns, \"Game Loop\": Design decisions",
             setup: Setup {
                 strategy: Strategy::FixedSleep,
+                // A long step leaves most of each frame to sleep, on a slow machine too.
+                ups: 30.0,
                 ..Setup::BASE
             },
             focus: Focus::Timeline,
-            hint: "press 1 (uncapped) and watch the process CPU climb",
-            watch: Watch::Rests { busy_at_most: 0.3 },
+            hint: "press 1 (uncapped): the grey naps leave the timeline and the process CPU climbs",
+            watch: Watch::Naps {
+                before_at_least: 0.9,
+            },
             person: Person::Watches,
             limit: s(10),
-            may_differ: "this machine takes most of a step to draw a frame",
+            may_differ: "this machine takes more than a step to draw a frame, so no time is left \
+                         to sleep",
         },
         Stop {
             id: "max-frameskip",

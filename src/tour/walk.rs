@@ -62,9 +62,14 @@ pub fn walk(stop: &Stop) -> Walk {
         };
         if shown != Some(picture.shown_at) {
             shown = Some(picture.shown_at);
-            tracker.picture(picture.shown_at, &picture.plan, lane.session());
+            tracker.picture(
+                picture.shown_at,
+                &picture.plan,
+                lane.session(),
+                picture.waited,
+            );
         }
-        last = tracker.figures(now, &compare.agreements(), lane.busy_share(now));
+        last = tracker.figures(now, &compare.agreements());
         if let Some(figure) = stop.watch.seen(&last) {
             return Walk {
                 seen: Some((now, figure)),
@@ -158,7 +163,7 @@ mod tests {
             changed("a-nap-on-a-weak-gpu", &|s| {
                 s.setup.render_cost = Duration::ZERO
             }),
-            // Press 1: the loop that never waits keeps the CPU busy.
+            // Press 1: the loop that never waits never naps.
             changed("power", &|s| s.setup.strategy = Strategy::Uncapped),
         ];
         let still: Vec<_> = undone.iter().filter(|(_, seen)| seen.is_some()).collect();

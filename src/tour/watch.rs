@@ -30,9 +30,12 @@ pub struct Figures {
     pub still_share: f64,
     /// Pictures a second.
     pub fps: usize,
-    /// Share of the last second the machine spent working rather than sleeping or waiting
-    /// (the window: process CPU, as a share of a core).
-    pub busy_share: f64,
+    /// Share of the last second the loop slept of its own accord (the grey of the timeline):
+    /// time it gave back to the machine. A wait for the display is not the loop's and is
+    /// not counted, nor is the CPU time of a software GPU's threads.
+    pub asleep_share: f64,
+    /// Share of the last second's pictures whose frame began after such a sleep.
+    pub napped_share: f64,
     /// How many fifths of the step the last second's interpolated pictures were drawn in
     /// (LWJGL's alpha, the accumulator over the step), and the least and most alpha.
     pub alpha_fifths: usize,
@@ -65,8 +68,9 @@ pub enum Watch {
     Doubles { at_least: usize },
     /// For a whole second, at most this share of the pictures stood still.
     Smooth { still_at_most: f64 },
-    /// After two seconds, the machine works at most this share of the time.
-    Rests { busy_at_most: f64 },
+    /// After two seconds, at least this share of a second's frames began after the loop
+    /// slept out what was left of its step, rather than going straight on.
+    Naps { before_at_least: f64 },
     /// A whole second of pictures at this rate, give or take one, and the game in step
     /// with the wall clock within `within_ms`: something other than the loop sets the pace.
     PacedAt { fps: usize, within_ms: f64 },
@@ -143,12 +147,15 @@ impl Watch {
                         f.still_share * 100.0
                     )
                 }),
-            Watch::Rests { busy_at_most } => (f.seconds >= 2.0
-                && f.busy_share <= busy_at_most)
+            Watch::Naps { before_at_least } => (f.seconds >= 2.0
+                && f.fps > 0
+                && f.napped_share >= before_at_least)
                 .then(|| {
                     format!(
-                        "the machine works {:.0}% of the time and sleeps the rest",
-                        f.busy_share * 100.0
+                        "the loop slept before {:.0}% of {} frames: {:.0}% of the time given back",
+                        f.napped_share * 100.0,
+                        f.fps,
+                        f.asleep_share * 100.0
                     )
                 }),
             Watch::PacedAt { fps, within_ms } => (f.seconds >= 1.5
@@ -235,9 +242,9 @@ impl Watch {
                 "at most {:.0}% of the pictures standing still",
                 still_at_most * 100.0
             ),
-            Watch::Rests { busy_at_most } => format!(
-                "the machine busy at most {:.0}% of the time",
-                busy_at_most * 100.0
+            Watch::Naps { before_at_least } => format!(
+                "the loop asleep before at least {:.0}% of its frames",
+                before_at_least * 100.0
             ),
             Watch::PacedAt { fps, .. } => format!("{fps} pictures a second, the game in step"),
             Watch::SlowsInsteadOfSpiralling {
