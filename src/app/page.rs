@@ -42,7 +42,8 @@ pub const CANVAS_ID: &str = "looplab-canvas";
 /// The id of the page element that shows a failure in words.
 pub const STATUS_ID: &str = "looplab-status";
 
-/// How many recent presents the page keeps for its pacing figures: ten seconds at 60 Hz.
+/// How many recent presents, and frame callbacks, the page keeps for its pacing figures:
+/// ten seconds at 60 Hz.
 const PRESENTS_KEPT: usize = 600;
 
 /// Frame callbacks after which the measured refresh is taken as the display's.
@@ -71,6 +72,9 @@ pub struct PageLoop {
     proxy: Option<EventLoopProxy<AppEvent>>,
     /// When recent frames were presented, on the app's clock.
     presents: VecDeque<Duration>,
+    /// When recent frame callbacks came, on the app's clock, and whether each started a
+    /// frame: what a frame cap's decisions can be checked against.
+    recent_callbacks: VecDeque<(Duration, bool)>,
     /// `performance.now()` at the first present: from the page's navigation to its first
     /// frame.
     first_frame_ms: Option<f64>,
@@ -136,8 +140,20 @@ pub struct PageStats {
     pub callbacks_passed: u64,
     /// Intervals between the recent presented frames, ms, oldest first.
     pub present_intervals_ms: Vec<f64>,
+    /// The recent frame callbacks, oldest first: when each came and whether it started a
+    /// frame or was let pass.
+    pub recent_callbacks: Vec<CallbackSeen>,
     /// Why the run stopped, when it failed.
     pub failure: Option<String>,
+}
+
+/// A frame callback of the browser's, as [`PageStats`] reports it.
+#[derive(Serialize)]
+pub struct CallbackSeen {
+    /// When it came, on the run's clock, ms.
+    pub at_ms: f64,
+    /// It started a frame (or was let pass: the frame's time had not come).
+    pub taken: bool,
 }
 
 impl App {
@@ -217,7 +233,12 @@ impl App {
             Phase::Drawing(_) => self.draw(),
             Phase::Idle { wake, since } => {
                 let now = self.clock.now();
-                if !self.page.callbacks.take(now, wake) {
+                let taken = self.page.callbacks.take(now, wake);
+                if self.page.recent_callbacks.len() == PRESENTS_KEPT {
+                    self.page.recent_callbacks.pop_front();
+                }
+                self.page.recent_callbacks.push_back((now, taken));
+                if !taken {
                     self.page.passed += 1;
                     return;
                 }
@@ -302,6 +323,15 @@ impl App {
             callbacks_taken: self.page.taken,
             callbacks_passed: self.page.passed,
             present_intervals_ms: presents.windows(2).map(|p| ms(p[1] - p[0])).collect(),
+            recent_callbacks: self
+                .page
+                .recent_callbacks
+                .iter()
+                .map(|&(at, taken)| CallbackSeen {
+                    at_ms: ms(at),
+                    taken,
+                })
+                .collect(),
             failure: self.failure.as_ref().map(|f| f.message.clone()),
         }
     }
