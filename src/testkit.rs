@@ -369,6 +369,39 @@ impl Drop for Scratch {
     }
 }
 
+/// Gives this process a private `XDG_RUNTIME_DIR` at `dir` (made, mode 0700) when it has
+/// none, before it opens a GPU of its own.
+///
+/// Lavapipe's Vulkan driver comes with Mesa's device-selection layer, which looks for a
+/// Wayland compositor each time an instance lists its adapters; with no runtime directory,
+/// libwayland prints `error: XDG_RUNTIME_DIR is invalid or not set` each time, and a test
+/// run's output (or the bench's report) carries error lines where nothing failed. Only the
+/// first call sets it; later ones return what it did.
+pub fn private_runtime_dir(dir: &Path) -> Result<(), String> {
+    static SET: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let given = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| Path::new(&d).is_dir());
+        if given {
+            return Ok(());
+        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| format!("cannot make {} private: {e}", dir.display()))?;
+        }
+        // SAFETY: this runs once, and before the caller opens a GPU: the code that reads the
+        // environment outside std's lock (the Vulkan loader, Mesa, libwayland) runs only
+        // in the GPU the callers open after this returns, and threads that arrive meanwhile
+        // wait here for it.
+        unsafe { std::env::set_var("XDG_RUNTIME_DIR", dir) };
+        Ok(())
+    })
+    .clone()
+}
+
 /// The scratch directories in use.
 static SCRATCHES: Leftovers = Leftovers::new();
 

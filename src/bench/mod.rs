@@ -110,7 +110,8 @@ pub struct BenchReport {
 pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let q = options.quick;
     let scratch = Scratch::new("bench")?;
-    give_a_runtime_dir(&scratch);
+    // Before the GPU opens: the displays the bench starts get the same directory.
+    crate::testkit::private_runtime_dir(&scratch.runtime_dir())?;
     let gpu = Gpu::headless()?;
     let host = Host::describe(gpu.adapter_summary());
     let mut notes = Vec::new();
@@ -365,20 +366,6 @@ fn windowed_parts(
     }
     report.startup_ms = (!startups.is_empty()).then(|| median(&startups));
     Ok(())
-}
-
-/// Points `XDG_RUNTIME_DIR` at the bench's own runtime directory when the shell gave none:
-/// lavapipe's Vulkan driver looks for a Wayland compositor as the bench opens its GPU, and
-/// without one libwayland prints an error line (twice) before the report. The displays the
-/// bench starts get the same directory.
-fn give_a_runtime_dir(scratch: &Scratch) {
-    let given =
-        std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).is_dir());
-    if !given {
-        // SAFETY: the bench sets this first thing, from the main thread, before it opens the
-        // GPU or starts any thread, so nothing reads the environment meanwhile.
-        unsafe { std::env::set_var("XDG_RUNTIME_DIR", scratch.runtime_dir()) };
-    }
 }
 
 #[cfg(test)]
