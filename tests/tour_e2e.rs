@@ -83,15 +83,19 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
     let visited: Vec<&str> = tour.stops.iter().map(|s| s.id.as_str()).collect();
     let all: Vec<&str> = stops.iter().map(|s| s.id).collect();
     assert_eq!(visited, all, "{log}");
+    // A claim not seen is a failure, unless this display cannot show it or the stop measured
+    // this machine too slow for it (its need of the machine unmet: a busy machine drawing a
+    // frame in more than a step cannot keep a fixed-sleep game in time, and the stop says so).
     let mut missed = Vec::new();
     for stop in &tour.stops {
-        match (stop.seen_after_s, &stop.seen) {
-            (Some(after), Some(figure)) => {
+        match (stop.seen_after_s, &stop.seen, &stop.missed) {
+            (Some(after), Some(figure), _) => {
                 eprintln!("{:<24} seen after {after:>4.1} s: {figure}", stop.id)
             }
-            _ => {
-                eprintln!("{:<24} not seen", stop.id);
-                if !NOT_ON_XVFB.contains(&stop.id.as_str()) {
+            (_, _, why) => {
+                let why = why.as_deref().unwrap_or("left before its time ran out");
+                eprintln!("{:<24} not seen: {why}", stop.id);
+                if !stop.too_slow && !NOT_ON_XVFB.contains(&stop.id.as_str()) {
                     missed.push(stop.id.clone());
                 }
             }

@@ -218,6 +218,11 @@ impl Controls {
     /// timeline, the bullets) are left as the person has them.
     pub fn apply_setup(&mut self, setup: &Setup) -> Effect {
         let mut effect = self.set_strategy(setup.strategy);
+        if !effect.strategy_changed {
+            // The same strategy as the stop before: its statistics and the metronome's gap
+            // still start afresh, or a lag the last stop ran up would show as this one's.
+            self.session.set_strategy(setup.strategy);
+        }
         let mut settings = setup.settings();
         settings.delta_mode = setup.delta.mode(self.display);
         settings.paused = false;

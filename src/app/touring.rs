@@ -11,7 +11,7 @@ use super::App;
 use super::controls::Effect;
 use crate::input::Action;
 use crate::lab::compare::Compare;
-use crate::tour::{FigureTracker, Standing, Tour, stops};
+use crate::tour::{FigureTracker, Need, Standing, Tour, stops};
 
 /// The tour as the window runs it (kept after it is left, for `--stats`).
 #[derive(Clone, Debug)]
@@ -37,6 +37,13 @@ pub struct StopReport {
     /// it; `None` if it did not while the stop was on.
     pub seen_after_s: Option<f64>,
     pub seen: Option<String>,
+    /// Why it was not seen, when its time ran out first: what was expected, and what this
+    /// machine measured or may lack.
+    #[serde(default)]
+    pub missed: Option<String>,
+    /// The stop's need of the machine was measured unmet: it was too slow for the claim.
+    #[serde(default)]
+    pub too_slow: bool,
 }
 
 impl App {
@@ -44,10 +51,12 @@ impl App {
     pub(super) fn tour_key(&mut self, action: Action, now: Duration) -> Option<Effect> {
         let moved = match (action, self.touring.as_mut()) {
             (Action::TourNext, None) => {
+                let tour = Tour::start(stops::stops(), now);
+                let need = tour.stop().map_or(Need::Nothing, |s| s.needs);
                 self.touring = Some(Touring {
-                    tour: Tour::start(stops::stops(), now),
+                    tour,
                     on: true,
-                    tracker: FigureTracker::new(now),
+                    tracker: FigureTracker::new(now, need),
                     standing: Standing::Watching,
                 });
                 true
@@ -72,10 +81,10 @@ impl App {
         if !moved {
             return Some(Effect::log("tour: no stop that way".into()));
         }
-        touring.tracker = FigureTracker::new(now);
+        let stop = touring.tour.stop()?.clone();
+        touring.tracker = FigureTracker::new(now, stop.needs);
         touring.standing = Standing::Watching;
         let (at, of) = touring.tour.position();
-        let stop = touring.tour.stop()?.clone();
         // Each stop starts the loop's clocks together, so its figures are its own.
         let mut effect = self.controls.apply_setup(&stop.setup);
         self.controls.session_mut().resync(now);
@@ -135,10 +144,12 @@ impl App {
             stops: touring
                 .tour
                 .visits()
-                .map(|(stop, seen)| StopReport {
-                    id: stop.id.to_string(),
-                    seen_after_s: seen.map(|(at, _)| at.as_secs_f64()),
-                    seen: seen.map(|(_, figure)| figure.clone()),
+                .map(|visit| StopReport {
+                    id: visit.stop.id.to_string(),
+                    seen_after_s: visit.seen.map(|(at, _)| at.as_secs_f64()),
+                    seen: visit.seen.map(|(_, figure)| figure.clone()),
+                    missed: visit.missed.map(|m| m.why.clone()),
+                    too_slow: visit.missed.is_some_and(|m| m.too_slow),
                 })
                 .collect(),
         })

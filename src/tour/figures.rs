@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use looplab_timing::{FramePlan, View};
 
-use super::Figures;
+use super::{Figures, Need};
 use crate::lab::lane::Agreement;
 use crate::session::Session;
 use crate::session::frame::FrameRecord;
@@ -17,6 +17,9 @@ use crate::session::ship_input::Taps;
 #[derive(Clone, Debug)]
 pub struct FigureTracker {
     began: Duration,
+    /// What the stop asks of the machine, and how its frames measured against it.
+    need: Need,
+    drawn_in: FramesAgainst,
     /// The session's game time and its darts' counts when the stop began.
     game_at_start: Option<Duration>,
     darts_at_start: (u64, u64),
@@ -30,6 +33,44 @@ pub struct FigureTracker {
     game_now: Duration,
     darts: (u64, u64),
     taps: Taps,
+}
+
+/// A stop's frames measured against the time its claim needs them drawn in.
+#[derive(Clone, Copy, Debug, Default)]
+struct FramesAgainst {
+    frames: u32,
+    /// Frames that took longer, by how much in all, and the slowest.
+    over: u32,
+    overrun: Duration,
+    slowest: Duration,
+}
+
+impl FramesAgainst {
+    /// A frame drawn in `took` against a need of `within`.
+    fn frame(&mut self, took: Duration, within: Duration) {
+        self.frames += 1;
+        self.slowest = self.slowest.max(took);
+        if took > within {
+            self.over += 1;
+            self.overrun += took - within;
+        }
+    }
+
+    /// Why the machine was too slow for a need of `within`, if it was: one frame in ten
+    /// over it, or 50 ms over it in all.
+    fn too_slow(&self, within: Duration) -> Option<String> {
+        let too_many = self.over > 0 && self.over * 10 >= self.frames;
+        (too_many || self.overrun >= Duration::from_millis(50)).then(|| {
+            format!(
+                "{} of {} frames took longer than {:.1} ms to draw (the slowest {:.1} ms): \
+                 this machine was too slow for it",
+                self.over,
+                self.frames,
+                within.as_secs_f64() * 1e3,
+                self.slowest.as_secs_f64() * 1e3
+            )
+        })
+    }
 }
 
 /// One picture of the last second, as the figures need it.
@@ -51,10 +92,13 @@ struct Shown {
 }
 
 impl FigureTracker {
-    /// A stop begun at `now` (on the clock its frames are planned on).
-    pub fn new(now: Duration) -> Self {
+    /// A stop begun at `now` (on the clock its frames are planned on), whose claim needs
+    /// `need` of the machine.
+    pub fn new(now: Duration, need: Need) -> Self {
         Self {
             began: now,
+            need,
+            drawn_in: FramesAgainst::default(),
             game_at_start: None,
             darts_at_start: (0, 0),
             taps_at_start: Taps::default(),
@@ -88,6 +132,9 @@ impl FigureTracker {
             self.game_at_start = Some(plan.game_now);
             self.darts_at_start = counts;
             self.taps_at_start = taps;
+        }
+        if let Need::DrawsWithin(within) = self.need {
+            self.drawn_in.frame(shown.saturating_sub(plan.now), within);
         }
         let drawn = FrameRecord::planned(plan).drawn_time();
         let (metronome, truth) = session.metronome_drawn(plan);
@@ -168,6 +215,10 @@ impl FigureTracker {
             overshoot_px: most(|p| p.overshoot_px),
             taps_made: self.taps.made - self.taps_at_start.made,
             taps_lost: self.taps.lost - self.taps_at_start.lost,
+            too_slow: match self.need {
+                Need::Nothing => None,
+                Need::DrawsWithin(within) => self.drawn_in.too_slow(within),
+            },
         }
     }
 

@@ -49,8 +49,31 @@ pub struct Stop {
     pub person: Person,
     /// How long the claim is given to come true.
     pub limit: Duration,
-    /// Why this machine may not show it, said when the limit passes first.
+    /// What the claim asks of the machine, measured while the stop runs.
+    pub needs: Need,
+    /// Why this machine may not show it, said when the limit passes first and no need of
+    /// the stop was measured unmet.
     pub may_differ: &'static str,
+}
+
+/// What a stop's claim asks of the machine's speed, measured while the stop runs, so that a
+/// claim that did not come true is told apart from a machine too slow to show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Nothing the machine's speed decides.
+    Nothing,
+    /// Frames drawn within this long, from the frame's start to its present. A machine that
+    /// took longer for one frame in ten, or by 50 ms in all, was too slow for the claim.
+    DrawsWithin(Duration),
+}
+
+/// Why a stop's claim was not seen in its time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Missed {
+    /// What was expected, and why this machine did not show it.
+    pub why: String,
+    /// The stop's need was measured unmet: this machine was too slow for the claim.
+    pub too_slow: bool,
 }
 
 /// A region of the window a stop points at.
@@ -149,6 +172,8 @@ pub struct Tour {
     since: Duration,
     /// What was seen at each stop visited, and when (since the stop began).
     seen: Vec<Option<(Duration, String)>>,
+    /// Why each stop whose limit passed first was not seen.
+    missed: Vec<Option<Missed>>,
     visited: Vec<bool>,
 }
 
@@ -182,6 +207,14 @@ impl Focus {
     }
 }
 
+/// A stop visited: what was seen there and when, or why it was not.
+#[derive(Clone, Copy, Debug)]
+pub struct Visit<'a> {
+    pub stop: &'a Stop,
+    pub seen: Option<&'a (Duration, String)>,
+    pub missed: Option<&'a Missed>,
+}
+
 /// How the current stop stands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Standing {
@@ -202,6 +235,7 @@ impl Tour {
             at: 0,
             since: now,
             seen: vec![None; n],
+            missed: vec![None; n],
             visited: vec![false; n],
         };
         if n > 0 {
@@ -254,14 +288,20 @@ impl Tour {
         let elapsed = now.saturating_sub(self.since);
         if let Some(figure) = stop.watch.seen(figures) {
             self.seen[self.at] = Some((elapsed, figure.clone()));
+            self.missed[self.at] = None;
             return Standing::Seen(elapsed, figure);
         }
         if elapsed > stop.limit {
-            return Standing::NotSeen(format!(
-                "expected: {}; {}",
-                stop.watch.expected(),
-                stop.may_differ
-            ));
+            let (why, too_slow) = match &figures.too_slow {
+                Some(measured) => (measured.as_str(), true),
+                None => (stop.may_differ, false),
+            };
+            let why = format!("expected: {}; {why}", stop.watch.expected());
+            self.missed[self.at] = Some(Missed {
+                why: why.clone(),
+                too_slow,
+            });
+            return Standing::NotSeen(why);
         }
         Standing::Watching
     }
@@ -289,14 +329,19 @@ impl Tour {
         })
     }
 
-    /// Each stop visited, with what was seen there.
-    pub fn visits(&self) -> impl Iterator<Item = (&Stop, Option<&(Duration, String)>)> {
+    /// Each stop visited, with what was seen there, or why it was not.
+    pub fn visits(&self) -> impl Iterator<Item = Visit<'_>> {
         self.stops
             .iter()
             .zip(&self.seen)
+            .zip(&self.missed)
             .zip(&self.visited)
             .filter(|(_, visited)| **visited)
-            .map(|((stop, seen), _)| (stop, seen.as_ref()))
+            .map(|(((stop, seen), missed), _)| Visit {
+                stop,
+                seen: seen.as_ref(),
+                missed: missed.as_ref(),
+            })
     }
 }
 
@@ -326,9 +371,22 @@ mod tests {
             Standing::NotSeen(why) => assert!(why.contains(second.may_differ), "{why}"),
             other => panic!("{other:?}"),
         }
+        // A stop whose need of the machine was measured unmet says so, measured.
+        let slow = Figures {
+            too_slow: Some("9 of 60 frames took longer than 16.7 ms to draw".into()),
+            ..Figures::default()
+        };
+        match tour.watch(&slow, s(12) + second.limit + s(1)) {
+            Standing::NotSeen(why) => {
+                assert!(why.contains("9 of 60 frames") && !why.contains(second.may_differ))
+            }
+            other => panic!("{other:?}"),
+        }
+        let visit = tour.visits().find(|v| v.stop.id == second.id).unwrap();
+        assert!(visit.missed.is_some_and(|m| m.too_slow), "{visit:?}");
         assert!(tour.go(false, s(30)));
         assert_eq!(tour.stop().unwrap().id, first);
-        let visited: Vec<&str> = tour.visits().map(|(stop, _)| stop.id).collect();
+        let visited: Vec<&str> = tour.visits().map(|v| v.stop.id).collect();
         assert_eq!(visited, [first, second.id]);
         // Seen on a frame, the figure is kept, whatever later frames say.
         let mut tour = Tour::start(stops::stops(), s(0));

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use looplab_timing::Strategy;
 
-use super::{Focus, Person, Setup, Stop, Watch};
+use super::{Focus, Need, Person, Setup, Stop, Watch};
 use crate::lab::compare::Preset;
 use crate::session::ship_input::InputMode;
 use crate::settings_text::DeltaKind;
@@ -15,6 +15,10 @@ const GPP: &str = "Game Programming Patterns, \"Game Loop\"";
 
 /// A weak GPU, as the R key makes one: 40 ms to draw a frame.
 const WEAK_GPU: Duration = Duration::from_millis(40);
+
+/// The steps of 60 and 30 updates a second.
+const STEP_60: Duration = Duration::from_nanos(16_666_667);
+const STEP_30: Duration = Duration::from_nanos(33_333_333);
 
 /// Every stop, in order.
 pub fn stops() -> Vec<Stop> {
@@ -37,6 +41,9 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
+            // Each frame puts the game a step less the frame's time ahead: a second ahead
+            // within ten needs frames of under a step over 1.1.
+            needs: Need::DrawsWithin(Duration::from_millis(15)),
             may_differ: "a machine that draws under 60 frames a second runs the game slow instead, \
                          and a page never draws faster than its display",
         },
@@ -58,6 +65,7 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::DrawsWithin(STEP_60),
             may_differ: "this machine takes more than a step to draw a frame",
         },
         Stop {
@@ -78,6 +86,7 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "the simulated 40 ms renderer did not slow this machine's frames",
         },
         Stop {
@@ -96,6 +105,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::Tunnels { at_least: 0.25 },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "frames here stayed short enough for the darts' steps to hit the wall",
         },
         Stop {
@@ -114,6 +124,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::LanesDiverge,
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "the lanes have not reached a common checkpoint yet",
         },
         Stop {
@@ -136,6 +147,7 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "this machine's updates take longer than the time they simulate",
         },
         Stop {
@@ -157,6 +169,7 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "this machine draws fewer pictures than updates",
         },
         Stop {
@@ -176,6 +189,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::Overshoots { at_least_px: 10.0 },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "the balls' bounces fell on updates here",
         },
         Stop {
@@ -198,6 +212,7 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "this display's refresh is not 60 Hz, or vsync does not pace presents \
                          here (Xvfb has no vertical blank)",
         },
@@ -221,6 +236,7 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::DrawsWithin(STEP_30),
             may_differ: "this machine takes more than a step to draw a frame, so no time is left \
                          to sleep",
         },
@@ -244,6 +260,7 @@ pub fn stops() -> Vec<Stop> {
             },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "this machine's updates are quicker than the simulated 20 ms",
         },
         Stop {
@@ -263,6 +280,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::AlphaSweeps { fifths: 5 },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "this machine draws too few pictures to fall in every fifth of a step",
         },
         Stop {
@@ -282,6 +300,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::Doubles { at_least: 5 },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "the lanes' display model started off the step boundary",
         },
         Stop {
@@ -302,6 +321,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::TapsLost { at_least: 2 },
             person: Person::TapsArrows,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "no quick taps of the arrows were made, or each was held over an update",
         },
         Stop {
@@ -321,6 +341,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::OnTime { within_px: 1.0 },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "this machine's pictures are drawn later than the game time they show",
         },
         Stop {
@@ -339,6 +360,7 @@ pub fn stops() -> Vec<Stop> {
             watch: Watch::LanesInStep { to_seconds: 3.0 },
             person: Person::Watches,
             limit: s(10),
+            needs: Need::Nothing,
             may_differ: "the lanes have not reached three seconds of game time",
         },
     ]

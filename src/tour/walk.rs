@@ -49,7 +49,7 @@ pub fn walk(stop: &Stop) -> Walk {
             compare.lanes[0].key(key);
         }
     }
-    let mut tracker = FigureTracker::new(Duration::ZERO);
+    let mut tracker = FigureTracker::new(Duration::ZERO, stop.needs);
     let mut shown = None;
     let mut now = Duration::ZERO;
     let mut last = Figures::default();
@@ -132,6 +132,35 @@ mod tests {
         }
         eprintln!("{report}");
         assert!(missed.is_empty(), "{missed:#?}");
+    }
+
+    #[test]
+    fn a_machine_too_slow_for_a_stop_is_measured_so_and_a_fast_one_is_not() {
+        use super::super::Need;
+        // The fast machine meets every stop's need of it.
+        for stop in stops() {
+            let walk = walk(&stop);
+            assert_eq!(walk.last.too_slow, None, "{}", stop.id);
+        }
+        // Each stop that needs frames drawn within a time, on a machine that draws every
+        // frame 5 ms slower than that: not seen, and the figures say why.
+        let mut slowed = 0;
+        for mut stop in stops() {
+            let Need::DrawsWithin(within) = stop.needs else {
+                continue;
+            };
+            stop.setup.render_cost = within + Duration::from_millis(5);
+            let walk = walk(&stop);
+            assert_eq!(walk.seen, None, "{} on a slow machine", stop.id);
+            let why = walk.last.too_slow.unwrap_or_default();
+            assert!(
+                why.contains("this machine was too slow"),
+                "{}: {why}",
+                stop.id
+            );
+            slowed += 1;
+        }
+        assert_eq!(slowed, 3);
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub struct Figures {
     /// Taps of the arrows since the stop began, and those no update saw.
     pub taps_made: u64,
     pub taps_lost: u64,
+    /// How the stop's frames showed the machine too slow for what its claim needs (see
+    /// [`Need`](super::Need)), if they did.
+    pub too_slow: Option<String>,
 }
 
 /// A condition on [`Figures`].
