@@ -41,10 +41,12 @@ fn check_pacing(rows: &[PacingResult]) {
         assert!(p.frames > 10, "{p:?}");
         // The cap holds on average whatever the noise: deadlines are on a fixed grid, so no
         // run is faster than its cap. At 30 and 60 Hz a frame takes far less than the
-        // interval, so the runs keep to it; at 144 Hz a debug build on a busy machine may not
-        // keep up (that is for the bench's report, not a test, to judge).
+        // interval, so the runs keep to it where the machine let the process run: unless
+        // one interval in ten was a stall (the CPU away, measured), which no wait makes up
+        // for. At 144 Hz a debug build on a busy machine may not keep up (that is for the
+        // bench's report, not a test, to judge).
         assert!(p.mean_interval_ms > target * 0.85, "{p:?}");
-        if p.rate_hz <= 60.0 {
+        if p.rate_hz <= 60.0 && p.stalls * 10 < p.frames {
             assert!(p.mean_interval_ms < target * 1.15, "{p:?}");
         }
         assert!(p.stddev_ms >= 0.0 && p.p99_error_ms >= 0.0);

@@ -9,10 +9,11 @@ use std::time::Duration;
 use looplab::app::record::StrategyTotals;
 use looplab::app::stats::{Platform, RunEnd, StatsReport};
 use looplab::lab::compare::Preset;
+use looplab::session::frame::ViewKind;
 use looplab::session::ship_input::InputMode;
 use looplab::world::ship::SHIP_SPEED;
 use looplab_timing::Strategy;
-use support::{App, Scratch, Xvfb, colours, json_of, one_at_a_time, stats};
+use support::{App, Scratch, Xvfb, colours, frame_log, json_of, one_at_a_time, stats};
 
 fn strategy(stats: &StatsReport, s: Strategy) -> &StrategyTotals {
     stats
@@ -113,12 +114,13 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("light");
     let stats_path = scratch.path("stats.json");
+    let log_path = scratch.path("frames.json");
     let shot = scratch.path("shot.png");
     let app = App::start(
         &xvfb,
         &scratch,
         "--strategy fixed-sleep --vsync off --cap 30 --bullets 1000 --exit-after 12",
-        &[("--stats", &stats_path)],
+        &[("--stats", &stats_path), ("--frame-log", &log_path)],
     );
     xvfb.wait_for_window();
     app.at(Duration::from_secs(4));
@@ -133,20 +135,63 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     assert_eq!(stats.final_strategy, Strategy::Interpolated);
     let k = &stats.knobs;
     assert!(k.ghosts && k.help && !k.overlay && k.timeline, "{k:?}");
-    // Fixed-sleep with frames well inside its 16.7 ms budget: 60 FPS at real-time speed.
+    // How long this machine took to draw each strategy's frames, start to present: what
+    // the expectations below follow from (a busy machine may not fit them in a step).
+    let frames = frame_log(&log_path).frames;
+    let drawn_within = |view: ViewKind, limit_ms: f64| {
+        let times: Vec<f64> = frames
+            .iter()
+            .filter(|f| f.view == view)
+            .filter_map(|f| f.presented.map(|p| (p - f.start).as_secs_f64() * 1e3))
+            .collect();
+        let within = times.iter().filter(|&&t| t <= limit_ms).count();
+        (within as f64 / times.len().max(1) as f64, times.len())
+    };
+    // Fixed-sleep runs one 60 Hz update a frame and never more than 60 frames a second,
+    // so the game keeps real time exactly as far as the machine draws 60 (the texts: it
+    // slows down with the machine). Where nine frames in ten fit in the step, it does.
     let fs = strategy(&stats, Strategy::FixedSleep);
-    assert!((fs.ratio - 1.0).abs() < 0.1, "{fs:?}");
-    assert!((fs.fps - 60.0).abs() < 6.0, "{fs:?}");
-    // The 30 Hz cap paces interpolated: 30 FPS, two updates a frame.
+    assert!(fs.fps < 63.0, "{fs:?}");
+    assert!((fs.ratio - fs.fps / 60.0).abs() < 0.05, "{fs:?}");
+    let (fit, n) = drawn_within(ViewKind::Latest, 1000.0 / 60.0);
+    eprintln!(
+        "fixed-sleep: {:.0}% of {n} frames drawn within the step",
+        fit * 100.0
+    );
+    if fit >= 0.9 {
+        assert!((fs.fps - 60.0).abs() < 6.0, "{fs:?}");
+        assert!((fs.ratio - 1.0).abs() < 0.1, "{fs:?}");
+    }
+    // The 30 Hz cap paces interpolated, two updates a frame, and it keeps real time by
+    // catching up (up to 10 updates a frame: frames of up to 167 ms). Where nine frames in
+    // ten fit in the cap's period, 30 FPS.
     let i = strategy(&stats, Strategy::Interpolated);
-    assert!((i.fps - 30.0).abs() < 2.0, "{i:?}");
-    assert!((i.ratio - 1.0).abs() < 0.05, "{i:?}");
+    assert!(i.fps < 31.0, "{i:?}");
     assert!(i.max_updates_in_frame >= 2, "{i:?}");
+    let (fit, n) = drawn_within(ViewKind::Interpolate, 1000.0 / 30.0);
+    eprintln!(
+        "interpolated: {:.0}% of {n} frames drawn within the cap's period",
+        fit * 100.0
+    );
+    if fit >= 0.9 {
+        assert!((i.fps - 30.0).abs() < 2.0, "{i:?}");
+    }
+    if drawn_within(ViewKind::Interpolate, 1000.0 * 10.0 / 60.0).0 == 1.0 {
+        assert!((i.ratio - 1.0).abs() < 0.05, "{i:?}");
+    }
     // At rest the metronome's gap is what interpolation costs, at most a step (16.7 ms):
     // neither start-up nor a hitch is counted in it.
     let m = &stats.metronome;
     assert!((0.0..=17.0).contains(&m.behind_ms), "{m:?}");
-    assert_eq!(m.hitches_ms, 0.0, "{m:?}");
+    let clamped: f64 = frames
+        .iter()
+        .filter(|f| f.view == ViewKind::Interpolate)
+        .map(|f| f.clamped.as_secs_f64() * 1e3)
+        .sum();
+    assert!(
+        (m.hitches_ms - clamped).abs() < 0.01,
+        "hitches are the frames' own clamps ({clamped} ms): {m:?}"
+    );
     // The precise wait learnt its margin from the wake-ups of those capped frames.
     assert_eq!(stats.platform, Platform::X11);
     let wait = &stats.frame_wait;
@@ -203,12 +248,17 @@ fn accumulated_input_loses_no_tap_and_moves_each_for_its_length() {
         (10, 10, 0),
         "{ship:?}"
     );
-    // Ten taps of 30 ms at 420 px/s, within one 60 Hz frame's move (7 px).
-    let expected = 10.0 * 0.030 * f64::from(SHIP_SPEED);
+    // Each tap moves the ship for as long as it was held, as the window received the key's
+    // press and release: ten taps of about 30 ms (xdotool's; a busy machine delivers them
+    // later or sooner) at 420 px/s. Within a pixel: nothing is lost between updates.
+    let held_s = ship.held_ms / 1e3;
+    assert!((0.25..2.0).contains(&held_s), "ten short taps: {ship:?}");
+    let expected = held_s * f64::from(SHIP_SPEED);
     assert!(
-        (ship.travelled_px - expected).abs() <= f64::from(SHIP_SPEED) / 60.0,
-        "travelled {} px, expected {expected}: {ship:?}",
-        ship.travelled_px
+        (ship.travelled_px - expected).abs() <= 1.0,
+        "travelled {} px, expected {expected} for {} ms held: {ship:?}",
+        ship.travelled_px,
+        ship.held_ms
     );
 }
 
@@ -456,6 +506,7 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
     let xvfb = Xvfb::start();
     let scratch = Scratch::new("hidden");
     let stats_path = scratch.path("stats.json");
+    let log_path = scratch.path("frames.json");
     let cover = scratch.path("cover.png");
     let made = std::process::Command::new("convert")
         .args(["-size", "1280x800", "xc:gray", cover.to_str().unwrap()])
@@ -466,12 +517,13 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
         &xvfb,
         &scratch,
         "--strategy interpolated --vsync off --cap 60 --bullets 500 --exit-after 11",
-        &[("--stats", &stats_path)],
+        &[("--stats", &stats_path), ("--frame-log", &log_path)],
     );
     xvfb.wait_for_window();
     app.at(Duration::from_secs(3));
     // Another window over the whole screen (there is no window manager to minimize with):
     // X tells the app it is fully obscured.
+    let covered = std::time::Instant::now();
     let mut cover_window = std::process::Command::new("display")
         .args(["-geometry", "+0+0", cover.to_str().unwrap()])
         .env("DISPLAY", &xvfb.display)
@@ -480,12 +532,18 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
     app.at(Duration::from_secs(7));
     let _ = cover_window.kill();
     let _ = cover_window.wait();
+    let cover_s = covered.elapsed().as_secs_f64();
     app.finish(Duration::from_secs(30));
     let stats = stats(&stats_path);
     let hidden = &stats.hidden;
     assert_eq!(hidden.spells, 1, "{hidden:?}");
     assert!(!hidden.run_hidden, "the game paused: {hidden:?}");
-    assert!((3.0..5.0).contains(&hidden.seconds), "{hidden:?}");
+    // Hidden once the cover was mapped (a busy machine maps it later), and not after.
+    assert!(
+        hidden.seconds > 1.0 && hidden.seconds <= cover_s + 0.5,
+        "hidden {} s under a cover of {cover_s:.1} s: {hidden:?}",
+        hidden.seconds
+    );
     assert_eq!(hidden.frames_presented, 0, "{hidden:?}");
     let cpu = hidden.cpu_percent.expect("measured");
     assert!(cpu < 2.0, "resting uses under 2% of a core: {hidden:?}");
@@ -498,6 +556,13 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
         "{behind} s behind after {} s hidden: {i:?}",
         hidden.seconds
     );
-    // (A jump would be the stall clamp's 250 ms: 15 updates in one frame.)
-    assert!(i.max_updates_in_frame <= 6, "{i:?}");
+    // The first frame after the spell starts the game afresh: nothing owed, so at most
+    // one update (a jump would be the stall clamp's 250 ms: 15 updates in one frame).
+    let frames = frame_log(&log_path).frames;
+    let back = frames
+        .windows(2)
+        .max_by_key(|w| w[1].start - w[0].start)
+        .map(|w| w[1])
+        .expect("a frame after the hidden spell, the longest gap");
+    assert!(back.updates <= 1, "{back:?}");
 }

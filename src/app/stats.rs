@@ -147,6 +147,10 @@ pub struct ShipReport {
     pub taps: Taps,
     /// Presses of the dash key, and the dashes the ship made.
     pub dashes: Dashes,
+    /// How long the arrows were held in all, ms, press to release as the window received
+    /// them (see [`ShipControls::held_for`](crate::session::ship_input::ShipControls::held_for)).
+    #[serde(default)]
+    pub held_ms: f64,
     /// Steering changes measured from their key to the screen.
     pub input_delays: usize,
     pub input_delay_median_ms: Option<f64>,
@@ -253,6 +257,7 @@ impl App {
                     made: ship.dashes,
                     ..self.controls.session().controls().dashes()
                 },
+                held_ms: ms(self.controls.session().controls().held_for()),
                 input_delays: delays.len(),
                 input_delay_median_ms: input_delay::median(delays).map(ms),
                 input_delay_max_ms: delays.iter().max().copied().map(ms),

@@ -99,6 +99,10 @@ pub struct ShipControls {
     dash_this_frame: bool,
     /// Sampled: updates of this frame that took each arrow's press as new.
     fresh: [Option<u32>; 4],
+    /// When each arrow held went down, and how long arrows were held in all, press to
+    /// release, as the events' arrival times say.
+    pressed_at: [Option<Duration>; 4],
+    held_for: Duration,
     taps: Taps,
     dashes: Dashes,
 }
@@ -122,6 +126,13 @@ impl ShipControls {
         self.dashes
     }
 
+    /// How long the arrows were held in all, each from its press to its release as the
+    /// events arrived (an arrow still held is not counted yet): with accumulated input the
+    /// ship moves for exactly this long, however the frames fell.
+    pub fn held_for(&self) -> Duration {
+        self.held_for
+    }
+
     /// The arrows held now.
     pub fn held(&self) -> Steer {
         let [left, right, up, down] = self.held;
@@ -143,6 +154,7 @@ impl ShipControls {
                 self.held[i] = true;
                 self.unseen[i] = true;
                 self.fresh[i] = Some(0);
+                self.pressed_at[i] = Some(arrival);
                 self.taps.made += 1;
                 self.accumulator.press(button, arrival);
                 true
@@ -157,6 +169,9 @@ impl ShipControls {
             return false;
         };
         self.held[i] = false;
+        if let Some(pressed) = self.pressed_at[i].take() {
+            self.held_for += arrival.saturating_sub(pressed);
+        }
         if self.mode == InputMode::Sampled && self.unseen[i] {
             self.taps.lost += 1;
         }
@@ -264,8 +279,8 @@ mod tests {
 
     /// Ten taps of 30 ms, half a second apart, at 10 updates a second and 60 frames a
     /// second, the keys applied as each frame starts. Returns the taps and the thrust the
-    /// updates added up to, in seconds of full thrust.
-    fn ten_taps(mode: InputMode) -> (Taps, f32) {
+    /// updates added up to, in seconds of full thrust, and how long the arrows were held.
+    fn ten_taps(mode: InputMode) -> (Taps, f32, Duration) {
         let settings = LoopSettings::default().with_update_rate(Rate::hz(10.0).unwrap());
         let mut planner = Planner::new(Strategy::CatchUp, settings);
         let mut c = ShipControls::default();
@@ -292,12 +307,12 @@ mod tests {
             }
             c.frame_done();
         }
-        (c.taps(), moved)
+        (c.taps(), moved, c.held_for())
     }
 
     #[test]
     fn accumulated_taps_all_arrive_each_for_its_length() {
-        let (taps, moved) = ten_taps(InputMode::Accumulated);
+        let (taps, moved, held) = ten_taps(InputMode::Accumulated);
         assert_eq!(
             taps,
             Taps {
@@ -307,12 +322,14 @@ mod tests {
                 doubled: 0
             }
         );
+        assert_eq!(held, ms(300), "10 x 30 ms held");
         assert!((moved - 0.3).abs() < 1e-4, "10 x 30 ms, got {moved} s");
     }
 
     #[test]
     fn sampled_taps_are_lost_between_updates() {
-        let (taps, moved) = ten_taps(InputMode::Sampled);
+        let (taps, moved, held) = ten_taps(InputMode::Sampled);
+        assert_eq!(held, ms(300), "held as long, whatever the updates saw");
         assert_eq!(taps.made, 10);
         assert_eq!(taps.reached + taps.lost, 10);
         assert!(taps.lost >= 5, "{taps:?}");
