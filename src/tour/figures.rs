@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use looplab_timing::{FramePlan, View};
 
-use super::{Figures, Need};
+use super::{Figures, MachineVerdict, Need};
 use crate::lab::lane::Agreement;
 use crate::session::Session;
 use crate::session::frame::FrameRecord;
@@ -37,12 +37,12 @@ pub struct FigureTracker {
 
 /// A stop's frames measured against the time its claim needs them drawn in.
 #[derive(Clone, Copy, Debug, Default)]
-struct FramesAgainst {
-    frames: u32,
+pub struct FramesAgainst {
+    pub frames: u32,
     /// Frames that took longer, by how much in all, and the slowest.
-    over: u32,
-    overrun: Duration,
-    slowest: Duration,
+    pub over: u32,
+    pub overrun: Duration,
+    pub slowest: Duration,
 }
 
 impl FramesAgainst {
@@ -56,20 +56,28 @@ impl FramesAgainst {
         }
     }
 
-    /// Why the machine was too slow for a need of `within`, if it was: one frame in ten
-    /// over it, or 50 ms over it in all.
-    fn too_slow(&self, within: Duration) -> Option<String> {
+    /// How the frames measured against a need of `within`: too slow if one frame in ten
+    /// took longer, or they took 50 ms longer in all.
+    pub fn verdict(&self, within: Duration) -> MachineVerdict {
         let too_many = self.over > 0 && self.over * 10 >= self.frames;
-        (too_many || self.overrun >= Duration::from_millis(50)).then(|| {
+        let too_slow = too_many || self.overrun >= Duration::from_millis(50);
+        let within_ms = within.as_secs_f64() * 1e3;
+        let said = if too_slow {
             format!(
-                "{} of {} frames took longer than {:.1} ms to draw (the slowest {:.1} ms): \
-                 this machine was too slow for it",
+                "{} of {} frames took longer than {within_ms:.1} ms to draw (the slowest \
+                 {:.1} ms): this machine was too slow for it",
                 self.over,
                 self.frames,
-                within.as_secs_f64() * 1e3,
                 self.slowest.as_secs_f64() * 1e3
             )
-        })
+        } else {
+            format!(
+                "{} of {} frames were drawn within {within_ms:.1} ms, fast enough",
+                self.frames - self.over,
+                self.frames
+            )
+        };
+        MachineVerdict { too_slow, said }
     }
 }
 
@@ -215,9 +223,9 @@ impl FigureTracker {
             overshoot_px: most(|p| p.overshoot_px),
             taps_made: self.taps.made - self.taps_at_start.made,
             taps_lost: self.taps.lost - self.taps_at_start.lost,
-            too_slow: match self.need {
+            machine: match self.need {
                 Need::Nothing => None,
-                Need::DrawsWithin(within) => self.drawn_in.too_slow(within),
+                Need::DrawsWithin(within) => Some(self.drawn_in.verdict(within)),
             },
         }
     }

@@ -23,8 +23,8 @@ use crate::lab::compare::Preset;
 use crate::lab::profile::Profile;
 use crate::session::ship_input::InputMode;
 use crate::settings_text::DeltaKind;
-pub use figures::FigureTracker;
-pub use watch::{Figures, Watch};
+pub use figures::{FigureTracker, FramesAgainst};
+pub use watch::{Figures, MachineVerdict, Watch};
 
 /// One stop of the tour.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,8 +51,8 @@ pub struct Stop {
     pub limit: Duration,
     /// What the claim asks of the machine, measured while the stop runs.
     pub needs: Need,
-    /// Why this machine may not show it, said when the limit passes first and no need of
-    /// the stop was measured unmet.
+    /// Why this machine may not show it, said when the limit passes first: for a stop with a
+    /// need of the machine, what else than its speed may keep the claim from showing.
     pub may_differ: &'static str,
 }
 
@@ -267,14 +267,16 @@ impl Tour {
             return false;
         }
         self.at = to;
-        self.since = now;
         self.visited[to] = true;
+        self.begin_again(now);
         true
     }
 
-    /// Starts the current stop's watch over from `now` (the tour taken up again).
+    /// Starts the current stop's watch over from `now` (the tour taken up again): a claim
+    /// seen stays seen; one not seen in time is watched for afresh.
     pub fn begin_again(&mut self, now: Duration) {
         self.since = now;
+        self.missed[self.at] = None;
     }
 
     /// Watches the current stop on this frame's `figures` (whose clock reads `now`).
@@ -291,10 +293,15 @@ impl Tour {
             self.missed[self.at] = None;
             return Standing::Seen(elapsed, figure);
         }
+        if let Some(missed) = &self.missed[self.at] {
+            // Said once, with the figures of the moment the time ran out.
+            return Standing::NotSeen(missed.why.clone());
+        }
         if elapsed > stop.limit {
-            let (why, too_slow) = match &figures.too_slow {
-                Some(measured) => (measured.as_str(), true),
-                None => (stop.may_differ, false),
+            let (why, too_slow) = match &figures.machine {
+                Some(m) if m.too_slow => (m.said.clone(), true),
+                Some(m) => (format!("{}; {}", m.said, stop.may_differ), false),
+                None => (stop.may_differ.to_string(), false),
             };
             let why = format!("expected: {}; {why}", stop.watch.expected());
             self.missed[self.at] = Some(Missed {
@@ -371,17 +378,25 @@ mod tests {
             Standing::NotSeen(why) => assert!(why.contains(second.may_differ), "{why}"),
             other => panic!("{other:?}"),
         }
-        // A stop whose need of the machine was measured unmet says so, measured.
+        // A stop whose need of the machine was measured unmet says so, measured, and keeps
+        // saying what it said when its time ran out, whatever later frames measure.
         let slow = Figures {
-            too_slow: Some("9 of 60 frames took longer than 16.7 ms to draw".into()),
+            machine: Some(MachineVerdict {
+                too_slow: true,
+                said: "9 of 60 frames took longer than 16.7 ms to draw".into(),
+            }),
             ..Figures::default()
         };
-        match tour.watch(&slow, s(12) + second.limit + s(1)) {
+        tour.begin_again(s(20));
+        assert_eq!(tour.watch(&slow, s(21)), Standing::Watching);
+        let said = tour.watch(&slow, s(20) + second.limit + s(1));
+        match &said {
             Standing::NotSeen(why) => {
                 assert!(why.contains("9 of 60 frames") && !why.contains(second.may_differ))
             }
             other => panic!("{other:?}"),
         }
+        assert_eq!(tour.watch(&nothing, s(40)), said);
         let visit = tour.visits().find(|v| v.stop.id == second.id).unwrap();
         assert!(visit.missed.is_some_and(|m| m.too_slow), "{visit:?}");
         assert!(tour.go(false, s(30)));

@@ -44,8 +44,7 @@ pub fn stops() -> Vec<Stop> {
             // Each frame puts the game a step less the frame's time ahead: a second ahead
             // within ten needs frames of under a step over 1.1.
             needs: Need::DrawsWithin(Duration::from_millis(15)),
-            may_differ: "a machine that draws under 60 frames a second runs the game slow instead, \
-                         and a page never draws faster than its display",
+            may_differ: "a page never draws faster than its display",
         },
         Stop {
             id: "a-little-nap",
@@ -66,7 +65,7 @@ pub fn stops() -> Vec<Stop> {
             person: Person::Watches,
             limit: s(10),
             needs: Need::DrawsWithin(STEP_60),
-            may_differ: "this machine takes more than a step to draw a frame",
+            may_differ: "so the loop itself lost time: a bug worth reporting",
         },
         Stop {
             id: "a-nap-on-a-weak-gpu",
@@ -237,8 +236,7 @@ pub fn stops() -> Vec<Stop> {
             person: Person::Watches,
             limit: s(10),
             needs: Need::DrawsWithin(STEP_30),
-            may_differ: "this machine takes more than a step to draw a frame, so no time is left \
-                         to sleep",
+            may_differ: "so the loop itself did not sleep: a bug worth reporting",
         },
         Stop {
             id: "max-frameskip",

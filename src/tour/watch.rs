@@ -47,9 +47,18 @@ pub struct Figures {
     /// Taps of the arrows since the stop began, and those no update saw.
     pub taps_made: u64,
     pub taps_lost: u64,
-    /// How the stop's frames showed the machine too slow for what its claim needs (see
-    /// [`Need`](super::Need)), if they did.
-    pub too_slow: Option<String>,
+    /// How the stop's frames measured against what its claim needs of the machine (see
+    /// [`Need`](super::Need)); `None` for a claim that needs nothing of its speed.
+    pub machine: Option<MachineVerdict>,
+}
+
+/// Whether a stop's frames showed the machine too slow for its claim, and in what figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MachineVerdict {
+    pub too_slow: bool,
+    /// `294 of 470 frames took longer than 16.7 ms to draw ...`, or `... were drawn within
+    /// 16.7 ms, fast enough`.
+    pub said: String,
 }
 
 /// A condition on [`Figures`].
