@@ -306,6 +306,8 @@ pub struct AppArgs {
     pub record: Option<PathBuf>,
     /// On exit, write every presented frame's real timings (start, wait, updates, render,
     /// present) to this file, for `looplab lab --trace FILE` to replay under every strategy.
+    /// A FILE.csv is written in PresentMon's 1.x columns instead, for CapFrameX and the
+    /// field's other tools (and `looplab lab --capture FILE.csv`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
     /// Play a recording back: its world, strategy and settings, the ship steered as recorded
@@ -434,6 +436,15 @@ pub struct LabArgs {
     /// on, for as long as it ran.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["profile", "replay", "seconds", "ups", "cap"])]
     pub trace: Option<PathBuf>,
+    /// Replay a frame capture of a real game under every strategy, for as long as it ran,
+    /// on the display it was shown on: PresentMon (1.x, 2.x), OCAT, CapFrameX (JSON, CSV),
+    /// FrameView or MangoHud, told from the file's header.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["profile", "replay", "seconds", "trace"])]
+    pub capture: Option<PathBuf>,
+    /// The application to read from a capture that holds several (PresentMon records every
+    /// process): its name, `.exe` optional. Default: the one with the most frames.
+    #[arg(long, value_name = "NAME", requires = "capture")]
+    pub process: Option<String>,
     /// End each run once this many updates have run (MonitorSim runs 10000), at most a day
     /// of virtual time; instead of `--seconds`.
     #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
@@ -706,6 +717,19 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     }
     let recording = args.replay.as_deref().map(load_recording).transpose()?;
     let trace = args.trace.as_deref().map(load_trace).transpose()?;
+    let capture = match &args.capture {
+        Some(path) => {
+            let began = std::time::Instant::now();
+            let capture = load_capture(path, args.process.as_deref())?;
+            let summary = crate::capture::summary::Summary::of(&capture);
+            log::info!(
+                "capture read in {:.1} ms",
+                began.elapsed().as_secs_f64() * 1e3
+            );
+            Some((capture, summary))
+        }
+        None => None,
+    };
     let mut options = LabOptions {
         settings: args.loop_args.settings(),
         world: args.loop_args.world(LabOptions::DEFAULT_BULLETS),
@@ -723,7 +747,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
                     deltas.push(*d);
                 }
             }
-            if deltas.is_empty() && trace.is_some() {
+            if deltas.is_empty() && (trace.is_some() || capture.is_some()) {
                 deltas = DeltaKind::ALL.to_vec();
             } else if deltas.is_empty() {
                 deltas = vec![DeltaKind::Measured];
@@ -745,6 +769,12 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
             options.settings.update_rate = rate;
         }
         options.settings.frame_cap = h.frame_cap_hz.and_then(|hz| Rate::hz(hz).ok());
+    }
+    if let Some((capture, summary)) = &capture {
+        options.profiles = vec![Profile::from_capture("capture", capture, summary)];
+        if args.updates.is_none() {
+            options.duration = capture.span();
+        }
     }
     if !args.strategy.is_empty() {
         let mut strategies = args.strategy;
@@ -774,6 +804,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
     report.recorded = trace
         .as_ref()
         .map(crate::lab::scorecard::Scorecard::of_trace);
+    report.capture = capture.map(|(_, summary)| summary);
     match args.format {
         Format::Table => print!("{}", report.table()),
         Format::Csv => print!("{}", report.csv()),
@@ -806,6 +837,17 @@ pub fn load_trace(path: &std::path::Path) -> Result<Trace, Failure> {
     let bad = |problem: String| Failure::usage(format!("trace {}: {problem}", path.display()));
     let text = files::read_text(path, MAX_TRACE_BYTES).map_err(bad)?;
     Trace::parse(&text).map_err(bad)
+}
+
+/// Reads a frame capture for the application `process` (or the one with the most frames),
+/// or says in one line what is wrong with the file (exit status 2).
+pub fn load_capture(
+    path: &std::path::Path,
+    process: Option<&str>,
+) -> Result<crate::capture::Capture, Failure> {
+    let bad = |problem: String| Failure::usage(format!("capture {}: {problem}", path.display()));
+    let bytes = files::read_bytes(path, crate::capture::MAX_BYTES).map_err(bad)?;
+    crate::capture::Capture::read(&bytes, process).map_err(bad)
 }
 
 /// `looplab motion`: refuses a directory that already holds files, so nothing is

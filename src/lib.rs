@@ -8,6 +8,8 @@
 //!   process figures), each behind one small module a browser build swaps.
 //! - [`world`]: the deterministic bullet world, with the exact truth of where each bullet is.
 //! - [`session`]: a planner driving a world, shared by the window, the lab and the tests.
+//! - [`capture`]: frame captures of real games, from the field's tools (PresentMon, OCAT,
+//!   CapFrameX, FrameView, MangoHud), for the lab and the lanes to replay.
 //! - [`render`] and [`app`]: the window, its GPU drawing, its frame composer, overlay and keys.
 //! - [`lab`]: headless experiments that run every strategy against modelled hardware (one
 //!   [`lab::machine::Machine`], which compare mode's lanes run too).
@@ -23,6 +25,7 @@
 
 pub mod app;
 pub mod bench;
+pub mod capture;
 pub mod cli;
 pub mod failure;
 pub mod hooks;

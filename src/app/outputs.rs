@@ -41,11 +41,16 @@ impl App {
                 },
                 frames,
             };
-            keep(files::write_file(
-                "--trace",
-                path,
-                trace.to_text().as_bytes(),
-            ));
+            // FILE.csv: PresentMon's 1.x columns, for the field's tools; else Looplab's own.
+            let as_csv = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            let text = if as_csv {
+                crate::capture::write::presentmon_v1(&trace, "looplab", std::process::id())
+            } else {
+                trace.to_text()
+            };
+            keep(files::write_file("--trace", path, text.as_bytes()));
         }
         if let Some(path) = &outputs.record {
             let o = &self.options;

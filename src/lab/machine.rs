@@ -146,17 +146,9 @@ impl Machine {
         match &p.recorded {
             Some(frames) if !frames.is_empty() => {
                 let f = frames[(self.frames % frames.len() as u64) as usize];
-                // With vsync, the waits to be let draw, for a surface image and in the
-                // present are the display's, which the model adds itself (GPU work hidden in
-                // the present is lost with them); without, they are what the frame cost.
-                let render = if p.vsync {
-                    f.render()
-                } else {
-                    f.redraw_wait() + f.acquire() + f.render() + f.present()
-                };
                 FrameCost {
-                    update: f.per_update().unwrap_or(p.update),
-                    render,
+                    update: f.update.unwrap_or(p.update),
+                    render: f.render,
                 }
             }
             _ => FrameCost {

@@ -13,6 +13,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::capture::Capture;
+use crate::capture::summary::Summary;
 use crate::session::trace::{Trace, TraceFrame};
 
 use crate::settings_text::{format_duration, parse_duration};
@@ -54,10 +56,22 @@ pub struct Profile {
     /// precise timer, about a millisecond for a coarse one.
     pub timer: Duration,
     pub stall: Option<Stall>,
-    /// Frame costs recorded on a real machine (`looplab --trace`), replayed in turn instead
-    /// of `render`, `update` and `jitter`.
+    /// Frame costs recorded on a real machine (`looplab --trace`, or a capture of the
+    /// field's tools), replayed in turn instead of `render`, `update` and `jitter`.
     #[serde(skip)]
-    pub recorded: Option<Arc<Vec<TraceFrame>>>,
+    pub recorded: Option<Arc<Vec<RecordedFrame>>>,
+}
+
+/// One recorded frame's cost, as the machine replays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordedFrame {
+    /// What each of its updates took; `None` where the record does not say (a frame that
+    /// ran none, or a capture, which does not tell the game's updates from its drawing):
+    /// the profile's `update` then.
+    pub update: Option<Duration>,
+    /// Drawing and presenting, without the waits for the display where the profile models
+    /// them (vsync).
+    pub render: Duration,
 }
 
 fn serialize_rate<S: serde::Serializer>(r: &Rate, s: S) -> Result<S::Ok, S::Error> {
@@ -107,7 +121,24 @@ impl Profile {
             update: at(&updates, 0.5),
             refresh,
             vsync: h.vsync,
-            recorded: Some(Arc::new(trace.frames.clone())),
+            recorded: Some(Arc::new(
+                trace
+                    .frames
+                    .iter()
+                    .map(|f| RecordedFrame {
+                        update: f.per_update(),
+                        // With vsync, the waits to be let draw, for a surface image and in
+                        // the present are the display's, which the model adds itself (GPU
+                        // work hidden in the present is lost with them); without, they are
+                        // what the frame cost.
+                        render: if h.vsync {
+                            f.render()
+                        } else {
+                            f.redraw_wait() + f.acquire() + f.render() + f.present()
+                        },
+                    })
+                    .collect(),
+            )),
             description: format!(
                 "{} frames recorded over {:.1} s ({}, {} bullets, {} display, vsync {}); render median {}, p99 {}, max {}",
                 trace.frames.len(),
@@ -119,6 +150,49 @@ impl Profile {
                 format_duration(at(&renders, 0.5)),
                 format_duration(at(&renders, 0.99)),
                 format_duration(at(&renders, 1.0)),
+            ),
+            ..Self::base(name, "")
+        }
+    }
+
+    /// A machine whose frames cost what a capture's cost (see [`crate::capture`]), on the
+    /// display it was shown on (60 Hz where the capture does not tell), with vsync where
+    /// its presents waited for the display. The capture does not tell the game's updates
+    /// from its drawing: a frame's whole cost is drawing, and each update the lab runs
+    /// costs `update` on top.
+    pub fn from_capture(name: &str, capture: &Capture, summary: &Summary) -> Self {
+        let frames: Vec<RecordedFrame> = capture
+            .frames
+            .iter()
+            .map(|f| RecordedFrame {
+                update: None,
+                render: Duration::from_secs_f64(f.cost_ms(capture.cost_from) / 1e3),
+            })
+            .collect();
+        let refresh = summary
+            .display
+            .hz
+            .and_then(|hz| Rate::hz(hz).ok())
+            .unwrap_or(Rate::SIXTY_HZ);
+        let app = if capture.application.is_empty() {
+            "a game"
+        } else {
+            &capture.application
+        };
+        Self {
+            render: Duration::from_secs_f64(summary.cost_median_ms / 1e3),
+            refresh,
+            vsync: summary.vsync,
+            recorded: Some(Arc::new(frames)),
+            description: format!(
+                "{} frames of {app} captured over {:.1} s ({}); cost median {:.2} ms, p99 {:.2} ms; {} display, vsync {}",
+                capture.frames.len(),
+                summary.span_seconds,
+                capture.format,
+                summary.cost_median_ms,
+                summary.cost_p99_ms,
+                refresh,
+                if summary.vsync { "on" } else { "off" },
             ),
             ..Self::base(name, "")
         }

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::profile::Profile;
 use super::run::RunResult;
 use super::scorecard::Scorecard;
+use crate::capture::summary::Summary;
 use crate::settings_text::DeltaKind;
 use crate::world::hash::StateHash;
 use looplab_timing::Strategy;
@@ -26,6 +27,8 @@ pub struct LabReport {
     pub runs: Vec<RunRow>,
     /// With `--trace`: the scorecard of the frames the window really presented.
     pub recorded: Option<Scorecard>,
+    /// With `--capture`: what the capture holds.
+    pub capture: Option<Summary>,
 }
 
 /// A run and its determinism verdict.
@@ -74,6 +77,7 @@ impl LabReport {
             profiles,
             runs,
             recorded: None,
+            capture: None,
         }
     }
 
@@ -132,6 +136,10 @@ impl LabReport {
     /// An aligned text table with a legend, then the pacing scorecard.
     pub fn table(&self) -> String {
         let mut out = String::new();
+        if let Some(c) = &self.capture {
+            out.push_str(&c.text());
+            out.push('\n');
+        }
         let _ = writeln!(
             out,
             "Looplab lab: {} s of real time per run; {}",

@@ -122,23 +122,39 @@ pub fn to_json<T: Serialize>(what: &str, value: &T, pretty: bool) -> Result<Stri
     text.map_err(|e| Failure::runtime(format!("cannot write the {what} as JSON: {e}")))
 }
 
-/// The text of a file a person handed in, read only up to `limit` bytes (a file over it,
-/// or one that never ends, such as `/dev/zero`, is refused without being read further), or
-/// why it cannot be read (for their message).
-pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
+/// The bytes of a file a person handed in, read only up to `limit` bytes (a file over it
+/// is refused without being read further, one whose size is known before a byte is read),
+/// or why it cannot be read (for their message).
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
+    let too_large = || {
+        format!(
+            "is larger than the {} MiB this kind of file may be",
+            limit >> 20
+        )
+    };
+    if file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() > limit)
+    {
+        return Err(too_large());
+    }
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot be read: {e}"))?;
     if bytes.len() as u64 > limit {
-        return Err(format!(
-            "is larger than the {} MiB this kind of file may be",
-            limit >> 20
-        ));
+        return Err(too_large());
     }
-    String::from_utf8(bytes).map_err(|e| {
+    Ok(bytes)
+}
+
+/// The text of a file a person handed in, read only up to `limit` bytes (a file over it,
+/// or one that never ends, such as `/dev/zero`, is refused without being read further), or
+/// why it cannot be read (for their message).
+pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
+    String::from_utf8(read_bytes(path, limit)?).map_err(|e| {
         format!(
             "is not text (not UTF-8 from byte {})",
             e.utf8_error().valid_up_to()

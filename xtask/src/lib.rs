@@ -10,6 +10,7 @@
 
 pub mod browser;
 pub mod build;
+pub mod captures;
 pub mod measure;
 pub mod serve;
 

@@ -1,4 +1,5 @@
-//! `cargo xtask web build | serve [PORT] | screenshot FILE [QUERY] | measure`: see the
+//! `cargo xtask captures` (the test captures) or `cargo xtask web build | serve [PORT] |
+//! screenshot FILE [QUERY] | measure`: see the
 //! library's documentation and the README's "In the browser".
 
 use std::path::Path;
@@ -8,7 +9,7 @@ use xtask::build::build;
 use xtask::measure::{measure, screenshot};
 use xtask::serve::PageServer;
 
-const USAGE: &str = "usage: cargo xtask web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
+const USAGE: &str = "usage: cargo xtask captures | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -47,6 +48,12 @@ fn run(args: &[&str]) -> Result<(), String> {
             let built = build()?;
             screenshot(&built, rest.first().copied().unwrap_or(""), Path::new(file))?;
             println!("wrote {file}");
+            Ok(())
+        }
+        ["captures"] => {
+            let dir = xtask::root().join("tests/captures/made");
+            xtask::captures::write_all(&dir)?;
+            println!("wrote the test captures into {}", dir.display());
             Ok(())
         }
         ["web", "measure"] => {

@@ -1,0 +1,192 @@
+//! CapFrameX's JSON capture: `Info` (the process, the machine) and `Runs`, each run's
+//! `CaptureData` holding one array per PresentMon column, all of one length.
+//!
+//! CapFrameX writes it with .NET's defaults: a missing value in a number array is the
+//! string `"NaN"`, an array it did not record is `null` or absent (`CpuActive` only since
+//! 2025, `GpuActive` since 2023), and newer builds put a BOM first. A file of several runs
+//! (CapFrameX aggregates them) is read for its longest.
+
+use serde::Deserialize;
+
+use super::{Frame, Row, Streams};
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Session {
+    #[serde(default)]
+    info: Info,
+    runs: Vec<Run>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Info {
+    #[serde(default)]
+    process_name: Option<String>,
+    #[serde(default)]
+    game_name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Run {
+    capture_data: Option<CaptureData>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct CaptureData {
+    #[serde(default)]
+    ms_between_presents: Numbers,
+    #[serde(default)]
+    ms_in_present_api: Numbers,
+    #[serde(default)]
+    ms_between_display_change: Numbers,
+    #[serde(default)]
+    ms_until_displayed: Numbers,
+    #[serde(default)]
+    dropped: Option<Vec<Option<bool>>>,
+    #[serde(default)]
+    sync_interval: Numbers,
+    #[serde(default)]
+    allows_tearing: Numbers,
+    #[serde(default)]
+    present_mode: Numbers,
+    #[serde(default)]
+    gpu_active: Numbers,
+    #[serde(default)]
+    cpu_active: Numbers,
+}
+
+/// A number array as .NET writes it: numbers, `"NaN"` and kin as strings, `null`s.
+#[derive(Default)]
+struct Numbers(Option<Vec<Option<f64>>>);
+
+impl<'de> Deserialize<'de> for Numbers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Value {
+            Number(f64),
+            Text(String),
+            Nothing(()),
+        }
+        let values: Option<Vec<Value>> = Option::deserialize(d)?;
+        Ok(Numbers(values.map(|vs| {
+            vs.into_iter()
+                .map(|v| match v {
+                    Value::Number(x) => Some(x),
+                    Value::Text(t) => t.trim().parse::<f64>().ok().filter(|x| x.is_finite()),
+                    Value::Nothing(()) => None,
+                })
+                .collect()
+        })))
+    }
+}
+
+impl Numbers {
+    fn at(&self, i: usize) -> Option<f64> {
+        self.0.as_ref().and_then(|v| v.get(i).copied().flatten())
+    }
+
+    fn has(&self) -> bool {
+        self.0.as_ref().is_some_and(|v| !v.is_empty())
+    }
+}
+
+/// PresentMon's present modes as CapFrameX numbers them.
+const PRESENT_MODES: [&str; 10] = [
+    "Unknown",
+    "Hardware: Legacy Flip",
+    "Hardware: Legacy Copy to front buffer",
+    "Hardware: Independent Flip",
+    "Composed: Flip",
+    "Composed: Copy with GPU GDI",
+    "Composed: Copy with CPU GDI",
+    "Composed: Composition Atlas",
+    "Hardware Composed: Independent Flip",
+    "Other",
+];
+
+/// Reads the JSON `text` into `streams`.
+pub(super) fn read(text: &str, streams: &mut Streams) -> Result<(), String> {
+    let session: Session = serde_json::from_str(text).map_err(|e| {
+        format!(
+            "is not a CapFrameX capture: {}",
+            crate::failure::one_line(&e.to_string())
+        )
+    })?;
+    let runs = session.runs.len();
+    let Some(data) = session
+        .runs
+        .into_iter()
+        .filter_map(|r| r.capture_data)
+        .max_by_key(|d| d.ms_between_presents.0.as_ref().map_or(0, Vec::len))
+    else {
+        return Err("is a CapFrameX capture with no runs".into());
+    };
+    if !data.ms_between_presents.has() {
+        return Err("is a CapFrameX capture with no MsBetweenPresents".into());
+    }
+    if runs > 1 {
+        streams
+            .notes
+            .push(format!("the longest of its {runs} runs"));
+    }
+    let application = session
+        .info
+        .process_name
+        .or(session.info.game_name)
+        .unwrap_or_default();
+    streams.frame_time_column = "MsBetweenPresents".into();
+    let named = |has: bool, name: &str| has.then(|| name.to_string());
+    streams.cpu_column = named(data.cpu_active.has(), "CpuActive");
+    streams.gpu_column = named(data.gpu_active.has(), "GpuActive");
+    streams.in_present_column = named(data.ms_in_present_api.has(), "MsInPresentAPI");
+    streams.screen_column = named(
+        data.ms_between_display_change.has(),
+        "MsBetweenDisplayChange",
+    );
+    let n = data.ms_between_presents.0.as_ref().map_or(0, Vec::len);
+    for i in 0..n {
+        // The JSON has no line numbers: a frame is told by its place in the arrays.
+        let Some(interval) = data.ms_between_presents.at(i) else {
+            return Err(format!("frame {} has no MsBetweenPresents", i + 1));
+        };
+        let dropped = data
+            .dropped
+            .as_ref()
+            .and_then(|d| d.get(i).copied().flatten());
+        let until = data.ms_until_displayed.at(i);
+        let displayed = match dropped {
+            Some(d) => Some(!d && until.is_none_or(|u| u > 0.0)),
+            None => until.map(|u| u > 0.0),
+        };
+        let mode = data
+            .present_mode
+            .at(i)
+            .and_then(|m| PRESENT_MODES.get(m as usize).copied());
+        streams
+            .push(
+                Row {
+                    application: &application,
+                    swap_chain: None,
+                    frame: Frame {
+                        interval_ms: interval,
+                        cpu_busy_ms: data.cpu_active.at(i),
+                        gpu_busy_ms: data.gpu_active.at(i),
+                        in_present_ms: data.ms_in_present_api.at(i),
+                        displayed,
+                        screen_ms: data.ms_between_display_change.at(i).filter(|&s| s > 0.0),
+                    },
+                    generated: false,
+                    sync_interval: data.sync_interval.at(i).map(|s| s as u32),
+                    allows_tearing: data.allows_tearing.at(i).map(|t| t != 0.0),
+                    present_mode: mode,
+                },
+                i + 1,
+            )
+            .map_err(|e| e.replacen("line", "frame", 1))?;
+    }
+    Ok(())
+}

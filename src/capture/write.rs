@@ -1,0 +1,111 @@
+//! A Looplab window's frames in PresentMon's 1.x columns (`looplab --trace FILE.csv`), so
+//! CapFrameX and the other tools of the field open a Looplab run, and the lab reads it back
+//! like any capture.
+//!
+//! The layout is PresentMon 1.7-1.10's without display tracking (`-no_track_display`): a
+//! window does not learn when the display showed a frame, and a tool should not be told it
+//! did. The columns mean what they mean for a Direct3D game, mapped onto a Vulkan window:
+//!
+//! - `TimeInSeconds`: when the frame's present returned, from the first frame's start;
+//! - `msBetweenPresents`: the time since the frame before's present returned;
+//! - `msInPresentAPI`: the time the frame waited on the swapchain and the windowing system
+//!   (Vulkan blocks to acquire an image, Wayland until its frame callback, where Direct3D
+//!   blocks in `Present`), so that `msBetweenPresents` less it is the loop's own time;
+//! - `SyncInterval`: 1 with vsync, 0 without; `Runtime`: `Other` (PresentMon's word for
+//!   what is not Direct3D).
+//!
+//! PresentMon leaves out each swap chain's first present (it has no interval); so does this.
+
+use std::fmt::Write as _;
+
+use crate::session::trace::Trace;
+
+/// The header this writes.
+pub const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents";
+
+/// `trace` as a PresentMon 1.x CSV of the application `application`, process `pid`.
+pub fn presentmon_v1(trace: &Trace, application: &str, pid: u32) -> String {
+    let mut out = String::with_capacity(120 * trace.frames.len() + HEADER.len());
+    out.push_str(HEADER);
+    out.push_str("\r\n");
+    let origin = trace.frames.first().map_or(0, |f| f.start_ns);
+    let sync = u8::from(trace.header.vsync);
+    let ms = |ns: u64| ns as f64 / 1e6;
+    for pair in trace.frames.windows(2) {
+        let (before, f) = (&pair[0], &pair[1]);
+        let waited = f.redraw_wait_ns + f.acquire_ns + f.present_ns;
+        let _ = write!(
+            out,
+            "{application},{pid},0x0000000000000001,Other,{sync},0,0,{:.9},{:.6},{:.6}\r\n",
+            f.presented_ns.saturating_sub(origin) as f64 / 1e9,
+            ms(waited),
+            ms(f.presented_ns.saturating_sub(before.presented_ns)),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::format::{ColumnSet, Tool};
+    use crate::capture::{Capture, CostFrom};
+    use crate::session::trace::{TraceFrame, TraceHeader, VERSION};
+    use looplab_timing::Strategy;
+
+    fn trace(vsync: bool) -> Trace {
+        // Frames 10 ms apart, each 2 ms of loop wait, 1 ms of updates, 3 of drawing, 4
+        // waiting on the swapchain and the compositor.
+        let frames = (0..50u64)
+            .map(|k| TraceFrame {
+                start_ns: 5_000_000 + k * 10_000_000,
+                wait_ns: 2_000_000,
+                updates: 1,
+                update_ns: 1_000_000,
+                redraw_wait_ns: 1_000_000,
+                acquire_ns: 2_000_000,
+                render_ns: 3_000_000,
+                present_ns: 1_000_000,
+                presented_ns: 5_000_000 + k * 10_000_000 + 8_000_000 + (k % 3) * 100_000,
+                game_ns: k * 10_000_000,
+            })
+            .collect();
+        Trace {
+            header: TraceHeader {
+                looplab_trace: VERSION,
+                strategy: Strategy::Interpolated,
+                update_hz: 60.0,
+                frame_cap_hz: None,
+                refresh_hz: 60.0,
+                vsync,
+                bullets: 100,
+            },
+            frames,
+        }
+    }
+
+    #[test]
+    fn a_trace_written_as_presentmon_reads_back_as_a_capture() {
+        let text = presentmon_v1(&trace(true), "looplab", 42);
+        let capture = Capture::read(text.as_bytes(), None).unwrap();
+        assert_eq!(capture.format.tool, Tool::PresentMon);
+        assert_eq!(capture.format.columns, ColumnSet::PresentMon1);
+        assert_eq!(capture.application, "looplab");
+        // The first frame has no interval, as in PresentMon.
+        assert_eq!(capture.frames.len(), 49);
+        let t = trace(true);
+        for (f, pair) in capture.frames.iter().zip(t.frames.windows(2)) {
+            let between = (pair[1].presented_ns - pair[0].presented_ns) as f64 / 1e6;
+            assert!((f.interval_ms - between).abs() < 1e-6, "{f:?}");
+            assert!((f.in_present_ms.unwrap() - 4.0).abs() < 1e-9);
+        }
+        assert_eq!(capture.cost_from, CostFrom::OutsidePresent);
+        // The loop's own time: its wait, updates and drawing (2 + 1 + 3 ms), give or take
+        // the 0.1 ms the presents wander.
+        let cost = capture.frames[5].cost_ms(capture.cost_from);
+        assert!((cost - 6.0).abs() <= 0.2 + 1e-9, "{cost}");
+        assert_eq!(capture.presenting.vsync(), Some(true));
+        let off = Capture::read(presentmon_v1(&trace(false), "looplab", 42).as_bytes(), None);
+        assert_eq!(off.unwrap().presenting.vsync(), Some(false));
+    }
+}

@@ -1,0 +1,454 @@
+//! Captures of the field's tools, read: the project's own test files (`tests/captures/made`,
+//! written by `cargo xtask captures` from the formats' documentation, with real files'
+//! quirks) and real ones (`tests/captures/real`, credited in its README). Each expectation
+//! is worked out from the file itself, with the `csv` crate, independently of the reader:
+//! the rows of the application, and the median of the tool's own frame-time column.
+
+use std::path::{Path, PathBuf};
+
+use looplab::capture::Capture;
+use looplab::capture::format::{ColumnSet, Tool};
+use looplab::capture::summary::Summary;
+
+fn file(dir: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/captures")
+        .join(dir)
+        .join(name)
+}
+
+fn read(dir: &str, name: &str, process: Option<&str>) -> Capture {
+    let bytes = std::fs::read(file(dir, name)).unwrap();
+    Capture::read(&bytes, process).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The values of column `name` in the rows of `application` (every row where `None`),
+/// generated frames left out where `without_generated` (a game frame's time then runs from
+/// the game's frame before), in a CSV whose header is on line
+/// `header_line` (from 1): what a plain reading of the file gives.
+fn column(
+    path: &Path,
+    header_line: usize,
+    application: Option<&str>,
+    name: &str,
+    without_generated: bool,
+) -> Vec<f64> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let body: String = text
+        .trim_start_matches('\u{feff}')
+        .split_inclusive('\n')
+        .skip(header_line - 1)
+        .collect();
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(body.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let at = |n: &str| header.iter().position(|h| h == n);
+    let (app, frame_type, value) = (at("Application"), at("FrameType"), at(name).unwrap());
+    let mut values = Vec::new();
+    // The time of generated frames since the game's last, which the game's next spans too.
+    let mut pending = 0.0;
+    for r in reader.records().map(Result::unwrap) {
+        if application.is_some() && app.and_then(|i| r.get(i)) != application {
+            continue;
+        }
+        let v: f64 = r.get(value).unwrap().parse().unwrap();
+        if without_generated && frame_type.and_then(|i| r.get(i)) != Some("Application") {
+            pending += v;
+        } else {
+            values.push(v + std::mem::take(&mut pending));
+        }
+    }
+    values
+}
+
+/// The median (nearest rank) of `xs`.
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[((xs.len() - 1) as f64 * 0.5).round() as usize]
+}
+
+#[test]
+fn every_format_reads_its_frames_and_the_tools_own_median() {
+    // (file, tool, column set, the header's line, the application, the tool's column)
+    type Case = (
+        &'static str,
+        Tool,
+        ColumnSet,
+        usize,
+        Option<&'static str>,
+        &'static str,
+    );
+    let cases: [Case; 9] = [
+        (
+            "presentmon-v1.csv",
+            Tool::PresentMon,
+            ColumnSet::PresentMon1,
+            1,
+            Some("game.exe"),
+            "msBetweenPresents",
+        ),
+        (
+            "presentmon-v2.csv",
+            Tool::PresentMon,
+            ColumnSet::PresentMon2,
+            1,
+            Some("game.exe"),
+            "MsBetweenPresents",
+        ),
+        (
+            "presentmon-v2-metrics.csv",
+            Tool::PresentMon,
+            ColumnSet::PresentMon2Metrics,
+            1,
+            Some("game.exe"),
+            "FrameTime",
+        ),
+        (
+            "presentmon-app.csv",
+            Tool::PresentMonApp,
+            ColumnSet::PresentMon2,
+            1,
+            Some("game.exe"),
+            "MsBetweenPresents",
+        ),
+        (
+            "ocat.csv",
+            Tool::Ocat,
+            ColumnSet::PresentMon1,
+            1,
+            Some("game.exe"),
+            "MsBetweenPresents",
+        ),
+        (
+            "capframex.csv",
+            Tool::CapFrameX,
+            ColumnSet::PresentMon1,
+            7,
+            Some("game.exe"),
+            "MsBetweenPresents",
+        ),
+        (
+            "frameview_game.exe_Log.csv",
+            Tool::FrameView,
+            ColumnSet::PresentMon1,
+            1,
+            Some("game.exe"),
+            "MsBetweenPresents",
+        ),
+        (
+            "mangohud.csv",
+            Tool::MangoHud,
+            ColumnSet::MangoHud,
+            3,
+            None,
+            "frametime",
+        ),
+        (
+            "capframex.json",
+            Tool::CapFrameX,
+            ColumnSet::CapFrameXJson,
+            0,
+            None,
+            "",
+        ),
+    ];
+    let mut table = String::from(
+        "file                         frames  median (Looplab)  median (tool's column)\n",
+    );
+    for (name, tool, columns, header_line, app, tool_column) in cases {
+        let capture = read("made", name, app);
+        assert_eq!(
+            (capture.format.tool, capture.format.columns),
+            (tool, columns),
+            "{name}"
+        );
+        let summary = Summary::of(&capture);
+        if name.ends_with(".json") {
+            // The JSON's longest run is the one read: its MsBetweenPresents array.
+            let text = std::fs::read_to_string(file("made", name)).unwrap();
+            let json: serde_json::Value =
+                serde_json::from_str(text.trim_start_matches('\u{feff}')).unwrap();
+            let xs: Vec<f64> = json["Runs"][1]["CaptureData"]["MsBetweenPresents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            assert_eq!(capture.frames.len(), xs.len());
+            let (rows, tools_median) = (xs.len(), median(xs));
+            assert_eq!(summary.median_ms, tools_median);
+            table += &format!(
+                "{name:<28} {rows:>6}  {:>16.3}  {tools_median:>22.3}\n",
+                summary.median_ms
+            );
+            continue;
+        }
+        let values = column(
+            &file("made", name),
+            header_line,
+            app,
+            tool_column,
+            name == "presentmon-app.csv",
+        );
+        let (rows, tools_median) = (values.len(), median(values));
+        assert_eq!(capture.frames.len(), rows, "{name}");
+        assert!(
+            (summary.median_ms - tools_median).abs() < 1e-9,
+            "{name}: {} against {tools_median}",
+            summary.median_ms
+        );
+        table += &format!(
+            "{name:<28} {rows:>6}  {:>16.3}  {tools_median:>22.3}\n",
+            summary.median_ms
+        );
+    }
+    eprintln!("{table}");
+}
+
+#[test]
+fn one_capture_in_presentmons_three_column_sets_reads_the_same() {
+    // The project's session, and a real PresentMon capture (its gold files: one ETW trace
+    // written three ways), for each application it holds.
+    let sets = [
+        (
+            "made",
+            [
+                "presentmon-v1.csv",
+                "presentmon-v2.csv",
+                "presentmon-v2-metrics.csv",
+            ],
+            vec!["game.exe", "dwm.exe"],
+        ),
+        (
+            "real",
+            [
+                "presentmon-gold-test_case_0_v1.csv",
+                "presentmon-gold-test_case_0.csv",
+                "presentmon-gold-test_case_0_v2.csv",
+            ],
+            vec!["dwm.exe", "Presenter.exe"],
+        ),
+    ];
+    for (dir, names, apps) in sets {
+        for app in apps {
+            let read: Vec<(usize, f64, usize)> = names
+                .iter()
+                .map(|name| {
+                    let c = read(dir, name, Some(app));
+                    let s = Summary::of(&c);
+                    eprintln!(
+                        "{name:<36} {app:<14} {:>4} frames of {:>4} rows, median {:.3} ms",
+                        s.frames, s.rows, s.median_ms
+                    );
+                    (s.frames, s.median_ms, s.rows)
+                })
+                .collect();
+            let (v1, v2, metrics) = (read[0], read[1], read[2]);
+            // Each set drops rows of its own: 1.x writes presents 2.x leaves out, and
+            // --v2_metrics needs the next frame's start. Within those, the same frames.
+            let dropped = |a: (usize, f64, usize), b: (usize, f64, usize)| a.2.abs_diff(b.2) + 1;
+            assert!(
+                v1.0.abs_diff(v2.0) <= dropped(v1, v2),
+                "{app} in {dir}: {read:?}"
+            );
+            assert!(
+                metrics.0.abs_diff(v2.0) <= dropped(metrics, v2),
+                "{app} in {dir}: {read:?}"
+            );
+            for (other, set) in [(v1, "1.x"), (metrics, "--v2_metrics")] {
+                assert!(
+                    (other.1 - v2.1).abs() <= 0.1,
+                    "{app} in {dir}: the {set} median {} against {}",
+                    other.1,
+                    v2.1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_display_rate_is_estimated_where_the_display_changes_keep_to_one() {
+    let hz = |dir: &str, name: &str, app: Option<&str>| Summary::of(&read(dir, name, app)).display;
+    // The project's 60 Hz session, in every format that records display changes.
+    for name in [
+        "presentmon-v1.csv",
+        "presentmon-v2.csv",
+        "presentmon-v2-metrics.csv",
+        "ocat.csv",
+        "capframex.csv",
+        "capframex.json",
+    ] {
+        let d = hz("made", name, Some("game.exe"));
+        let rate = d.hz.unwrap_or_else(|| panic!("{name}: {}", d.source));
+        assert!((rate - 60.0).abs() < 0.05, "{name}: {rate} Hz");
+        assert!(d.source.contains("estimated from"), "{}", d.source);
+        // Two hitches held the picture for refreshes of their own.
+        assert!(d.repeated.unwrap() >= 2, "{name}: {d:?}");
+    }
+    // Real captures: dwm composing on a 60 Hz display (PresentMon's gold capture), Far Cry
+    // New Dawn windowed on a 120 Hz one (its display changes are 8.3 and 16.7 ms apart),
+    // and Metro Exodus presenting with tearing, whose changes follow the game.
+    let dwm = hz("real", "presentmon-gold-test_case_0.csv", Some("dwm.exe"));
+    assert!((dwm.hz.unwrap() - 60.0).abs() < 0.1, "{dwm:?}");
+    let far_cry = hz("real", "presentmon-FarCryNewDawn.csv", None);
+    assert!((far_cry.hz.unwrap() - 120.0).abs() < 0.3, "{far_cry:?}");
+    let metro = hz("real", "OCAT-MetroExodus.exe-2019-02-20T101522.csv", None);
+    assert_eq!(metro.hz, None);
+    assert!(metro.source.contains("tearing allowed"), "{}", metro.source);
+    // Where there are no display times, the summary says so.
+    let mango = hz("made", "mangohud.csv", None);
+    assert_eq!(mango.hz, None);
+    assert!(
+        mango.source.contains("no display times"),
+        "{}",
+        mango.source
+    );
+}
+
+#[test]
+fn generated_frames_and_other_processes_are_left_out_and_counted() {
+    let path = file("made", "presentmon-app.csv");
+    let capture = read("made", "presentmon-app.csv", None);
+    let all = column(&path, 1, Some("game.exe"), "MsBetweenPresents", false);
+    let game = column(&path, 1, Some("game.exe"), "MsBetweenPresents", true);
+    assert_eq!(capture.generated, all.len() - game.len());
+    assert!(capture.generated > 0);
+    // The game's frames span what every frame spans, from the game's first.
+    let span_ms: f64 = game.iter().skip(1).sum();
+    assert!((capture.span().as_secs_f64() * 1e3 - span_ms).abs() < 1e-6);
+
+    // By default the application with the most frames; the others are named.
+    let gold = read("real", "presentmon-gold-test_case_0.csv", None);
+    assert_eq!(gold.application, "dwm.exe");
+    let presenter: usize = gold
+        .others
+        .iter()
+        .filter(|o| o.application == "Presenter.exe")
+        .map(|o| o.frames)
+        .sum();
+    let rows = column(
+        &file("real", "presentmon-gold-test_case_0.csv"),
+        1,
+        Some("Presenter.exe"),
+        "MsBetweenPresents",
+        false,
+    );
+    assert_eq!(presenter, rows.len());
+    let text = Summary::of(&gold).text();
+    assert!(
+        text.contains("Presenter.exe 160 frames in 7 swap chains"),
+        "{text}"
+    );
+    // Chosen by name, any case, `.exe` optional: its busiest swap chain.
+    let chosen = read("real", "presentmon-gold-test_case_0.csv", Some("presenter"));
+    assert_eq!(chosen.application, "Presenter.exe");
+    assert!(
+        chosen
+            .others
+            .iter()
+            .any(|o| o.application == "Presenter.exe")
+    );
+}
+
+#[test]
+fn a_sampled_log_is_told_and_replayed_as_what_it_is() {
+    let capture = read("made", "mangohud-sampled.csv", None);
+    let sampled = capture
+        .sampled
+        .expect("told sampled from its elapsed column");
+    let rows = column(
+        &file("made", "mangohud-sampled.csv"),
+        3,
+        None,
+        "frametime",
+        false,
+    );
+    assert_eq!(sampled.samples, rows.len());
+    assert!(
+        (sampled.every.as_secs_f64() - 0.1).abs() < 1e-6,
+        "{sampled:?}"
+    );
+    // Microseconds (MangoHud 0.6.0-0.6.8), told from the values.
+    assert!(
+        capture.notes.iter().any(|n| n.contains("microseconds")),
+        "{:?}",
+        capture.notes
+    );
+    assert!((capture.frames[0].interval_ms - rows[0] / 1e3).abs() < 1e-9);
+    // Each sample stands for its interval's frames: the replay lasts as long as the log.
+    let logged = (rows.len() - 1) as f64 * 0.1;
+    assert!(
+        (capture.span().as_secs_f64() - logged).abs() < 0.02,
+        "{:?}",
+        capture.span()
+    );
+    let per_frame = read("made", "mangohud.csv", None);
+    assert_eq!(per_frame.sampled, None);
+}
+
+#[test]
+fn the_real_captures_read_whole() {
+    // Metro Exodus under OCAT: the system columns on the first row only, quoted.
+    let metro = read("real", "OCAT-MetroExodus.exe-2019-02-20T101522.csv", None);
+    let rows = column(
+        &file("real", "OCAT-MetroExodus.exe-2019-02-20T101522.csv"),
+        1,
+        None,
+        "MsBetweenPresents",
+        false,
+    );
+    assert_eq!(
+        (metro.application.as_str(), metro.frames.len()),
+        ("MetroExodus.exe", rows.len())
+    );
+    assert_eq!(metro.format.tool, Tool::Ocat);
+    assert_eq!(metro.presenting.vsync(), Some(false));
+    let far_cry = read("real", "presentmon-FarCryNewDawn.csv", None);
+    assert_eq!(far_cry.application, "FarCryNewDawn.exe");
+    assert_eq!(Summary::of(&far_cry).not_displayed, Some(0));
+}
+
+#[test]
+fn what_is_wrong_with_a_capture_is_said_in_one_line() {
+    let err = |text: &str, process: Option<&str>| {
+        let e = Capture::read(text.as_bytes(), process).unwrap_err();
+        assert!(!e.contains('\n'), "{e}");
+        e
+    };
+    const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,MsBetweenPresents\n";
+    assert!(err("a,b\n1,2\n", None).contains("it reads PresentMon 1.x and 2.x CSV"));
+    assert!(
+        err(
+            &format!("{HEADER}game.exe,1,0x1,DXGI,0,0,0,0.1,abc\n"),
+            None
+        )
+        .contains("line 2, MsBetweenPresents: \"abc\" is not a number")
+    );
+    assert!(err(&format!("{HEADER}game.exe,1,0x1,DXGI,0,0,0,0.1,-4\n"), None).contains("line 2"));
+    assert!(
+        err(&format!("{HEADER}game.exe,1,0x1,DXGI,0,0,0,0.1\n"), None)
+            .contains("line 2: no MsBetweenPresents")
+    );
+    let two = format!(
+        "{HEADER}game.exe,1,0x1,DXGI,0,0,0,0.1,16\ngame.exe,1,0x1,DXGI,0,0,0,0.2,16\r\ndwm.exe,2,0x2,DXGI,0,0,0,0.2,16"
+    );
+    assert_eq!(Capture::read(two.as_bytes(), None).unwrap().frames.len(), 2);
+    assert!(
+        err(&two, Some("doom"))
+            .contains("holds no frames of \"doom\" (it holds, by frames: game.exe 2, dwm.exe 1)")
+    );
+    assert!(err(&two, Some("dwm")).contains("holds 1 frame of dwm.exe"));
+    assert!(err("Application,ProcessID,TimeInSeconds\n", None).contains("no frame-time column"));
+    assert!(err("{\"Info\":{},\"Runs\":[]}", None).contains("no runs"));
+    assert!(
+        err(
+            "{\"Runs\":[{\"CaptureData\":{\"MsBetweenPresents\":[1,\"x\"]}}]}",
+            None
+        )
+        .contains("frame 2 has no MsBetweenPresents")
+    );
+    assert!(err("Timestamp,Application,Log Name\n", None).contains("FrameView's summary"));
+}
