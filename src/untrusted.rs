@@ -1,4 +1,4 @@
-//! Every reader of what a person hands Looplab, in one list: recordings, traces, key
+//! Every reader of what a person hands Looplab, in one list: recordings, traces, captures, key
 //! scripts, profile specs, lane specs, the command line (with its durations and rates) and
 //! a page's address. The fuzz targets (`fuzz/`) and the property tests
 //! (`tests/untrusted_input.rs`) run each on inputs no one wrote by hand, and hold each to
@@ -6,6 +6,7 @@
 
 use clap::Parser;
 
+use crate::capture::Capture;
 use crate::cli::{Cli, one_line};
 use crate::hooks::key_script::KeyScript;
 use crate::lab::compare::parse_lane;
@@ -21,6 +22,8 @@ pub enum Reader {
     Recording,
     /// `looplab lab --trace FILE`.
     Trace,
+    /// `looplab lab --capture FILE`: the field's frame captures.
+    Capture,
     /// `--key-script SCRIPT`.
     KeyScript,
     /// `--profile LIST`.
@@ -34,9 +37,10 @@ pub enum Reader {
 }
 
 impl Reader {
-    pub const ALL: [Reader; 7] = [
+    pub const ALL: [Reader; 8] = [
         Reader::Recording,
         Reader::Trace,
+        Reader::Capture,
         Reader::KeyScript,
         Reader::Profiles,
         Reader::Lane,
@@ -49,6 +53,7 @@ impl Reader {
         match self {
             Reader::Recording => "recording",
             Reader::Trace => "trace",
+            Reader::Capture => "capture",
             Reader::KeyScript => "key_script",
             Reader::Profiles => "profile",
             Reader::Lane => "lane",
@@ -62,6 +67,12 @@ impl Reader {
         match self {
             Reader::Recording => Recording::parse(input).map(drop),
             Reader::Trace => Trace::parse(input).map(drop),
+            Reader::Capture => {
+                let capture = Capture::read(input.as_bytes(), None)?;
+                // What `lab --capture` does next with it, which must not panic either.
+                crate::capture::summary::Summary::of(&capture);
+                Ok(())
+            }
             Reader::KeyScript => KeyScript::parse(input).map(drop),
             Reader::Profiles => parse_profiles(input).map(drop),
             Reader::Lane => parse_lane(input).map(drop),

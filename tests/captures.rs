@@ -233,7 +233,7 @@ fn one_capture_in_presentmons_three_column_sets_reads_the_same() {
     ];
     for (dir, names, apps) in sets {
         for app in apps {
-            let read: Vec<(usize, f64, usize)> = names
+            let read: Vec<(u64, f64, usize)> = names
                 .iter()
                 .map(|name| {
                     let c = read(dir, name, Some(app));
@@ -248,7 +248,7 @@ fn one_capture_in_presentmons_three_column_sets_reads_the_same() {
             let (v1, v2, metrics) = (read[0], read[1], read[2]);
             // Each set drops rows of its own: 1.x writes presents 2.x leaves out, and
             // --v2_metrics needs the next frame's start. Within those, the same frames.
-            let dropped = |a: (usize, f64, usize), b: (usize, f64, usize)| a.2.abs_diff(b.2) + 1;
+            let dropped = |a: (u64, f64, usize), b: (u64, f64, usize)| a.2.abs_diff(b.2) as u64 + 1;
             assert!(
                 v1.0.abs_diff(v2.0) <= dropped(v1, v2),
                 "{app} in {dir}: {read:?}"

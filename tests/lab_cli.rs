@@ -497,7 +497,32 @@ fn the_drift_experiment_prints_the_articles_values() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_status_2() {
-    let cases: [(&[&str], &str); 21] = [
+    let cases: [(&[&str], &str); 25] = [
+        (
+            &["lab", "--capture", "Cargo.toml"],
+            "it reads PresentMon 1.x and 2.x CSV",
+        ),
+        (
+            &[
+                "lab",
+                "--capture",
+                "tests/captures/made/ocat.csv",
+                "--process",
+                "doom",
+            ],
+            "holds no frames of \"doom\" (it holds, by frames: game.exe 299)",
+        ),
+        (&["lab", "--process", "game.exe"], "--capture"),
+        (
+            &[
+                "lab",
+                "--capture",
+                "tests/captures/made/ocat.csv",
+                "--seconds",
+                "3",
+            ],
+            "--seconds",
+        ),
         (&["lab", "--resync-after", "0ms"], "longer than zero"),
         (
             &["lab", "--resync-after", "10ms"],
@@ -646,4 +671,77 @@ fn bad_lanes_are_refused_in_one_line_with_status_2() {
         let err = refused(&args);
         assert!(err.contains(reason), "{args:?}: {err}");
     }
+}
+
+/// A capture's lab run as JSON.
+fn capture_report(args: &[&str]) -> Value {
+    let out = looplab(&[&["lab", "--format", "json"], args].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+#[test]
+fn a_capture_replays_under_every_strategy_on_its_display() {
+    let report = capture_report(&[
+        "--capture",
+        "tests/captures/made/presentmon-v2.csv",
+        "--process",
+        "game.exe",
+    ]);
+    // The summary, typed.
+    let c = &report["capture"];
+    assert_eq!(c["tool"], "PresentMon");
+    assert_eq!(c["columns"], "PresentMon 2.x default columns");
+    assert_eq!(c["application"], "game.exe");
+    assert_eq!(c["frames"], 299);
+    assert_eq!(c["others"][0]["application"], "dwm.exe");
+    assert_eq!(c["vsync"], true);
+    assert_eq!(c["frame_time_column"], "MsBetweenPresents");
+    let hz = c["display"]["hz"].as_f64().unwrap();
+    assert!((hz - 60.0).abs() < 0.05, "{hz}");
+    // Every strategy, for as long as the capture ran, on its display, vsync on.
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2 + 6 * 4, "every strategy, every delta mode");
+    assert!(runs.iter().all(|r| r["profile"] == "capture"));
+    let span = c["span_seconds"].as_f64().unwrap();
+    assert_eq!(report["seconds"].as_f64().unwrap(), span);
+    let profile = &report["profiles"][0];
+    assert_eq!(profile["vsync"], true);
+    assert!((profile["refresh"].as_f64().unwrap() - hz).abs() < 1e-9);
+    // The game's frames cost 6-9 ms on the CPU (45 ms once): an interpolated loop with
+    // vsync shows a new picture at almost every refresh, and the pacing scorecard is of the
+    // capture's display.
+    let interpolated = runs
+        .iter()
+        .find(|r| r["strategy"] == "interpolated" && r["delta"] == "measured")
+        .unwrap();
+    let fps = interpolated["fps"].as_f64().unwrap();
+    assert!(fps > 55.0 && fps <= 60.5, "{fps}");
+    let refreshes = interpolated["scorecard"]["refreshes"].as_f64().unwrap();
+    assert!(
+        (refreshes - span * hz).abs() < 3.0,
+        "{refreshes} refreshes in {span} s"
+    );
+
+    // The table begins with the summary.
+    let out = looplab(&[
+        "lab",
+        "--capture",
+        "tests/captures/made/presentmon-v2.csv",
+        "--strategy",
+        "fixed-sleep",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("Capture: PresentMon, PresentMon 2.x default columns\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("dwm.exe 150 frames (--process NAME to choose)"),
+        "{text}"
+    );
 }

@@ -169,6 +169,11 @@ fn a_trace_gives_a_value_or_one_line() {
 }
 
 #[test]
+fn a_capture_gives_a_value_or_one_line() {
+    hold_to_the_rule(Reader::Capture, 2000);
+}
+
+#[test]
 fn a_key_script_gives_a_value_or_one_line() {
     hold_to_the_rule(Reader::KeyScript, 2000);
 }
@@ -198,7 +203,7 @@ fn every_reader_has_seeds_and_a_test_here() {
     for reader in Reader::ALL {
         assert!(!seeds(reader).is_empty(), "{reader:?}");
     }
-    assert_eq!(Reader::ALL.len(), 7, "a new reader needs its test above");
+    assert_eq!(Reader::ALL.len(), 8, "a new reader needs its test above");
 }
 
 #[test]
@@ -212,8 +217,9 @@ fn files_too_large_or_endless_are_refused_without_being_read() {
         .set_len(1 << 30)
         .unwrap();
     let looplab = env!("CARGO_BIN_EXE_looplab");
-    let runs: [(&[&str], &str); 3] = [
+    let runs: [(&[&str], &str); 4] = [
         (&["lab", "--trace"], "the 256 MiB"),
+        (&["lab", "--capture"], "the 512 MiB"),
         (&["--replay"], "the 64 MiB"),
         (&["lab", "--replay"], "the 64 MiB"),
     ];

@@ -501,6 +501,65 @@ fn a_trace_of_the_window_replays_in_the_lab() {
 }
 
 #[test]
+fn a_trace_written_in_presentmons_columns_reads_back_as_a_capture() {
+    let _serial = one_at_a_time();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("trace-csv");
+    let trace = scratch.path("machine.csv");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--vsync off --cap 60 --bullets 500 --exit-after 4",
+        &[("--trace", &trace)],
+    );
+    xvfb.wait_for_window();
+    app.finish(Duration::from_secs(30));
+    let text = std::fs::read_to_string(&trace).expect("the trace is written");
+    assert!(
+        text.starts_with("Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents\r\n"),
+        "{text}"
+    );
+    // A row a presented frame after the first, as PresentMon writes them.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert!(rows.len() > 60, "{} rows", rows.len());
+    assert!(rows.iter().all(|r| r[0] == "looplab" && r[4] == "0"));
+    let mut between: Vec<f64> = rows.iter().map(|r| r[9].parse().unwrap()).collect();
+    between.sort_by(f64::total_cmp);
+    let median = between[((between.len() - 1) as f64 * 0.5).round() as usize];
+
+    let report = json_of(&[
+        "lab",
+        "--capture",
+        trace.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let c = &report["capture"];
+    assert_eq!(c["tool"], "PresentMon");
+    assert_eq!(c["columns"], "PresentMon 1.x columns");
+    assert_eq!(c["application"], "looplab");
+    assert_eq!(c["frames"].as_u64().unwrap() as usize, rows.len());
+    assert_eq!(c["vsync"], false);
+    assert!(
+        (c["median_ms"].as_f64().unwrap() - median).abs() < 1e-6,
+        "{c}"
+    );
+    // The loop's own time is what the window spent between presents less its waits on the
+    // swapchain: never more than the time between presents.
+    assert!(
+        c["cost_median_ms"].as_f64().unwrap() <= median + 1e-6,
+        "{c}"
+    );
+    // A 60 FPS cap: presents no closer than its period, on the median (a busy machine
+    // only draws them further apart).
+    assert!(median > 16.0, "{median}");
+}
+
+#[test]
 fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
     let _serial = one_at_a_time();
     let xvfb = Xvfb::start();

@@ -178,6 +178,7 @@ pub(super) fn read(text: &str, streams: &mut Streams) -> Result<(), String> {
                         in_present_ms: data.ms_in_present_api.at(i),
                         displayed,
                         screen_ms: data.ms_between_display_change.at(i).filter(|&s| s > 0.0),
+                        more: 0,
                     },
                     generated: false,
                     sync_interval: data.sync_interval.at(i).map(|s| s as u32),

@@ -109,27 +109,26 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
         let count = match (sampled, i.checked_sub(1).and_then(|j| rows[j].1), elapsed) {
             (true, Some(before), Some(now)) if ms > 0.0 => {
                 let span = (now - before) * elapsed_to_ms;
-                (span / ms).round().clamp(1.0, 1e6) as usize
+                (span / ms).round().clamp(1.0, f64::from(u32::MAX))
             }
-            _ => 1,
+            _ => 1.0,
         };
-        for _ in 0..count {
-            streams.push(
-                Row {
-                    application: "",
-                    swap_chain: None,
-                    frame: Frame {
-                        interval_ms: ms,
-                        ..Frame::default()
-                    },
-                    generated: false,
-                    sync_interval: None,
-                    allows_tearing: None,
-                    present_mode: None,
+        streams.push(
+            Row {
+                application: "",
+                swap_chain: None,
+                frame: Frame {
+                    interval_ms: ms,
+                    more: count as u32 - 1,
+                    ..Frame::default()
                 },
-                line,
-            )?;
-        }
+                generated: false,
+                sync_interval: None,
+                allows_tearing: None,
+                present_mode: None,
+            },
+            line,
+        )?;
     }
     streams.rows = rows.len();
     Ok(())

@@ -55,6 +55,9 @@ pub struct Frame {
     /// `MsBetweenDisplayChange` counts back, 2.x's `DisplayedTime` forward: a run of either
     /// adds up to the display's changes).
     pub screen_ms: Option<f64>,
+    /// Further frames this row stands for, each like it: a sampled log's row stands for
+    /// the frames of its interval (see [`mangohud`]); zero for a row a frame.
+    pub more: u32,
 }
 
 /// How a frame's cost is measured, by what the column set holds.
@@ -415,8 +418,30 @@ impl Capture {
 
     /// Real time from the first frame to the last.
     pub fn span(&self) -> Duration {
-        let ms: f64 = self.frames.iter().skip(1).map(|f| f.interval_ms).sum();
+        let ms: f64 = self
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| f.interval_ms * (f64::from(f.more) + f64::from(u8::from(i > 0))))
+            .sum();
         Duration::from_secs_f64(ms / 1e3)
+    }
+
+    /// The game's frames, a sampled log's rows counted as the frames they stand for.
+    pub fn frame_count(&self) -> u64 {
+        self.frames.iter().map(|f| 1 + u64::from(f.more)).sum()
+    }
+
+    /// Each frame's cost in turn, a sampled log's rows repeated for the frames they stand
+    /// for, at most `limit` of them.
+    pub fn costs(&self, limit: usize) -> impl Iterator<Item = Duration> + '_ {
+        self.frames
+            .iter()
+            .flat_map(|f| {
+                let cost = Duration::from_secs_f64(f.cost_ms(self.cost_from) / 1e3);
+                std::iter::repeat_n(cost, 1 + f.more as usize)
+            })
+            .take(limit)
     }
 
     /// Whether this is the tool's format, whatever the column set.

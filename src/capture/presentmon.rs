@@ -157,6 +157,7 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
             in_present_ms: num(roles.in_present)?,
             displayed,
             screen_ms: num(roles.screen)?.filter(|&s| s > 0.0),
+            more: 0,
         };
         let sync = num(roles.sync_interval)?;
         let tearing = num(roles.allows_tearing)?;

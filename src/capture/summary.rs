@@ -35,8 +35,9 @@ pub struct Summary {
     pub swap_chain: Option<String>,
     /// Rows read in all, every process's.
     pub rows: usize,
-    /// The application's frames replayed.
-    pub frames: usize,
+    /// The application's frames replayed (a sampled log's: the frames its samples stand
+    /// for).
+    pub frames: u64,
     /// Left out: frames the game did not make (frame generation).
     pub generated: usize,
     /// Frames the display never showed (kept: the game did their work); `None` where the
@@ -89,7 +90,7 @@ impl Summary {
             application: c.application.clone(),
             swap_chain: c.swap_chain.clone(),
             rows: c.rows,
-            frames: c.frames.len(),
+            frames: c.frame_count(),
             generated: c.generated,
             not_displayed,
             others: c.others.clone(),

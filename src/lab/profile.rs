@@ -162,11 +162,10 @@ impl Profile {
     /// costs `update` on top.
     pub fn from_capture(name: &str, capture: &Capture, summary: &Summary) -> Self {
         let frames: Vec<RecordedFrame> = capture
-            .frames
-            .iter()
-            .map(|f| RecordedFrame {
+            .costs(crate::capture::MAX_FRAMES)
+            .map(|render| RecordedFrame {
                 update: None,
-                render: Duration::from_secs_f64(f.cost_ms(capture.cost_from) / 1e3),
+                render,
             })
             .collect();
         let refresh = summary
@@ -186,7 +185,7 @@ impl Profile {
             recorded: Some(Arc::new(frames)),
             description: format!(
                 "{} frames of {app} captured over {:.1} s ({}); cost median {:.2} ms, p99 {:.2} ms; {} display, vsync {}",
-                capture.frames.len(),
+                capture.frame_count(),
                 summary.span_seconds,
                 capture.format,
                 summary.cost_median_ms,
