@@ -274,9 +274,19 @@ pub struct AppArgs {
     /// Start in compare mode with these lanes instead (two to six): a machine as the lab
     /// writes it (a built-in name or `NAME:render=9ms,refresh=59.94,...`) and a strategy,
     /// like `--lane fast/variable --lane weak-gpu/variable`; `+snapped`, `+smoothed` or `+synced` after
-    /// the strategy reads its deltas that way.
+    /// the strategy reads its deltas that way. `capture=FILE[/STRATEGY]` is a frame
+    /// capture's machine (given alone, beside the fast machine).
     #[arg(long = "lane", value_name = "PROFILE/STRATEGY[+DELTA]", value_parser = parse_lane, conflicts_with = "compare")]
     pub lanes: Vec<LaneSpec>,
+    /// Load each frame as a real game's frames were, from a frame capture (PresentMon,
+    /// OCAT, CapFrameX, FrameView, MangoHud): the stream stutters where the game did.
+    /// `--lane capture=FILE` runs a capture as a compare lane instead.
+    #[arg(long, value_name = "FILE")]
+    pub capture: Option<PathBuf>,
+    /// The application to read from a capture that holds several: its name, `.exe`
+    /// optional. Default: the one with the most frames.
+    #[arg(long, value_name = "NAME")]
+    pub process: Option<String>,
     /// Keep the game running while the window is hidden (covered, minimized, no area); by
     /// default it pauses and the loop rests until the window is seen again.
     #[arg(long)]
@@ -370,6 +380,7 @@ impl AppArgs {
                     Some(Preset::Custom)
                 },
                 selected_lane: None,
+                capture: None,
             },
             exit_after: self.exit_after,
             tour: self.tour,
@@ -630,10 +641,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(path) = &options.outputs.record {
                 files::check_partial("--record", path)?;
             }
-            if !cli.app.lanes.is_empty() && !(2..=6).contains(&cli.app.lanes.len()) {
+            resolve_captures(&cli.app, &mut options)?;
+            if !options.lanes.is_empty() && !(2..=6).contains(&options.lanes.len()) {
                 return Err(Failure::usage(format!(
                     "invalid value for '--lane': compare mode takes 2 to 6 lanes, not {}",
-                    cli.app.lanes.len()
+                    options.lanes.len()
                 )));
             }
             if let Some(path) = &cli.app.replay {
@@ -848,6 +860,68 @@ pub fn load_capture(
     let bad = |problem: String| Failure::usage(format!("capture {}: {problem}", path.display()));
     let bytes = files::read_bytes(path, crate::capture::MAX_BYTES).map_err(bad)?;
     crate::capture::Capture::read(&bytes, process).map_err(bad)
+}
+
+/// Reads the captures the window was given: `--capture FILE` as its load, and each
+/// `--lane capture=FILE` as its lane's machine (a capture's lane given alone gets the fast
+/// machine beside it, under the same strategy).
+fn resolve_captures(args: &AppArgs, options: &mut AppOptions) -> Result<(), Failure> {
+    let process = args.process.as_deref();
+    if process.is_some()
+        && args.capture.is_none()
+        && options.lanes.iter().all(|l| l.capture.is_none())
+    {
+        return Err(Failure::usage(
+            "--process names the application of a capture: give --capture FILE or --lane capture=FILE too",
+        ));
+    }
+    if let Some(path) = &args.capture {
+        let capture = load_capture(path, process)?;
+        let summary = crate::capture::summary::Summary::of(&capture);
+        log::info!(
+            "load: {} frames of {} ({}), cost median {:.2} ms, p99 {:.2} ms",
+            summary.frames,
+            capture_name(&capture),
+            capture.format,
+            summary.cost_median_ms,
+            summary.cost_p99_ms
+        );
+        options.knobs.capture = crate::app::capture_load::CaptureLoad::new(
+            &capture_name(&capture),
+            capture.costs(crate::capture::MAX_FRAMES).collect(),
+        );
+    }
+    for lane in &mut options.lanes {
+        if let Some(path) = lane.capture.take() {
+            let capture = load_capture(&path, process)?;
+            let summary = crate::capture::summary::Summary::of(&capture);
+            lane.profile = Profile::from_capture(&capture_name(&capture), &capture, &summary);
+        }
+    }
+    if let [only] = options.lanes.as_slice()
+        && args.lanes.first().is_some_and(|l| l.capture.is_some())
+    {
+        let fast = crate::lab::compare::LaneSpec {
+            delta: only.delta,
+            ..crate::lab::compare::LaneSpec::new(
+                Profile::parse("fast").map_err(Failure::usage)?,
+                only.strategy,
+            )
+        };
+        options.lanes.insert(0, fast);
+    }
+    Ok(())
+}
+
+/// A capture's application as a lane or the overlay names it: without `.exe`.
+fn capture_name(capture: &crate::capture::Capture) -> String {
+    let name = capture.application.trim();
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    if name.is_empty() {
+        "capture".to_string()
+    } else {
+        name.to_string()
+    }
 }
 
 /// `looplab motion`: refuses a directory that already holds files, so nothing is

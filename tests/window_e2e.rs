@@ -560,6 +560,74 @@ fn a_trace_written_in_presentmons_columns_reads_back_as_a_capture() {
 }
 
 #[test]
+fn a_captured_games_frames_load_the_window_and_run_as_a_lane() {
+    let _serial = one_at_a_time();
+    let capture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/captures/made/ocat.csv");
+    // The single view: each frame spins for the captured frame's cost, in turn. The window's
+    // own trace shows it: every frame's time outside the swapchain's waits is at least the
+    // cost of the captured frame it replayed (the first frame, which PresentMon's columns
+    // leave out, replayed the capture's first).
+    let costs: Vec<f64> = {
+        let bytes = std::fs::read(capture).unwrap();
+        let c = looplab::capture::Capture::read(&bytes, None).unwrap();
+        c.costs(usize::MAX).map(|d| d.as_secs_f64() * 1e3).collect()
+    };
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("capture-load");
+    let trace = scratch.path("load.csv");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &format!("--vsync off --cap 60 --bullets 300 --exit-after 5 --capture {capture}"),
+        &[("--trace", &trace)],
+    );
+    xvfb.wait_for_window();
+    let log = app.finish(Duration::from_secs(30));
+    assert!(
+        log.contains("load: 299 frames of game (OCAT, PresentMon 1.x columns)"),
+        "{log}"
+    );
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').skip(7).map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert!(rows.len() > 60, "{} frames", rows.len());
+    for (k, row) in rows.iter().enumerate() {
+        let (waits, between) = (row[1], row[2]);
+        let cost = costs[(k + 1) % costs.len()];
+        assert!(
+            between - waits >= cost - 0.05,
+            "frame {}: {:.2} ms outside the waits, the capture's frame costs {cost:.2}",
+            k + 1,
+            between - waits
+        );
+    }
+
+    // Given alone as a lane, the capture's machine runs beside the fast machine.
+    let stats_path = scratch.path("stats.json");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        &format!(
+            "--vsync off --cap 60 --bullets 300 --exit-after 3 --lane capture={capture}/catch-up"
+        ),
+        &[("--stats", &stats_path)],
+    );
+    xvfb.wait_for_window();
+    app.finish(Duration::from_secs(30));
+    let stats = stats(&stats_path);
+    let compare = stats.compare.expect("compare mode");
+    let titles: Vec<&str> = compare.lanes.iter().map(|l| l.lane.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["fast / catch-up", "game / catch-up"],
+        "{compare:?}"
+    );
+}
+
+#[test]
 fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
     let _serial = one_at_a_time();
     let xvfb = Xvfb::start();

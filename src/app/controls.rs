@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use super::capture_load::CaptureLoad;
+
 use looplab_timing::{DeltaMode, LoopSettings, Rate, Strategy, TimeScale};
 
 use crate::input::{self, Action, Direction};
@@ -53,6 +55,8 @@ pub struct Knobs {
     pub compare: Option<Preset>,
     /// The lane the strategy and loop keys act on in compare mode; `None`: all of them.
     pub selected_lane: Option<usize>,
+    /// A capture's frames as load on top of `render_cost` (`--capture FILE`).
+    pub capture: Option<CaptureLoad>,
 }
 
 impl Default for Knobs {
@@ -67,6 +71,7 @@ impl Default for Knobs {
             timeline: true,
             compare: None,
             selected_lane: None,
+            capture: None,
         }
     }
 }

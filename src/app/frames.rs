@@ -86,7 +86,15 @@ impl App {
         // A compositor lets the frame draw at its frame callback: a time on its grid.
         #[cfg(not(target_arch = "wasm32"))]
         let let_draw = self.clock.now();
-        spin_for(self.controls.knobs.render_cost);
+        let captured = self
+            .controls
+            .knobs
+            .capture
+            .as_mut()
+            .map_or(Duration::ZERO, |c| c.take());
+        let spun_from = self.clock.now();
+        spin_for(self.controls.knobs.render_cost + captured);
+        let load = self.clock.now().saturating_sub(spun_from);
         let accuracy = self.controls.session_mut().measure_accuracy(&plan);
         self.readouts.smooth(accuracy);
         let now = self.clock.now();
@@ -120,6 +128,7 @@ impl App {
         self.input.clicked(clicked, now);
         record.render = RenderTimes {
             overlay: took,
+            load,
             ..render
         };
         match outcome {

@@ -11,6 +11,7 @@
 //! clock; what a frame draws is the composer's ([`compose`]), the same code `looplab motion`
 //! and the bench draw with.
 
+pub mod capture_load;
 pub mod compose;
 pub mod controls;
 pub mod display_rate;

@@ -272,11 +272,27 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         ("time scale", time_scale),
         (
             "sim. load",
-            format!(
-                "update {}, render {}",
-                format_duration(m.knobs.update_cost),
-                format_duration(m.knobs.render_cost)
-            ),
+            match &m.knobs.capture {
+                // As short as the other rows: the panel is no wider than they are.
+                Some(c) => {
+                    let (at, of) = c.position();
+                    let name: String = c.name.chars().take(16).collect();
+                    if m.knobs.update_cost.is_zero() && m.knobs.render_cost.is_zero() {
+                        format!("{name} frame {at}/{of}")
+                    } else {
+                        format!(
+                            "upd {}, render {} + {name}",
+                            format_duration(m.knobs.update_cost),
+                            format_duration(m.knobs.render_cost)
+                        )
+                    }
+                }
+                None => format!(
+                    "update {}, render {}",
+                    format_duration(m.knobs.update_cost),
+                    format_duration(m.knobs.render_cost)
+                ),
+            },
         ),
         (
             "process CPU",

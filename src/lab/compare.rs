@@ -2,6 +2,7 @@
 //! they start, one steering for all, and what each lane's caption says.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -137,6 +138,9 @@ pub struct LaneSpec {
     pub delta: DeltaKind,
     /// The lane's update rate, in place of the window's.
     pub update_rate: Option<Rate>,
+    /// A frame capture whose machine is to replace `profile` before the lane runs
+    /// (`--lane capture=FILE`): read where files are read, not while the argument is parsed.
+    pub capture: Option<PathBuf>,
 }
 
 impl LaneSpec {
@@ -147,31 +151,57 @@ impl LaneSpec {
             strategy,
             delta: DeltaKind::Measured,
             update_rate: None,
+            capture: None,
         }
     }
 }
 
+/// The strategy a capture's lane runs when its argument names none.
+pub const CAPTURE_LANE_STRATEGY: Strategy = Strategy::Interpolated;
+
 /// One `--lane` argument: `PROFILE/STRATEGY[+DELTA]`, the profile a built-in name or a
 /// custom spec in the lab's syntax (`laptop:render=9ms,refresh=59.94`), the strategy an id,
-/// and how it reads deltas as the lab's table writes it (`catch-up+snapped`).
+/// and how it reads deltas as the lab's table writes it (`catch-up+snapped`); or
+/// `capture=FILE[/STRATEGY[+DELTA]]`, a frame capture's machine (interpolated unless named).
 pub fn parse_lane(spec: &str) -> Result<LaneSpec, String> {
+    if let Some(rest) = spec.trim_start().strip_prefix("capture=") {
+        // A path has slashes of its own: what follows the last is a strategy only if it
+        // reads as one.
+        let (path, strategy, delta) =
+            match rest.rsplit_once('/').map(|(p, s)| (p, lane_strategy(s))) {
+                Some((path, Ok((strategy, delta)))) => (path, strategy, delta),
+                _ => (rest, CAPTURE_LANE_STRATEGY, DeltaKind::Measured),
+            };
+        if path.trim().is_empty() {
+            return Err(format!("{spec:?} names no capture file (capture=FILE)"));
+        }
+        return Ok(LaneSpec {
+            delta,
+            capture: Some(PathBuf::from(path)),
+            ..LaneSpec::new(Profile::parse("fast")?, strategy)
+        });
+    }
     let (profile, strategy) = spec
         .rsplit_once('/')
         .ok_or_else(|| format!("{spec:?} is not PROFILE/STRATEGY, like weak-gpu/variable"))?;
-    let (strategy, delta) = match strategy.split_once('+') {
+    let (strategy, delta) = lane_strategy(strategy)?;
+    Ok(LaneSpec {
+        delta,
+        ..LaneSpec::new(Profile::parse(profile)?, strategy)
+    })
+}
+
+/// `STRATEGY[+DELTA]`.
+fn lane_strategy(text: &str) -> Result<(Strategy, DeltaKind), String> {
+    let (strategy, delta) = match text.split_once('+') {
         Some((s, d)) => (s, d.parse::<DeltaKind>()?),
-        None => (strategy, DeltaKind::Measured),
+        None => (text, DeltaKind::Measured),
     };
     let strategy = strategy
         .trim()
         .parse::<Strategy>()
         .map_err(|e| e.to_string())?;
-    Ok(LaneSpec {
-        profile: Profile::parse(profile)?,
-        strategy,
-        delta,
-        update_rate: None,
-    })
+    Ok((strategy, delta))
 }
 
 impl fmt::Display for Preset {
@@ -405,6 +435,49 @@ mod tests {
             parse_lane("fast/variable+wobbly")
                 .unwrap_err()
                 .contains("not measured, snapped, smoothed or synced")
+        );
+    }
+
+    #[test]
+    fn a_capture_lane_names_its_file_and_maybe_its_strategy() {
+        let lane = |spec: &str| {
+            let l = parse_lane(spec).unwrap();
+            (l.capture.unwrap(), l.strategy, l.delta)
+        };
+        assert_eq!(
+            lane("capture=runs/game.csv/catch-up+snapped"),
+            (
+                "runs/game.csv".into(),
+                Strategy::CatchUp,
+                DeltaKind::Snapped
+            )
+        );
+        // A path's last part that is no strategy is the path's.
+        assert_eq!(
+            lane("capture=runs/game.csv"),
+            (
+                "runs/game.csv".into(),
+                CAPTURE_LANE_STRATEGY,
+                DeltaKind::Measured
+            )
+        );
+        assert_eq!(
+            lane("capture=game.csv"),
+            (
+                "game.csv".into(),
+                CAPTURE_LANE_STRATEGY,
+                DeltaKind::Measured
+            )
+        );
+        assert!(
+            parse_lane("capture=")
+                .unwrap_err()
+                .contains("names no capture file")
+        );
+        assert!(
+            parse_lane("capture=/variable")
+                .unwrap_err()
+                .contains("names no capture file")
         );
     }
 

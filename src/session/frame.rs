@@ -44,6 +44,10 @@ pub struct RenderTimes {
     /// Submitting the commands and presenting (offscreen: submitting and waiting for the GPU).
     #[serde(with = "nanos")]
     pub present: Duration,
+    /// The simulated load's busy time: the render-cost knob and a capture's frames
+    /// (`--capture`), spun before drawing.
+    #[serde(default, with = "nanos")]
+    pub load: Duration,
 }
 
 /// One frame of the loop, from its start to the end of its present.

@@ -15,7 +15,7 @@
 //! `redraw_wait_ns` the time it then waited for the windowing system to let it draw (on
 //! Wayland, the compositor's frame callback); `acquire_ns` the time it waited for a surface
 //! image (where a FIFO swapchain waits for the display); `render_ns` the time it took to draw
-//! (laying out, uploading, encoding) and `present_ns` to submit and present (the GPU's work
+//! (the simulated load, laying out, uploading, encoding) and `present_ns` to submit and present (the GPU's work
 //! on a software rasteriser, and where a FIFO present waits for the display); `presented_ns` when the present
 //! ended, and `game_ns` the game-clock instant the frame showed.
 
@@ -71,7 +71,7 @@ impl TraceFrame {
     /// The timings of a presented frame's record.
     pub fn of(record: &FrameRecord) -> Self {
         let r = &record.render;
-        let render = r.overlay + r.upload + r.encode;
+        let render = r.load + r.overlay + r.upload + r.encode;
         let presented = record.presented.unwrap_or(record.start);
         let redraw_wait = presented
             .saturating_sub(record.start)
@@ -210,6 +210,7 @@ mod tests {
                         upload: ms(1),
                         encode: ms(1),
                         present: ms(3),
+                        load: Duration::ZERO,
                     },
                     ..FrameRecord::default()
                 })
