@@ -184,13 +184,13 @@ impl Profile {
             vsync: summary.vsync,
             recorded: Some(Arc::new(frames)),
             description: format!(
-                "{} frames of {app} captured over {:.1} s ({}); cost median {:.2} ms, p99 {:.2} ms; {} display, vsync {}",
+                "{} frames of {app} captured over {:.1} s ({}); cost median {:.2} ms, p99 {:.2} ms; {:.2} Hz display, vsync {}",
                 capture.frame_count(),
                 summary.span_seconds,
                 capture.format,
                 summary.cost_median_ms,
                 summary.cost_p99_ms,
-                refresh,
+                refresh.as_hz(),
                 if summary.vsync { "on" } else { "off" },
             ),
             ..Self::base(name, "")

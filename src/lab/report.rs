@@ -143,7 +143,11 @@ impl LabReport {
         let _ = writeln!(
             out,
             "Looplab lab: {} s of real time per run; {}",
-            self.seconds, self.settings
+            // A capture's or a trace's span, to the millisecond; a whole --seconds as given.
+            format!("{:.3}", self.seconds)
+                .trim_end_matches('0')
+                .trim_end_matches('.'),
+            self.settings
         );
         for p in &self.profiles {
             let _ = writeln!(out, "  {:<10} {}", p.name, p.description);
