@@ -136,6 +136,18 @@ struct Row<'a> {
     shown_before: Option<f64>,
 }
 
+impl Row<'_> {
+    /// PresentMon 1.x's display columns: `Dropped`, `MsUntilDisplayed` and
+    /// `MsBetweenDisplayChange`, zeros where the frame was not displayed.
+    fn display_v1(&self) -> (u8, f64, f64) {
+        match (self.f.shown, self.shown_before) {
+            (Some(shown), Some(before)) => (0, shown - self.f.present, shown - before),
+            (Some(shown), None) => (0, shown - self.f.present, 0.0),
+            (None, _) => (1, 0.0, 0.0),
+        }
+    }
+}
+
 fn rows(session: &Session) -> Vec<Row<'_>> {
     let fr = &session.frames;
     let mut last_shown = fr[0].shown;
@@ -176,11 +188,7 @@ pub fn presentmon_v1(s: &Session) -> String {
             );
         }
         let f = r.f;
-        let (dropped, until, change) = match (f.shown, r.shown_before) {
-            (Some(shown), Some(before)) => (0, shown - f.present, shown - before),
-            (Some(shown), None) => (0, shown - f.present, 0.0),
-            (None, _) => (1, 0.0, 0.0),
-        };
+        let (dropped, until, change) = r.display_v1();
         let _ = write!(
             out,
             "game.exe,5120,0x000001A2B3C4D5E0,DXGI,{sync},0,{dropped},{:.14},{:.14},{:.14},{},{mode},{:.14},{until:.14},{change:.14},{:.14},{:.14}\r\n",
@@ -335,11 +343,7 @@ pub fn ocat(s: &Session) -> String {
     );
     for (i, r) in rows(s).iter().enumerate() {
         let f = r.f;
-        let (dropped, until, change) = match (f.shown, r.shown_before) {
-            (Some(shown), Some(before)) => (0, shown - f.present, shown - before),
-            (Some(shown), None) => (0, shown - f.present, 0.0),
-            (None, _) => (1, 0.0, 0.0),
-        };
+        let (dropped, until, change) = r.display_v1();
         let _ = write!(
             out,
             "\r\ngame.exe,9024,0x000001F0AB12CD30,DXGI,{},0,{},Hardware: Independent Flip,0,1,{dropped},{:.6},{:.3},{change:.3},{:.3},{:.3},{until:.3},4.076,2560,1440",
@@ -367,11 +371,7 @@ pub fn capframex_csv(s: &Session) -> String {
     let origin = rs[0].f.present;
     for r in &rs {
         let f = r.f;
-        let (dropped, until, change) = match (f.shown, r.shown_before) {
-            (Some(shown), Some(before)) => (0, shown - f.present, shown - before),
-            (Some(shown), None) => (0, shown - f.present, 0.0),
-            (None, _) => (1, 0.0, 0.0),
-        };
+        let (dropped, until, change) = r.display_v1();
         let _ = write!(
             out,
             "game.exe,6310,0x0000021C44A81B30,DXGI,{},0,{},Hardware: Independent Flip,0,1,{dropped},{},{:.3},{change:.3},{:.3},{:.3},{until:.3}\r\n",
@@ -428,11 +428,7 @@ pub fn frameview(s: &Session) -> String {
     );
     for r in rows(s) {
         let f = r.f;
-        let (dropped, until, change) = match (f.shown, r.shown_before) {
-            (Some(shown), Some(before)) => (0, shown - f.present, shown - before),
-            (Some(shown), None) => (0, shown - f.present, 0.0),
-            (None, _) => (1, 0.0, 0.0),
-        };
+        let (dropped, until, change) = r.display_v1();
         let _ = write!(
             out,
             "game.exe,NVIDIA GeForce RTX 4070,\"AMD Ryzen 7 7700X, 8-Core Processor\",2560x1440,D3D12,{},11872,0x0000020A7E3B1C40,{},512,Hardware: Independent Flip,{dropped},{:.6},{:.3},{change:.3},{:.3},{:.3},{until:.3},1.204,NA,2730,10501,97, 63,NA,5210,41, 71, 35, 12\r\n",
