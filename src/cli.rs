@@ -506,6 +506,45 @@ pub enum LabCommand {
         #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
         format: BenchFormat,
     },
+    /// Run the loops Rust game developers pick instead (game-loop, bevy_time, and ports of
+    /// ggez's, macroquad's and fixedstep's) beside looplab-timing on the lab's machines.
+    /// The peers live in their own package, `looplab-peers`, built beside this program.
+    Peers {
+        /// Passed on: `--seconds N`, `--format table|json`.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "OPTIONS"
+        )]
+        options: Vec<String>,
+    },
+}
+
+/// `looplab lab peers`: the peers' own program, beside this one (the app carries no peer).
+fn run_peers(options: &[String]) -> Result<(), Failure> {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join("looplab-peers")))
+        .filter(|p| p.is_file());
+    let Some(program) = beside else {
+        return Err(Failure::runtime(
+            "looplab lab peers runs the looplab-peers package, which is not built beside this program: cargo build --release -p looplab-peers, or cargo run --release -p looplab-peers -- lab",
+        ));
+    };
+    let out = std::process::Command::new(&program)
+        .arg("lab")
+        .args(options)
+        .stdout(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| Failure::runtime(format!("{} cannot be run: {e}", program.display())))?;
+    // Its one line, as this program's own, with its status.
+    let said = String::from_utf8_lossy(&out.stderr);
+    let said = said.trim().trim_start_matches("error: ");
+    match out.status.code() {
+        Some(0) => Ok(()),
+        Some(2) => Err(Failure::usage(format!("lab peers: {said}"))),
+        _ => Err(Failure::runtime(format!("lab peers: {said}"))),
+    }
 }
 
 fn parse_hours(s: &str) -> Result<f64, String> {
@@ -708,6 +747,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
             }
             return Ok(());
         }
+        Some(LabCommand::Peers { options }) => return run_peers(&options),
         Some(LabCommand::Soak {
             hours,
             seed,

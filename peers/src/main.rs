@@ -1,0 +1,49 @@
+//! `looplab-peers lab [--seconds N] [--format table|json]`: every loop on every machine.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use looplab_peers::report::{compare, profiles};
+
+const USAGE: &str = "usage: looplab-peers lab [--seconds N] [--format table|json]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args.iter().map(String::as_str).collect::<Vec<_>>()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[&str]) -> Result<(), String> {
+    let ["lab", rest @ ..] = args else {
+        return Err(USAGE.into());
+    };
+    let (mut seconds, mut json) = (20.0, false);
+    let mut rest = rest.iter();
+    while let Some(arg) = rest.next() {
+        match (*arg, rest.next().copied()) {
+            ("--seconds", Some(s)) => {
+                seconds = s
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| (0.1..=3600.0).contains(s))
+                    .ok_or_else(|| format!("--seconds {s:?} is not 0.1 to 3600"))?;
+            }
+            ("--format", Some("table")) => json = false,
+            ("--format", Some("json")) => json = true,
+            _ => return Err(USAGE.into()),
+        }
+    }
+    let report = compare(&profiles(), Duration::from_secs_f64(seconds));
+    if json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        print!("{}", report.table());
+    }
+    Ok(())
+}

@@ -1,0 +1,291 @@
+//! Every loop on every machine, as a table or JSON, and the verdict the README and the CI
+//! test read: on each machine and each figure, is `looplab-timing` ahead of, level with or
+//! behind the best of its peers, and by how much.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::drive::{Run, run};
+use crate::loops::{InputWay, Peer, all};
+use looplab::lab::profile::Profile;
+
+/// A loop as the report names it.
+#[derive(Clone, Debug, Serialize)]
+pub struct PeerInfo {
+    pub name: String,
+    pub source: String,
+    pub port: bool,
+    pub input: InputWay,
+    pub input_doc: String,
+}
+
+/// A figure on which loops are ranked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Figure {
+    /// How far game time strays from real time: |game/real − 1|.
+    KeepsTime,
+    /// The longest frame: a spiral makes it grow.
+    LongestFrame,
+    /// Neighbouring frames of 2 and 0 updates.
+    Alternations,
+    /// The picture's lag behind the game clock, ms.
+    Lag,
+    /// The picture's error around its typical lag, px.
+    Error,
+    /// Its change from frame to frame, px.
+    Judder,
+    /// Taps lost or seen twice.
+    TapsMissed,
+}
+
+impl Figure {
+    pub const ALL: [Figure; 7] = [
+        Figure::KeepsTime,
+        Figure::LongestFrame,
+        Figure::Alternations,
+        Figure::Lag,
+        Figure::Error,
+        Figure::Judder,
+        Figure::TapsMissed,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Figure::KeepsTime => "keeps time",
+            Figure::LongestFrame => "longest frame",
+            Figure::Alternations => "2-0 alternations",
+            Figure::Lag => "picture lag",
+            Figure::Error => "picture error",
+            Figure::Judder => "judder",
+            Figure::TapsMissed => "taps lost or doubled",
+        }
+    }
+
+    /// The run's value: lower is better.
+    pub fn of(self, r: &Run) -> f64 {
+        match self {
+            Figure::KeepsTime => (r.game_real - 1.0).abs(),
+            Figure::LongestFrame => r.longest_frame_ms,
+            Figure::Alternations => r.alternations as f64,
+            Figure::Lag => r.lag_ms,
+            Figure::Error => r.error_px,
+            Figure::Judder => r.judder_px,
+            Figure::TapsMissed => (r.taps_lost + r.taps_doubled) as f64,
+        }
+    }
+
+    /// Values closer than this are level (the figures' own noise: a frame's rounding).
+    fn level_within(self) -> f64 {
+        match self {
+            Figure::KeepsTime => 0.002,
+            Figure::LongestFrame | Figure::Lag => 0.05,
+            Figure::Alternations | Figure::TapsMissed => 0.0,
+            Figure::Error | Figure::Judder => 0.01,
+        }
+    }
+}
+
+/// `looplab-timing` against the best peer on one machine and figure.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    pub profile: String,
+    pub figure: Figure,
+    pub looplab: f64,
+    pub best_peer: String,
+    pub best: f64,
+    /// "ahead", "level" or "behind".
+    pub standing: &'static str,
+}
+
+/// Everything one comparison found.
+#[derive(Clone, Debug, Serialize)]
+pub struct PeersReport {
+    pub seconds: f64,
+    pub update_hz: u32,
+    pub peers: Vec<PeerInfo>,
+    pub runs: Vec<Run>,
+    pub verdicts: Vec<Verdict>,
+}
+
+/// The machines compared on: the lab's built-in profiles, and MonitorSim's noisy 60 Hz
+/// display (where a 60 Hz step alternates 2 and 0 updates).
+pub fn profiles() -> Vec<Profile> {
+    let mut p = Profile::builtin();
+    p.push(Profile::parse("monitor:refresh=60,render=5ms,noise=0.5%").expect("a valid profile"));
+    p
+}
+
+/// Runs every loop on every profile for `length` of virtual time.
+pub fn compare(profiles: &[Profile], length: Duration) -> PeersReport {
+    let peers = all();
+    let runs: Vec<Run> = profiles
+        .iter()
+        .flat_map(|profile| peers.iter().map(move |peer| run(peer, profile, length)))
+        .collect();
+    let verdicts = verdicts(&peers, profiles, &runs);
+    PeersReport {
+        seconds: length.as_secs_f64(),
+        update_hz: crate::loops::HZ,
+        peers: peers.iter().map(info).collect(),
+        runs,
+        verdicts,
+    }
+}
+
+fn info(p: &Peer) -> PeerInfo {
+    PeerInfo {
+        name: p.name.to_string(),
+        source: p.source.to_string(),
+        port: p.port,
+        input: p.input,
+        input_doc: p.input_doc.to_string(),
+    }
+}
+
+fn verdicts(peers: &[Peer], profiles: &[Profile], runs: &[Run]) -> Vec<Verdict> {
+    let ours = peers[0].name;
+    let mut out = Vec::new();
+    for profile in profiles {
+        let on: Vec<&Run> = runs.iter().filter(|r| r.profile == profile.name).collect();
+        let Some(mine) = on.iter().find(|r| r.peer == ours) else {
+            continue;
+        };
+        for figure in Figure::ALL {
+            let Some(best) = on
+                .iter()
+                .filter(|r| r.peer != ours)
+                .min_by(|a, b| figure.of(a).total_cmp(&figure.of(b)))
+            else {
+                continue;
+            };
+            let (a, b) = (figure.of(mine), figure.of(best));
+            let standing = if (a - b).abs() <= figure.level_within() {
+                "level"
+            } else if a < b {
+                "ahead"
+            } else {
+                "behind"
+            };
+            out.push(Verdict {
+                profile: profile.name.clone(),
+                figure,
+                looplab: a,
+                best_peer: best.peer.clone(),
+                best: b,
+                standing,
+            });
+        }
+    }
+    out
+}
+
+impl PeersReport {
+    /// The runs, a block per machine, then the verdicts.
+    pub fn table(&self) -> String {
+        let mut out = format!(
+            "Loops against looplab-timing: {} s of each machine, {} updates a second, one body at {} px/s\n",
+            self.seconds,
+            self.update_hz,
+            crate::drive::SPEED
+        );
+        for p in &self.peers {
+            let _ = writeln!(
+                out,
+                "  {:<18} {}{}; input: {}",
+                p.name,
+                p.source,
+                if p.port { " (a port)" } else { "" },
+                p.input_doc
+            );
+        }
+        let headers = [
+            "loop",
+            "fps",
+            "ups",
+            "game/real",
+            "dropped",
+            "0/1/2/3+",
+            "2-0",
+            "max upd",
+            "longest",
+            "lag",
+            "error px",
+            "judder",
+            "taps lost/2x",
+            "hash",
+        ];
+        let mut profile = String::new();
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut blocks: Vec<(String, Vec<Vec<String>>)> = Vec::new();
+        for r in &self.runs {
+            if r.profile != profile {
+                if !rows.is_empty() {
+                    blocks.push((profile.clone(), std::mem::take(&mut rows)));
+                }
+                profile = r.profile.clone();
+            }
+            let h = &r.histogram;
+            rows.push(vec![
+                r.peer.clone(),
+                format!("{:.1}", r.fps),
+                format!("{:.1}", r.ups),
+                format!("{:.3}", r.game_real),
+                format!("{:.0} ms ({})", r.dropped_ms, r.dropping_frames),
+                format!("{}/{}/{}/{}", h[0], h[1], h[2], h[3]),
+                r.alternations.to_string(),
+                r.max_updates.to_string(),
+                format!("{:.1} ms", r.longest_frame_ms),
+                format!("{:.1} ms", r.lag_ms),
+                format!("{:.2} ({:.1})", r.error_px, r.error_max_px),
+                format!("{:.2}", r.judder_px),
+                format!("{}/{} of {}", r.taps_lost, r.taps_doubled, r.taps),
+                r.hash.map_or("-".into(), |h| format!("{:08x}", h >> 32)),
+            ]);
+        }
+        if !rows.is_empty() {
+            blocks.push((profile, rows));
+        }
+        let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
+        for (_, rows) in &blocks {
+            for row in rows {
+                for (w, c) in widths.iter_mut().zip(row) {
+                    *w = (*w).max(c.len());
+                }
+            }
+        }
+        let line = |cells: &[String]| {
+            let mut l = String::new();
+            for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+                if i == 0 {
+                    let _ = write!(l, "{c:<w$}  ");
+                } else {
+                    let _ = write!(l, "{c:>w$}  ");
+                }
+            }
+            l.trim_end().to_string() + "\n"
+        };
+        for (profile, rows) in &blocks {
+            let _ = writeln!(out, "\non {profile}:");
+            out += &line(&headers.map(String::from));
+            for row in rows {
+                out += &line(row);
+            }
+        }
+        out += "\nlooplab-timing against the best of the others, machine by machine (lower is better):\n";
+        for v in &self.verdicts {
+            let _ = writeln!(
+                out,
+                "  {:<9} {:<21} {:<6}  {:>9.3} against {:>9.3} ({})",
+                v.profile,
+                v.figure.name(),
+                v.standing,
+                v.looplab,
+                v.best,
+                v.best_peer
+            );
+        }
+        out
+    }
+}

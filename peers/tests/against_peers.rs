@@ -1,0 +1,89 @@
+//! The comparison, run on every `cargo test`: the drivers drive each crate as its own tests
+//! say it behaves, and `looplab-timing` keeps every row it was ahead of or level with its
+//! peers in (`tests/standing.txt`, written from a run with `LOOPLAB_PEERS_RECORD=1`). A row
+//! lost is a regression of the timing crate, or a peer that got better: either way, a
+//! person looks.
+
+use std::time::Duration;
+
+use looplab_peers::loops::{BevyTime, FixedLoop, GameLoopCrate};
+use looplab_peers::report::{compare, profiles};
+
+#[test]
+fn the_bevy_driver_steps_as_bevys_own_app_test_says() {
+    // bevy_time's App-level test: 64 Hz, frames of half a step and a millisecond; fixed
+    // runs so far 0, 0, 1, 1, 2 (its first frame only anchors the clock).
+    let mut bevy = BevyTime::new(64.0);
+    let frame = Duration::from_micros(8812) + Duration::from_nanos(500);
+    let mut runs = 0;
+    let seen: Vec<u32> = (0..5u32)
+        .map(|k| {
+            runs += bevy.frame(frame * k).updates;
+            runs
+        })
+        .collect();
+    assert_eq!(seen, [0, 0, 1, 1, 2]);
+}
+
+#[test]
+fn the_game_loop_driver_clamps_as_game_loops_own_test_says() {
+    // game-loop runs at 60 updates a second here with a 0.25 s clamp: a one-second frame
+    // runs the clamp's 15 updates, and says it let 0.75 s go.
+    let mut g = GameLoopCrate::new();
+    assert_eq!(g.frame(Duration::ZERO).updates, 0);
+    let d = g.frame(Duration::from_secs(1));
+    assert_eq!(d.updates, 15);
+    assert!((d.dropped.as_secs_f64() - 0.75).abs() < 1e-6, "{d:?}");
+}
+
+#[test]
+fn looplab_timing_keeps_every_row_it_was_ahead_or_level_in() {
+    let report = compare(&profiles(), Duration::from_secs(20));
+    eprintln!("{}", report.table());
+    let now: Vec<String> = report
+        .verdicts
+        .iter()
+        .filter(|v| v.standing != "behind")
+        .map(|v| format!("{} / {}", v.profile, v.figure.name()))
+        .collect();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/standing.txt");
+    if std::env::var_os("LOOPLAB_PEERS_RECORD").is_some() {
+        std::fs::write(path, now.join("\n") + "\n").unwrap();
+    }
+    let before = std::fs::read_to_string(path).expect("tests/standing.txt");
+    let lost: Vec<&str> = before
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !now.iter().any(|n| n == l.trim()))
+        .collect();
+    assert!(lost.is_empty(), "looplab-timing fell behind in: {lost:?}");
+}
+
+#[test]
+fn the_program_prints_the_table_and_types_the_json() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_looplab-peers"))
+            .args(args)
+            .output()
+            .expect("looplab-peers runs")
+    };
+    let out = run(&["lab", "--seconds", "2", "--format", "json"]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let peers = json["peers"].as_array().unwrap();
+    assert_eq!(peers[0]["name"], "looplab-timing");
+    assert!(peers.iter().any(|p| p["port"] == true));
+    let runs = json["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), peers.len() * profiles().len());
+    assert!(
+        runs.iter()
+            .all(|r| r["histogram"].as_array().unwrap().len() == 4)
+    );
+    let table = String::from_utf8(run(&["lab", "--seconds", "2"]).stdout).unwrap();
+    assert!(
+        table.contains("on monitor:") && table.contains("macroquad (port)"),
+        "{table}"
+    );
+    let bad = run(&["lab", "--seconds", "-1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
+}
