@@ -100,6 +100,11 @@ pub struct BenchArgs {
     /// side of `cargo xtask web measure`.
     #[arg(long, value_name = "BULLETS", hide = true, value_parser = parse_bullets)]
     pub kernel: Option<usize>,
+    /// Pace a 60 Hz and a 144 Hz cap with each peer's frame limiter (spin_sleep_util's
+    /// Interval in its three modes, a port of bevy_framepace's, thread::sleep) and
+    /// looplab-timing's wait, three times each: the looplab-peers package's program.
+    #[arg(long, conflicts_with_all = ["xvfb", "kernel"])]
+    pub peers: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -520,19 +525,20 @@ pub enum LabCommand {
     },
 }
 
-/// `looplab lab peers`: the peers' own program, beside this one (the app carries no peer).
-fn run_peers(options: &[String]) -> Result<(), Failure> {
+/// `looplab lab peers` and `looplab bench --peers`: the peers' own program, beside this one
+/// (the app carries no peer), with its `what` (`lab` or `bench`).
+fn run_peers(what: &str, options: &[String]) -> Result<(), Failure> {
     let beside = std::env::current_exe()
         .ok()
         .and_then(|exe| Some(exe.parent()?.join("looplab-peers")))
         .filter(|p| p.is_file());
     let Some(program) = beside else {
-        return Err(Failure::runtime(
-            "looplab lab peers runs the looplab-peers package, which is not built beside this program: cargo build --release -p looplab-peers, or cargo run --release -p looplab-peers -- lab",
-        ));
+        return Err(Failure::runtime(format!(
+            "the peers are the looplab-peers package's program, which is not built beside this one: cargo build --release -p looplab-peers, or cargo run --release -p looplab-peers -- {what}"
+        )));
     };
     let out = std::process::Command::new(&program)
-        .arg("lab")
+        .arg(what)
         .args(options)
         .stdout(std::process::Stdio::inherit())
         .output()
@@ -542,8 +548,8 @@ fn run_peers(options: &[String]) -> Result<(), Failure> {
     let said = said.trim().trim_start_matches("error: ");
     match out.status.code() {
         Some(0) => Ok(()),
-        Some(2) => Err(Failure::usage(format!("lab peers: {said}"))),
-        _ => Err(Failure::runtime(format!("lab peers: {said}"))),
+        Some(2) => Err(Failure::usage(format!("peers: {said}"))),
+        _ => Err(Failure::runtime(format!("peers: {said}"))),
     }
 }
 
@@ -656,6 +662,18 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             println!("{}", files::to_json("kernel costs", &costs, false)?);
             Ok(())
         }
+        Some(Command::Bench(BenchArgs {
+            peers: true,
+            format,
+            quick,
+            ..
+        })) => {
+            let mut options = vec!["--format".to_string(), format!("{format:?}").to_lowercase()];
+            if quick {
+                options.extend(["--seconds".to_string(), "0.2".to_string()]);
+            }
+            run_peers("bench", &options)
+        }
         Some(Command::Bench(bench)) => {
             let report = crate::bench::run(&crate::bench::BenchOptions {
                 quick: bench.quick,
@@ -747,7 +765,7 @@ fn run_lab_command(args: LabArgs) -> Result<(), Failure> {
             }
             return Ok(());
         }
-        Some(LabCommand::Peers { options }) => return run_peers(&options),
+        Some(LabCommand::Peers { options }) => return run_peers("lab", &options),
         Some(LabCommand::Soak {
             hours,
             seed,

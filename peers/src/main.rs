@@ -1,11 +1,12 @@
-//! `looplab-peers lab [--seconds N] [--format table|json]`: every loop on every machine.
+//! `looplab-peers lab [--seconds N] [--format table|json]`: every loop on every machine;
+//! `looplab-peers bench [--seconds N] [--format table|json]`: the frame limiters in real time.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
 use looplab_peers::report::{compare, profiles};
 
-const USAGE: &str = "usage: looplab-peers lab [--seconds N] [--format table|json]";
+const USAGE: &str = "usage: looplab-peers lab|bench [--seconds N] [--format table|json]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,10 +20,12 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[&str]) -> Result<(), String> {
-    let ["lab", rest @ ..] = args else {
-        return Err(USAGE.into());
+    let (bench, rest) = match args {
+        ["lab", rest @ ..] => (false, rest),
+        ["bench", rest @ ..] => (true, rest),
+        _ => return Err(USAGE.into()),
     };
-    let (mut seconds, mut json) = (20.0, false);
+    let (mut seconds, mut json) = (if bench { 1.5 } else { 20.0 }, false);
     let mut rest = rest.iter();
     while let Some(arg) = rest.next() {
         match (*arg, rest.next().copied()) {
@@ -37,6 +40,16 @@ fn run(args: &[&str]) -> Result<(), String> {
             ("--format", Some("json")) => json = true,
             _ => return Err(USAGE.into()),
         }
+    }
+    if bench {
+        let runs = looplab_peers::pacing::bench(seconds);
+        if json {
+            let text = serde_json::to_string_pretty(&runs).map_err(|e| e.to_string())?;
+            println!("{text}");
+        } else {
+            print!("{}", looplab_peers::pacing::table(&runs));
+        }
+        return Ok(());
     }
     let report = compare(&profiles(), Duration::from_secs_f64(seconds));
     if json {

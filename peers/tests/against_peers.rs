@@ -87,3 +87,27 @@ fn the_program_prints_the_table_and_types_the_json() {
     assert_eq!(bad.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
 }
+
+#[test]
+fn the_pacing_bench_runs_every_limiter_at_both_caps_three_times() {
+    // Only that it runs and what it reports: the intervals themselves are this machine's.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab-peers"))
+        .args(["bench", "--seconds", "0.1", "--format", "json"])
+        .output()
+        .expect("looplab-peers runs");
+    assert!(out.status.success());
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 6 * 2 * 3);
+    for r in runs {
+        let frames = r["frames"].as_u64().unwrap();
+        assert!(frames >= 6, "{r}");
+        let counted = r["late"].as_u64().unwrap() + r["early"].as_u64().unwrap();
+        assert!(counted <= frames, "{r}");
+        assert!(r["mean_ms"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(
+            (0.0..=1.05).contains(&r["cpu_share"].as_f64().unwrap()),
+            "{r}"
+        );
+    }
+}
