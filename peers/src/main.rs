@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
+use looplab::lab::profile::Profile;
 use looplab_peers::report::{compare, profiles};
 
 const USAGE: &str = "usage: looplab-peers lab|bench [--seconds N] [--format table|json]";
@@ -26,6 +27,7 @@ fn run(args: &[&str]) -> Result<(), String> {
         _ => return Err(USAGE.into()),
     };
     let (mut seconds, mut json) = (if bench { 1.5 } else { 20.0 }, false);
+    let (mut capture, mut process) = (None::<&str>, None::<&str>);
     let mut rest = rest.iter();
     while let Some(arg) = rest.next() {
         match (*arg, rest.next().copied()) {
@@ -36,6 +38,8 @@ fn run(args: &[&str]) -> Result<(), String> {
                     .filter(|s| (0.1..=3600.0).contains(s))
                     .ok_or_else(|| format!("--seconds {s:?} is not 0.1 to 3600"))?;
             }
+            ("--capture", Some(file)) if !bench => capture = Some(file),
+            ("--process", Some(name)) if !bench => process = Some(name),
             ("--format", Some("table")) => json = false,
             ("--format", Some("json")) => json = true,
             _ => return Err(USAGE.into()),
@@ -51,7 +55,17 @@ fn run(args: &[&str]) -> Result<(), String> {
         }
         return Ok(());
     }
-    let report = compare(&profiles(), Duration::from_secs_f64(seconds));
+    let mut machines = profiles();
+    if let Some(file) = capture {
+        // A real game's frames as one more machine (see `looplab lab --capture`).
+        let path = std::path::Path::new(file);
+        let read = looplab::cli::load_capture(path, process).map_err(|f| f.message)?;
+        let summary = looplab::capture::summary::Summary::of(&read);
+        machines.push(Profile::from_capture("capture", &read, &summary));
+    } else if process.is_some() {
+        return Err("--process names the application of a --capture FILE".into());
+    }
+    let report = compare(&machines, Duration::from_secs_f64(seconds));
     if json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         println!("{text}");

@@ -111,3 +111,36 @@ fn the_pacing_bench_runs_every_limiter_at_both_caps_three_times() {
         );
     }
 }
+
+#[test]
+fn a_capture_is_one_more_machine() {
+    let capture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/captures/made/ocat.csv"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab-peers"))
+        .args([
+            "lab",
+            "--seconds",
+            "2",
+            "--format",
+            "json",
+            "--capture",
+            capture,
+        ])
+        .output()
+        .expect("looplab-peers runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let on_capture = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["profile"] == "capture")
+        .count();
+    assert_eq!(on_capture, json["peers"].as_array().unwrap().len());
+}
