@@ -27,7 +27,7 @@ fn run(args: &[&str]) -> Result<(), String> {
         _ => return Err(USAGE.into()),
     };
     let (mut seconds, mut json) = (if bench { 1.5 } else { 20.0 }, false);
-    let (mut capture, mut process) = (None::<&str>, None::<&str>);
+    let (mut capture, mut process, mut trace) = (None::<&str>, None::<&str>, None::<&str>);
     let mut rest = rest.iter();
     while let Some(arg) = rest.next() {
         match (*arg, rest.next().copied()) {
@@ -40,6 +40,7 @@ fn run(args: &[&str]) -> Result<(), String> {
             }
             ("--capture", Some(file)) if !bench => capture = Some(file),
             ("--process", Some(name)) if !bench => process = Some(name),
+            ("--trace", Some(file)) if !bench => trace = Some(file),
             ("--format", Some("table")) => json = false,
             ("--format", Some("json")) => json = true,
             _ => return Err(USAGE.into()),
@@ -64,6 +65,11 @@ fn run(args: &[&str]) -> Result<(), String> {
         machines.push(Profile::from_capture("capture", &read, &summary));
     } else if process.is_some() {
         return Err("--process names the application of a --capture FILE".into());
+    }
+    if let Some(file) = trace {
+        // A Looplab window's own frames (`looplab --trace FILE`) as one more machine.
+        let read = looplab::cli::load_trace(std::path::Path::new(file)).map_err(|f| f.message)?;
+        machines.push(Profile::from_trace("trace", &read));
     }
     let report = compare(&machines, Duration::from_secs_f64(seconds));
     if json {

@@ -144,3 +144,68 @@ fn a_capture_is_one_more_machine() {
         .count();
     assert_eq!(on_capture, json["peers"].as_array().unwrap().len());
 }
+
+#[test]
+fn a_looplab_trace_is_one_more_machine() {
+    use looplab::session::trace::{Trace, TraceFrame, TraceHeader, VERSION};
+    // A window's trace of 200 frames of 9 ms, every 50th taking 40.
+    let mut t = 0;
+    let frames = (0..200u64)
+        .map(|k| {
+            let render = if k % 50 == 49 { 40_000_000 } else { 9_000_000 };
+            let f = TraceFrame {
+                start_ns: t,
+                wait_ns: 0,
+                updates: 1,
+                update_ns: 100_000,
+                redraw_wait_ns: 0,
+                acquire_ns: 0,
+                render_ns: render,
+                present_ns: 0,
+                presented_ns: t + render + 100_000,
+                game_ns: t,
+            };
+            t += render + 100_000;
+            f
+        })
+        .collect();
+    let trace = Trace {
+        header: TraceHeader {
+            looplab_trace: VERSION,
+            strategy: looplab_timing::Strategy::Interpolated,
+            update_hz: 60.0,
+            frame_cap_hz: None,
+            refresh_hz: 60.0,
+            vsync: false,
+            bullets: 100,
+        },
+        frames,
+    };
+    let path = std::env::temp_dir().join(format!("looplab-peers-{}.trace", std::process::id()));
+    std::fs::write(&path, trace.to_text()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab-peers"))
+        .args(["lab", "--seconds", "2", "--format", "json", "--trace"])
+        .arg(&path)
+        .output()
+        .expect("looplab-peers runs");
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let on_trace: Vec<&serde_json::Value> = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["profile"] == "trace")
+        .collect();
+    assert_eq!(on_trace.len(), json["peers"].as_array().unwrap().len());
+    // Its 40 ms frames: the longest frame every loop saw.
+    assert!(
+        on_trace
+            .iter()
+            .all(|r| r["longest_frame_ms"].as_f64().unwrap() >= 40.0)
+    );
+}
