@@ -4,7 +4,7 @@
 //! run keeps the figures every loop is held to.
 //!
 //! The world is one body moving at [`SPEED`] px/s, stepped by the loop's fixed updates: the
-//! same work whatever the loop. Each picture draws the body where the loop puts it: between
+//! same work whatever the loop (at bevy's own 64 Hz, shorter steps of the same motion). Each picture draws the body where the loop puts it: between
 //! its last two states at the loop's alpha, or at the newest state for a loop with none. Its
 //! *lag* is how far that drawn instant is behind the loop's own game clock (one step, for
 //! interpolation: the price of always being right); its *error* how far the lag strays from
@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::loops::{HZ, InputWay, Peer};
+use crate::loops::{InputWay, Peer};
 use looplab::lab::machine::Machine;
 use looplab::lab::profile::Profile;
 use looplab_timing::Wake;
@@ -85,7 +85,7 @@ pub struct Run {
 pub fn run(peer: &Peer, profile: &Profile, length: Duration) -> Run {
     let mut machine = Machine::new(profile.clone(), SEED, Duration::ZERO);
     let mut lp = (peer.make)();
-    let step = 1.0 / f64::from(HZ);
+    let step = 1.0 / peer.hz;
     let tap_times = taps(length);
     let mut next_tap = 0;
     let (mut updates_total, mut position, mut hash) = (0u64, 0.0f64, None);

@@ -54,10 +54,13 @@ pub struct Peer {
     pub input: InputWay,
     /// What its documentation says a game should do with input.
     pub input_doc: &'static str,
+    /// Its update rate: 60 Hz for all but bevy's own default.
+    pub hz: f64,
     pub make: fn() -> Box<dyn FixedLoop>,
 }
 
-/// The update rate every loop runs at, so that all do the same work.
+/// The update rate every loop runs at, so that all do the same work (bevy_time also runs
+/// once at its own default, 64 Hz).
 pub const HZ: u32 = 60;
 
 /// Every loop compared, `looplab-timing` first.
@@ -69,6 +72,7 @@ pub fn all() -> Vec<Peer> {
             port: false,
             input: InputWay::ExactlyOnce,
             input_doc: "the input accumulator: every tap reaches exactly one update",
+            hz: f64::from(HZ),
             make: || Box::new(LooplabTiming::new()),
         },
         Peer {
@@ -77,6 +81,7 @@ pub fn all() -> Vec<Peer> {
             port: false,
             input: InputWay::PerFrame,
             input_doc: "says nothing; its window helpers hand each event to a handler, which stores it in the game for update to read",
+            hz: f64::from(HZ),
             make: || Box::new(GameLoopCrate::new()),
         },
         Peer {
@@ -85,7 +90,17 @@ pub fn all() -> Vec<Peer> {
             port: false,
             input: InputWay::ExactlyOnce,
             input_doc: "its fixed-timestep example accumulates input each frame and clears it after a fixed run",
+            hz: f64::from(HZ),
             make: || Box::new(BevyTime::new(f64::from(HZ))),
+        },
+        Peer {
+            name: "bevy_time 64 Hz",
+            source: "bevy_time 0.20.1 Time<Fixed> at its default 64 Hz",
+            port: false,
+            input: InputWay::ExactlyOnce,
+            input_doc: "as above",
+            hz: 64.0,
+            make: || Box::new(BevyTime::new(64.0)),
         },
         Peer {
             name: "ggez (port)",
@@ -93,6 +108,7 @@ pub fn all() -> Vec<Peer> {
             port: true,
             input: InputWay::PerFrame,
             input_doc: "key state per frame (is_key_just_pressed), read in update",
+            hz: f64::from(HZ),
             make: || Box::new(GgezPort::default()),
         },
         Peer {
@@ -101,6 +117,7 @@ pub fn all() -> Vec<Peer> {
             port: true,
             input: InputWay::PerFrame,
             input_doc: "is_key_pressed per frame, read in fixed_update",
+            hz: f64::from(HZ),
             make: || Box::new(MacroquadPort::default()),
         },
         Peer {
@@ -109,6 +126,7 @@ pub fn all() -> Vec<Peer> {
             port: true,
             input: InputWay::PerFrame,
             input_doc: "says nothing",
+            hz: f64::from(HZ),
             make: || Box::new(FixedstepPort::default()),
         },
     ]
