@@ -1,7 +1,7 @@
 //! Each loop behind one small trait: told when a frame begins, it says how many fixed
 //! updates to run, what fraction of a step the picture lies past the newest state, and how
 //! much time it let go. The crates are driven through their own code on a virtual clock
-//! (`looplab-timing`, `game-loop`, `bevy_time`); loops that read the real clock inside
+//! (`looplab-timing`, `game-loop`, `bevy_time`, `renew-frame`); loops that read the real clock inside
 //! (ggez, macroquad, fixedstep) are ports of their documented algorithms, marked as such.
 
 use std::cell::Cell;
@@ -76,6 +76,15 @@ pub fn all() -> Vec<Peer> {
             make: || Box::new(LooplabTiming::new()),
         },
         Peer {
+            name: "looplab-timing catch-up",
+            source: "looplab-timing 0.1.0, Strategy::CatchUp: the newest state drawn (shown, not ranked)",
+            port: false,
+            input: InputWay::ExactlyOnce,
+            input_doc: "as above",
+            hz: f64::from(HZ),
+            make: || Box::new(LooplabTiming::with(Strategy::CatchUp)),
+        },
+        Peer {
             name: "game-loop",
             source: "game-loop 1.3.0, max_frame_time 0.25 s",
             port: false,
@@ -101,6 +110,15 @@ pub fn all() -> Vec<Peer> {
             input_doc: "as above",
             hz: 64.0,
             make: || Box::new(BevyTime::new(64.0)),
+        },
+        Peer {
+            name: "renew-frame",
+            source: "renew-frame 0.1.1 FrameLoop, StepBudget::DEFAULT (5)",
+            port: false,
+            input: InputWay::PerFrame,
+            input_doc: "says nothing; each Step carries its tick, dt and simulation time, not input",
+            hz: f64::from(HZ),
+            make: || Box::new(RenewFrame::new()),
         },
         Peer {
             name: "ggez (port)",
@@ -138,9 +156,14 @@ pub struct LooplabTiming(Planner);
 
 impl LooplabTiming {
     pub fn new() -> Self {
+        Self::with(Strategy::Interpolated)
+    }
+
+    /// Another of its strategies, at the same settings.
+    pub fn with(strategy: Strategy) -> Self {
         let settings = LoopSettings::default()
             .with_update_rate(looplab_timing::Rate::hz(f64::from(HZ)).expect("60 Hz"));
-        Self(Planner::new(Strategy::Interpolated, settings))
+        Self(Planner::new(strategy, settings))
     }
 }
 
@@ -156,7 +179,10 @@ impl FixedLoop for LooplabTiming {
         let step = self.0.settings().step().as_secs_f64();
         Decision {
             updates: plan.updates,
-            alpha: Some(f64::from(plan.view.alpha())),
+            alpha: match plan.view {
+                looplab_timing::View::Interpolate { alpha } => Some(f64::from(alpha)),
+                _ => None,
+            },
             owed: self.0.overstep().as_secs_f64() / step,
             dropped: plan.clamped + plan.skipped,
         }
@@ -228,6 +254,45 @@ impl FixedLoop for GameLoopCrate {
             } else {
                 dropped
             },
+        }
+    }
+}
+
+/// renew-frame's own `FrameLoop` at 60 Hz and its default step budget, handed each frame's
+/// instant in integer nanoseconds. It has no elapsed-time clamp: the budget alone bounds a
+/// frame, and whole steps past it are thrown away, the remainder kept.
+pub struct RenewFrame(renew_frame::FrameLoop);
+
+impl RenewFrame {
+    pub fn new() -> Self {
+        use renew_frame::{FrameLoop, StepBudget, Timestamp, Timestep};
+        Self(FrameLoop::new(
+            Timestep::HZ_60,
+            StepBudget::DEFAULT,
+            Timestamp::from_nanos(0),
+        ))
+    }
+}
+
+impl Default for RenewFrame {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FixedLoop for RenewFrame {
+    fn frame(&mut self, now: Duration) -> Decision {
+        let now = u64::try_from(now.as_nanos()).unwrap_or(u64::MAX);
+        let plan = self.0.begin_frame(renew_frame::Timestamp::from_nanos(now));
+        let step = plan.timestep().nanos().get();
+        // Its alpha lives in a sibling crate (renew-math) as remainder over timestep; the
+        // same division here.
+        let alpha = plan.remainder().get() as f64 / step as f64;
+        Decision {
+            updates: plan.step_count(),
+            alpha: Some(alpha),
+            owed: alpha,
+            dropped: Duration::from_nanos(plan.dropped().saturating_mul(step)),
         }
     }
 }

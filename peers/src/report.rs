@@ -87,6 +87,11 @@ impl Figure {
     }
 }
 
+/// Whether a loop is ranked against `looplab-timing`: not its own other strategies.
+fn is_ours(name: &str) -> bool {
+    name.starts_with("looplab-timing")
+}
+
 /// `looplab-timing` against the best peer on one machine and figure.
 #[derive(Clone, Debug, Serialize)]
 pub struct Verdict {
@@ -97,6 +102,18 @@ pub struct Verdict {
     pub best: f64,
     /// "ahead", "level" or "behind".
     pub standing: &'static str,
+    /// Where `looplab-timing` is behind: what the loop ahead of it pays for that on the same
+    /// machine, the figures on which it is behind `looplab-timing` (the trade it made).
+    pub pays: Vec<Cost>,
+}
+
+/// One figure on which a peer is behind `looplab-timing` on the same machine, or the extra
+/// update work it does at a faster rate of its own.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cost {
+    pub figure: &'static str,
+    pub peer: f64,
+    pub looplab: f64,
 }
 
 /// Everything one comparison found.
@@ -155,18 +172,20 @@ fn verdicts(peers: &[Peer], profiles: &[Profile], runs: &[Run]) -> Vec<Verdict> 
         for figure in Figure::ALL {
             let Some(best) = on
                 .iter()
-                .filter(|r| r.peer != ours)
+                .filter(|r| !is_ours(&r.peer))
                 .min_by(|a, b| figure.of(a).total_cmp(&figure.of(b)))
             else {
                 continue;
             };
             let (a, b) = (figure.of(mine), figure.of(best));
-            let standing = if (a - b).abs() <= figure.level_within() {
-                "level"
-            } else if a < b {
-                "ahead"
+            let standing = standing_of(figure, a, b);
+            let pays = if standing == "behind" {
+                let faster = peers
+                    .iter()
+                    .any(|p| p.name == best.peer && p.hz > peers[0].hz);
+                costs(mine, best, faster)
             } else {
-                "behind"
+                Vec::new()
             };
             out.push(Verdict {
                 profile: profile.name.clone(),
@@ -175,10 +194,44 @@ fn verdicts(peers: &[Peer], profiles: &[Profile], runs: &[Run]) -> Vec<Verdict> 
                 best_peer: best.peer.clone(),
                 best: b,
                 standing,
+                pays,
             });
         }
     }
     out
+}
+
+/// The figures on which `peer` is behind `mine`, and its extra updates a second where it
+/// runs faster (bevy's 64 Hz default: a shorter step lags less, and it is more work).
+fn costs(mine: &Run, peer: &Run, faster: bool) -> Vec<Cost> {
+    let mut out: Vec<Cost> = Figure::ALL
+        .into_iter()
+        .filter(|&f| standing_of(f, f.of(mine), f.of(peer)) == "ahead")
+        .map(|f| Cost {
+            figure: f.name(),
+            peer: f.of(peer),
+            looplab: f.of(mine),
+        })
+        .collect();
+    if faster {
+        out.push(Cost {
+            figure: "updates a second",
+            peer: peer.ups,
+            looplab: mine.ups,
+        });
+    }
+    out
+}
+
+/// `looplab-timing`'s value `a` against a peer's `b` on `figure`.
+fn standing_of(figure: Figure, a: f64, b: f64) -> &'static str {
+    if (a - b).abs() <= figure.level_within() {
+        "level"
+    } else if a < b {
+        "ahead"
+    } else {
+        "behind"
+    }
 }
 
 impl PeersReport {
@@ -190,10 +243,11 @@ impl PeersReport {
             self.update_hz,
             crate::drive::SPEED
         );
+        let name_width = self.peers.iter().map(|p| p.name.len()).max().unwrap_or(0);
         for p in &self.peers {
             let _ = writeln!(
                 out,
-                "  {:<18} {}{}; input: {}",
+                "  {:<name_width$}  {}{}; input: {}",
                 p.name,
                 p.source,
                 if p.port { " (a port)" } else { "" },
@@ -285,6 +339,24 @@ impl PeersReport {
                 v.best,
                 v.best_peer
             );
+            if v.standing == "behind" {
+                let paid: Vec<String> = v
+                    .pays
+                    .iter()
+                    .map(|c| format!("{} {:.3} against {:.3}", c.figure, c.peer, c.looplab))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "{:<42}{} pays: {}",
+                    "",
+                    v.best_peer,
+                    if paid.is_empty() {
+                        "nothing measured here".to_string()
+                    } else {
+                        paid.join(", ")
+                    }
+                );
+            }
         }
         out
     }

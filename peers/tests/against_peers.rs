@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use looplab_peers::loops::{BevyTime, FixedLoop, GameLoopCrate};
+use looplab_peers::loops::{BevyTime, FixedLoop, GameLoopCrate, RenewFrame};
 use looplab_peers::report::{compare, profiles};
 
 #[test]
@@ -34,6 +34,27 @@ fn the_game_loop_driver_clamps_as_game_loops_own_test_says() {
     let d = g.frame(Duration::from_secs(1));
     assert_eq!(d.updates, 15);
     assert!((d.dropped.as_secs_f64() - 0.75).abs() < 1e-6, "{d:?}");
+}
+
+#[test]
+fn the_renew_frame_driver_steps_and_drops_as_its_own_docs_say() {
+    // Its crate documentation's headless run: 600 frames of 16 666 667 ns, 600 steps, none
+    // dropped.
+    let mut r = RenewFrame::new();
+    let mut steps = 0;
+    for k in 0..=600u64 {
+        let d = r.frame(Duration::from_nanos(k * 16_666_667));
+        steps += d.updates;
+        assert!(d.dropped.is_zero(), "frame {k}: {d:?}");
+    }
+    assert_eq!(steps, 600);
+    // Its budget (5 by default) is the only guard: a one-second frame holds 59 whole steps
+    // of 16 666 667 ns; it runs 5 and throws the other 54 away, with no elapsed-time clamp
+    // before it, and keeps the remainder.
+    let start = Duration::from_nanos(600 * 16_666_667);
+    let d = r.frame(start + Duration::from_secs(1));
+    assert_eq!(d.updates, 5);
+    assert_eq!(d.dropped, Duration::from_nanos(54 * 16_666_667));
 }
 
 #[test]
