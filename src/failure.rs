@@ -35,17 +35,6 @@ impl Failure {
     }
 }
 
-impl Failure {
-    /// The run was ended by `signal` (after writing what it was asked for): nothing to
-    /// print, and the signal's conventional exit status.
-    pub fn signalled(signal: crate::platform::signals::Signal) -> Self {
-        Self {
-            message: String::new(),
-            status: signal.exit_status(),
-        }
-    }
-}
-
 /// `text` with its control characters (a newline or tab a person's input carried into a
 /// message, quoted by a parser) written as escapes, so a message stays one line.
 pub fn one_line(text: &str) -> String {

@@ -10,7 +10,7 @@ use glam::Vec2;
 use looplab::render::gpu::Gpu;
 use looplab::render::offscreen::{OffscreenTarget, render};
 use looplab::render::painter::Painter;
-use looplab::render::scene::ViewTransform;
+use looplab::render::shapes::ViewTransform;
 use looplab::render::sprites::SpriteFrame;
 use looplab::world::WORLD_SIZE;
 use looplab_timing::View;

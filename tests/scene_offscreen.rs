@@ -12,9 +12,8 @@ use looplab::app::overlay::PlatformFacts;
 use looplab::render::gpu::Gpu;
 use looplab::render::offscreen::{OffscreenTarget, render};
 use looplab::render::painter::Painter;
-use looplab::render::scene::{
-    self, DART_THROUGH, EXACT, SHIP, Shape, ShapeInstance, Showing, ViewTransform,
-};
+use looplab::render::scene::{self, DART_THROUGH, SHIP, Showing};
+use looplab::render::shapes::{EXACT, Shape, ShapeInstance, ViewTransform};
 use looplab::render::sprites::SpriteFrame;
 use looplab::session::Session;
 use looplab::world::layout::{LAYOUT, Region};

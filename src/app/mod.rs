@@ -596,7 +596,7 @@ impl App {
         };
         match (self.failure.take(), written, signal) {
             (Some(f), _, _) | (None, Err(f), _) => Err(f),
-            (None, Ok(()), Some(signal)) => Err(Failure::signalled(signal)),
+            (None, Ok(()), Some(signal)) => Err(Failure::from(signal)),
             (None, Ok(()), None) => Ok(()),
         }
     }

@@ -53,6 +53,86 @@ impl TargetKey {
     }
 }
 
+/// How a measured figure must compare with a target's threshold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    AtMost,
+    Below,
+    AtLeast,
+}
+
+/// A target's threshold, written once: the goal printed and the judgement both come from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limit {
+    pub bound: Bound,
+    pub threshold: f64,
+    /// What the figure is, after the number: `" ms"`, `"x the bare renderer's FPS"`.
+    pub unit: &'static str,
+}
+
+impl Limit {
+    const fn new(bound: Bound, threshold: f64, unit: &'static str) -> Self {
+        Self {
+            bound,
+            threshold,
+            unit,
+        }
+    }
+
+    /// The goal as the report prints it: `<= 0.05 ms`.
+    pub fn goal(&self) -> String {
+        let op = match self.bound {
+            Bound::AtMost => "<=",
+            Bound::Below => "<",
+            Bound::AtLeast => ">=",
+        };
+        format!("{op} {}{}", self.threshold, self.unit)
+    }
+
+    /// Whether `value` (in the limit's unit) meets it.
+    pub fn met(&self, value: f64) -> bool {
+        match self.bound {
+            Bound::AtMost => value <= self.threshold,
+            Bound::Below => value < self.threshold,
+            Bound::AtLeast => value >= self.threshold,
+        }
+    }
+}
+
+impl TargetKey {
+    /// The target's threshold.
+    pub fn limit(self) -> Limit {
+        use Bound::*;
+        match self {
+            TargetKey::CapStddev => Limit::new(AtMost, 0.05, " ms"),
+            TargetKey::CapP99 => Limit::new(AtMost, 0.25, " ms"),
+            TargetKey::CapCpu => Limit::new(AtMost, 1.5, "x"),
+            TargetKey::Sprites10k | TargetKey::Sprites100k => {
+                Limit::new(AtLeast, 0.95, "x the bare renderer's FPS")
+            }
+            TargetKey::CaptionsCost => Limit::new(Below, 1.0, " ms a frame"),
+            TargetKey::CompareMode => Limit::new(AtMost, 1.3, "x the single view's frame time"),
+            TargetKey::WorldUpdate => Limit::new(AtLeast, 300.0, " M bullet-steps/s"),
+            TargetKey::RenderTick2k => Limit::new(Below, 0.5, " ms a frame"),
+            TargetKey::RenderTick100k => Limit::new(Below, 3.0, " ms a frame"),
+            TargetKey::ShipDelayRenderTick => Limit::new(
+                AtMost,
+                1.0,
+                "x one frame interval + the frame's own work (the median)",
+            ),
+            TargetKey::ShipDelayModel => {
+                Limit::new(AtMost, 20.0, "% from the model, every strategy and rate")
+            }
+            TargetKey::InputLatency => Limit::new(
+                AtMost,
+                0.0,
+                "% of keys later than one frame interval + the frame's own render and present",
+            ),
+            TargetKey::Startup => Limit::new(Below, 1000.0, " ms (release build)"),
+        }
+    }
+}
+
 /// One target of the performance issue, with what was measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Target {
@@ -63,12 +143,14 @@ pub struct Target {
     pub met: Option<bool>,
 }
 
-fn target(key: TargetKey, goal: String, measured: String, met: Option<bool>) -> Target {
+/// A target judged from its figure in the limit's unit (`None`: not measured here).
+fn target(key: TargetKey, figure: Option<f64>, measured: String) -> Target {
+    let limit = key.limit();
     Target {
         key,
-        goal,
+        goal: limit.goal(),
         measured,
-        met,
+        met: figure.map(|v| limit.met(v)),
     }
 }
 
@@ -87,45 +169,71 @@ fn find_sprites(
 
 /// Judges every target, preferring windowed measurements where they exist.
 pub fn judge(r: &BenchReport) -> Vec<Target> {
-    let mut out = Vec::new();
+    let mut out = pacing_targets(r);
+    out.extend(sprite_targets(r));
+    out.extend(frame_cost_targets(r));
+    out.extend(ship_targets(r));
+    out.push(latency_target(r));
+    out.push(match r.startup_ms {
+        Some(ms) => target(
+            TargetKey::Startup,
+            Some(ms),
+            format!("{ms:.0} ms ({} build)", r.host.build),
+        ),
+        None => target(TargetKey::Startup, None, "not measured (no display)".into()),
+    });
+    out
+}
+
+/// The 60 Hz cap's spread, error and CPU, from the window's run where there is one.
+fn pacing_targets(r: &BenchReport) -> Vec<Target> {
     let (pacing, where_pacing) = if r.pacing_window.is_empty() {
         (&r.pacing, "headless")
     } else {
         (&r.pacing_window, "window")
     };
-    if let (Some(p), Some(n)) = (
+    let (Some(p), Some(n)) = (
         find_pacing(pacing, 60.0, WaitMode::Precise),
         find_pacing(pacing, 60.0, WaitMode::Naive),
-    ) {
-        out.push(target(
+    ) else {
+        return Vec::new();
+    };
+    let ratio = p.cpu_percent / n.cpu_percent.max(1e-9);
+    vec![
+        target(
             TargetKey::CapStddev,
-            "<= 0.05 ms".into(),
+            Some(p.stddev_ms),
             format!(
                 "{:.3} ms ({where_pacing}; naive cap {:.3} ms); {} stalls over {} ms, {:.3} ms without them",
-                p.stddev_ms, n.stddev_ms, p.stalls, super::headless::STALL_MS, p.stddev_without_stalls_ms
+                p.stddev_ms,
+                n.stddev_ms,
+                p.stalls,
+                super::headless::STALL_MS,
+                p.stddev_without_stalls_ms
             ),
-            Some(p.stddev_ms <= 0.05),
-        ));
-        out.push(target(
+        ),
+        target(
             TargetKey::CapP99,
-            "<= 0.25 ms".into(),
+            Some(p.p99_error_ms),
             format!(
                 "{:.3} ms ({where_pacing}; naive cap {:.3} ms)",
                 p.p99_error_ms, n.p99_error_ms
             ),
-            Some(p.p99_error_ms <= 0.25),
-        ));
-        let ratio = p.cpu_percent / n.cpu_percent.max(1e-9);
-        out.push(target(
+        ),
+        target(
             TargetKey::CapCpu,
-            "<= 1.5x".into(),
+            Some(ratio),
             format!(
                 "{ratio:.2}x ({:.1}% vs {:.1}% of a core, {where_pacing})",
                 p.cpu_percent, n.cpu_percent
             ),
-            Some(ratio <= 1.5),
-        ));
-    }
+        ),
+    ]
+}
+
+/// The sprite renderer against the bare one, and what the captions cost it.
+fn sprite_targets(r: &BenchReport) -> Vec<Target> {
+    let mut out = Vec::new();
     let (sprites, where_sprites) = if r.sprites_window.is_empty() {
         (&r.sprites, "offscreen")
     } else {
@@ -142,12 +250,11 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             let ratio = s.fps / b.fps.max(1e-9);
             out.push(target(
                 key,
-                ">= 0.95x the bare renderer's FPS".into(),
+                Some(ratio),
                 format!(
                     "{ratio:.3}x ({:.1} vs {:.1} FPS, {where_sprites})",
                     s.fps, b.fps
                 ),
-                Some(ratio >= 0.95),
             ));
         }
     }
@@ -158,55 +265,54 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
         let cost = 1e3 / story.fps.max(1e-9) - 1e3 / plain.fps.max(1e-9);
         out.push(target(
             TargetKey::CaptionsCost,
-            "< 1 ms a frame".into(),
+            Some(cost),
             format!(
                 "{cost:.2} ms a frame ({:.1} vs {:.1} FPS, offscreen)",
                 story.fps, plain.fps
             ),
-            Some(cost < 1.0),
         ));
     }
-    if let Some(single) = r.compare.iter().find(|c| c.lanes == 1) {
-        let worst = r
-            .compare
-            .iter()
-            .filter(|c| c.lanes > 1)
-            .max_by(|a, b| a.frame_ms.total_cmp(&b.frame_ms));
-        if let Some(w) = worst {
-            let ratio = w.frame_ms / single.frame_ms.max(1e-9);
-            out.push(target(
-                TargetKey::CompareMode,
-                "<= 1.3x the single view's frame time".into(),
-                format!(
-                    "{ratio:.2}x at worst ({}: {:.2} vs {:.2} ms, offscreen)",
-                    w.view(),
-                    w.frame_ms,
-                    single.frame_ms
-                ),
-                Some(ratio <= 1.3),
-            ));
-        }
+    out
+}
+
+/// Compare mode against the single view, the world's update and the render tick.
+fn frame_cost_targets(r: &BenchReport) -> Vec<Target> {
+    let mut out = Vec::new();
+    let single = r.compare.iter().find(|c| c.lanes == 1);
+    let worst = r
+        .compare
+        .iter()
+        .filter(|c| c.lanes > 1)
+        .max_by(|a, b| a.frame_ms.total_cmp(&b.frame_ms));
+    if let (Some(single), Some(w)) = (single, worst) {
+        let ratio = w.frame_ms / single.frame_ms.max(1e-9);
+        out.push(target(
+            TargetKey::CompareMode,
+            Some(ratio),
+            format!(
+                "{ratio:.2}x at worst ({}: {:.2} vs {:.2} ms, offscreen)",
+                w.view(),
+                w.frame_ms,
+                single.frame_ms
+            ),
+        ));
     }
     if let Some(w) = r.world.iter().find(|w| w.bullets == 1_000_000) {
+        let millions = w.bullet_steps_per_sec / 1e6;
         out.push(target(
             TargetKey::WorldUpdate,
-            ">= 300 M bullet-steps/s".into(),
-            format!(
-                "{:.0} M/s ({:.2} ms an update)",
-                w.bullet_steps_per_sec / 1e6,
-                w.update_ms
-            ),
-            Some(w.bullet_steps_per_sec >= 300e6),
+            Some(millions),
+            format!("{millions:.0} M/s ({:.2} ms an update)", w.update_ms),
         ));
     }
-    for (bullets, key, limit_ms) in [
-        (2_000, TargetKey::RenderTick2k, 0.5),
-        (100_000, TargetKey::RenderTick100k, 3.0),
+    for (bullets, key) in [
+        (2_000, TargetKey::RenderTick2k),
+        (100_000, TargetKey::RenderTick100k),
     ] {
         if let Some(t) = r.render_tick.iter().find(|t| t.bullets == bullets) {
             out.push(target(
                 key,
-                format!("< {limit_ms} ms a frame"),
+                Some(t.total_ms),
                 format!(
                     "{:.3} ms (copy {:.3}, partial update {:.3}; {:.2}x a real update's {:.3} ms)",
                     t.total_ms,
@@ -215,10 +321,15 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
                     t.total_ms / t.update_ms.max(1e-9),
                     t.update_ms
                 ),
-                Some(t.total_ms < limit_ms),
             ));
         }
     }
+    out
+}
+
+/// The ship's delay from key to screen, against its bound and against the lab's model.
+fn ship_targets(r: &BenchReport) -> Vec<Target> {
+    let mut out = Vec::new();
     let ship = |strategy: Strategy, ups: f64| {
         r.ship_delay
             .iter()
@@ -230,12 +341,11 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             .map_or("-".to_string(), |i| format!("{:.1} ms", i.median_ms));
         out.push(target(
             TargetKey::ShipDelayRenderTick,
-            "median <= one frame interval + the frame's own work".into(),
+            (t.samples > 0).then(|| t.median_ms / bound.max(1e-9)),
             format!(
                 "{:.1} ms against {bound:.1} ms ({:.1} interval + {:.1} start to present); interpolated {interpolated}",
                 t.median_ms, t.frame_interval_ms, t.frame_to_present_ms
             ),
-            Some(t.samples > 0 && t.median_ms <= bound),
         ));
     }
     if !r.ship_delay.is_empty() {
@@ -254,9 +364,15 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
             })
             .collect();
         let worst = off.iter().map(|(o, _)| *o).fold(0.0, f64::max);
+        // A strategy with no model to hold it against counts as missed.
+        let figure = if off.len() == r.ship_delay.len() {
+            worst * 100.0
+        } else {
+            f64::INFINITY
+        };
         out.push(target(
             TargetKey::ShipDelayModel,
-            "within 20% for every strategy and rate".into(),
+            Some(figure),
             format!(
                 "{:.0}% at worst ({})",
                 worst * 100.0,
@@ -265,54 +381,41 @@ pub fn judge(r: &BenchReport) -> Vec<Target> {
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
-            Some(off.len() == r.ship_delay.len() && worst <= 0.2),
         ));
     }
-    match r
+    out
+}
+
+/// Input latency at a 60 Hz cap, for every key.
+fn latency_target(r: &BenchReport) -> Target {
+    let cap60 = r
         .latency
         .iter()
-        .find(|l| l.setting == LatencySetting::Cap60)
-    {
+        .find(|l| l.setting == LatencySetting::Cap60);
+    match cap60 {
         Some(l) => {
-            out.push(target(
+            let late = l.samples - l.within_bound;
+            let late_percent = late as f64 * 100.0 / l.samples.max(1) as f64;
+            target(
                 TargetKey::InputLatency,
-                "<= one frame interval + the frame's own render and present, for every key".into(),
+                (l.samples > 0).then_some(late_percent),
                 format!(
-                    "{}/{} keys; {} ({:.0}%) waited over one interval; latency median {:.1} ms, p99 {:.1} ms; wait before the frame p99 {:.1} ms against a {:.1} ms interval",
+                    "{}/{} keys; {late} ({late_percent:.0}%) waited over one interval; latency median {:.1} ms, p99 {:.1} ms; wait before the frame p99 {:.1} ms against a {:.1} ms interval",
                     l.within_bound,
                     l.samples,
-                    l.samples - l.within_bound,
-                    (l.samples - l.within_bound) as f64 * 100.0 / l.samples.max(1) as f64,
                     l.median_ms,
                     l.p99_ms,
                     l.wait_p99_ms,
                     l.frame_interval_ms
                 ),
-                Some(l.samples > 0 && l.within_bound == l.samples),
-            ));
+            )
         }
-        None => out.push(target(
+        None => target(
             TargetKey::InputLatency,
-            "one frame + present".into(),
-            "not measured (no display)".into(),
             None,
-        )),
-    }
-    match r.startup_ms {
-        Some(ms) => out.push(target(
-            TargetKey::Startup,
-            "< 1000 ms (release build)".into(),
-            format!("{ms:.0} ms ({} build)", r.host.build),
-            Some(ms < 1000.0),
-        )),
-        None => out.push(target(
-            TargetKey::Startup,
-            "< 1000 ms".into(),
             "not measured (no display)".into(),
-            None,
-        )),
+        ),
     }
-    out
 }
 
 fn pacing_table(out: &mut String, title: &str, rows: &[PacingResult]) {
@@ -563,4 +666,31 @@ pub fn table(r: &BenchReport) -> String {
         let _ = writeln!(out, "note: {n}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_prints_its_goal_and_judges_by_the_same_number() {
+        let cap = TargetKey::CapStddev.limit();
+        assert_eq!(cap.goal(), "<= 0.05 ms");
+        assert!(cap.met(0.05) && !cap.met(0.0501));
+        let tick = TargetKey::RenderTick2k.limit();
+        assert_eq!(tick.goal(), "< 0.5 ms a frame");
+        assert!(tick.met(0.499) && !tick.met(0.5));
+        let sprites = TargetKey::Sprites100k.limit();
+        assert_eq!(sprites.goal(), ">= 0.95x the bare renderer's FPS");
+        assert!(sprites.met(0.95) && !sprites.met(0.949));
+    }
+
+    #[test]
+    fn a_target_not_measured_is_neither_met_nor_missed() {
+        let t = target(TargetKey::Startup, None, "not measured (no display)".into());
+        assert_eq!(t.met, None);
+        assert_eq!(t.goal, "< 1000 ms (release build)");
+        let t = target(TargetKey::Startup, Some(1200.0), "1200 ms".into());
+        assert_eq!(t.met, Some(false));
+    }
 }

@@ -10,26 +10,12 @@ use std::time::Duration;
 use oorandom::Rand32;
 use serde::Serialize;
 
+use super::keys::{FeelResult, KeyEvent, KeyInput};
 use super::profile::Profile;
 use super::run::{self, RunConfig};
 use crate::session::ship_input::{Button, InputMode, Taps};
 use crate::world::WorldConfig;
 use looplab_timing::{LoopSettings, Rate, Strategy};
-
-/// A key going down or up at a time of the person's (real time).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyEvent {
-    pub at: Duration,
-    pub button: Button,
-    pub down: bool,
-}
-
-/// The keys a run is given, and how its updates read them.
-#[derive(Clone, Debug)]
-pub struct KeyInput {
-    pub mode: InputMode,
-    pub events: Vec<KeyEvent>,
-}
 
 /// A person at the arrows for `duration` (from half a second in): two taps of 20 to 80 ms
 /// for every hold of 0.3 to 0.9 s, each of a random arrow, with 0.15 to 0.6 s between.
@@ -60,37 +46,6 @@ pub fn key_script(seed: u64, duration: Duration) -> Vec<KeyEvent> {
         t += held + ms(&mut rng, 150, 601);
     }
     events
-}
-
-/// What a run with keys measured.
-#[derive(Clone, Debug, Serialize)]
-pub struct FeelResult {
-    pub mode: InputMode,
-    pub taps: Taps,
-    /// Presses shown on screen, and their delay from arrival to present, ms.
-    pub shown: usize,
-    pub delay_p50_ms: Option<f64>,
-    pub delay_p99_ms: Option<f64>,
-}
-
-impl FeelResult {
-    pub fn new(mode: InputMode, taps: Taps, delays: &[Duration]) -> Self {
-        let mut sorted = delays.to_vec();
-        sorted.sort_unstable();
-        let at = |q: f64| {
-            (!sorted.is_empty()).then(|| {
-                let i = ((sorted.len() - 1) as f64 * q).round() as usize;
-                sorted[i].as_secs_f64() * 1e3
-            })
-        };
-        Self {
-            mode,
-            taps,
-            shown: sorted.len(),
-            delay_p50_ms: at(0.5),
-            delay_p99_ms: at(0.99),
-        }
-    }
 }
 
 /// One row of the feel report.

@@ -17,7 +17,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::feel::KeyEvent;
+use super::keys::KeyEvent;
 use super::machine::Machine;
 use super::profile::Profile;
 use crate::session::Session;

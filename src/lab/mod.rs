@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod drift;
 pub mod feel;
+pub mod keys;
 pub mod lane;
 pub mod machine;
 pub mod plot;

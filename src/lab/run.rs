@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::feel::{FeelResult, KeyInput};
+use super::keys::{FeelResult, KeyInput};
 use super::machine::Machine;
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};

@@ -22,6 +22,18 @@ pub enum Signal {
     HangUp,
 }
 
+/// The run was ended by a signal (after writing what it was asked for): nothing to print,
+/// and the signal's conventional exit status. Here, not in `failure`, so that the base
+/// module knows nothing of the platform.
+impl From<Signal> for Failure {
+    fn from(signal: Signal) -> Self {
+        Failure {
+            message: String::new(),
+            status: signal.exit_status(),
+        }
+    }
+}
+
 impl Signal {
     /// Every one watched.
     pub const ALL: [Signal; 3] = [Signal::Interrupt, Signal::Terminate, Signal::HangUp];

@@ -8,7 +8,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 use super::descriptors::wgsl;
-use super::scene::{BULLET_SIZE, ViewTransform};
+use super::shapes::{BULLET_SIZE, ViewTransform};
 use super::sprites::{QuadStages, SpriteShared, position_stream, quad_pipeline};
 
 const SHADER: &str = include_str!("../../shaders/bare.wgsl");

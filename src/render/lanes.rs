@@ -5,7 +5,8 @@
 
 use glam::Vec2;
 
-use super::scene::{self, EXACT, Shape, ShapeInstance, Showing, ViewTransform, marker};
+use super::scene::{self, Showing};
+use super::shapes::{EXACT, Shape, ShapeInstance, ViewTransform, marker};
 use super::sprites::{BulletGroup, SpriteFrame};
 use crate::world::World;
 use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};

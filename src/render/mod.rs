@@ -9,6 +9,7 @@ pub mod lanes;
 pub mod offscreen;
 pub mod painter;
 pub mod scene;
+pub mod shapes;
 pub mod sprites;
 pub mod timeline;
 

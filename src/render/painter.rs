@@ -4,7 +4,8 @@
 
 use super::bare::BareRenderer;
 use super::egui_meshes::EguiMeshes;
-use super::scene::{self, ShapeInstance, ViewTransform};
+use super::scene;
+use super::shapes::{ShapeInstance, ViewTransform};
 use super::sprites::{SpriteFrame, SpriteRenderer};
 use super::{CLEAR, OverlayPaint, TextureChanges};
 use crate::platform::clock::Stopwatch;

@@ -13,7 +13,9 @@ use glam::Vec2;
 use wgpu::util::DeviceExt;
 
 use super::descriptors::{sampler_entry, texture_2d, texture_entry, uniform_entry, wgsl};
-use super::scene::{Globals, ShapeInstance, ViewTransform, blend_positions, uniform_blend};
+use super::shapes::{
+    Globals, ShapeInstance, ViewTransform, blend_positions, globals, uniform_blend,
+};
 use crate::world::layout::Region;
 
 const SHADER: &str = include_str!("../../shaders/sprites.wgsl");
@@ -71,7 +73,7 @@ impl<'a> SpriteFrame<'a> {
             prev,
             pos,
             vel,
-            globals: super::scene::globals(&transform, view, step),
+            globals: globals(&transform, view, step),
             transform,
             ghosts: None,
             shapes: &[],

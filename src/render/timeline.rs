@@ -2,7 +2,7 @@
 //! in the strip's region of the screen. The words (row names, the
 //! legend, how far behind the game is) are the overlay's.
 
-use super::scene::{Shape, ShapeInstance, marker, segment};
+use super::shapes::{Shape, ShapeInstance, marker, segment};
 use crate::session::timeline::{Strip, StripGeometry, StripPiece, strip_pieces};
 use crate::world::layout::{CAPTION_HEIGHT, Region};
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::{FigureTracker, Figures, Person, Stop};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
-use crate::lab::feel::KeyEvent;
+use crate::lab::keys::KeyEvent;
 use crate::session::ship_input::Button;
 use crate::world::WorldConfig;
 

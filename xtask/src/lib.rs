@@ -1,7 +1,7 @@
 //! Looplab's project tasks, kept out of the app: the browser build (`cargo xtask web
 //! build`), a server for it (`web serve`), and a kit that drives headless Chromium through
 //! WebDriver, which the page's tests, its screenshot (`web screenshot`) and its measurements
-//! (`web measure`) share.
+//! (`web measure`) share; and `shape`, the figures a refactor of the source tree is judged by.
 //!
 //! A `cargo xtask`, as wgpu's repository has, rather than `trunk`: trunk downloads
 //! wasm-bindgen and wasm-opt from GitHub by default (not reachable from every build machine)
@@ -13,6 +13,7 @@ pub mod build;
 pub mod captures;
 pub mod measure;
 pub mod serve;
+pub mod shape;
 
 use std::path::PathBuf;
 

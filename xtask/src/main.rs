@@ -1,4 +1,5 @@
-//! `cargo xtask captures` (the test captures) or `cargo xtask web build | serve [PORT] |
+//! `cargo xtask captures` (the test captures), `cargo xtask shape` (the source tree's
+//! figures) or `cargo xtask web build | serve [PORT] |
 //! screenshot FILE [QUERY] | measure`: see the
 //! library's documentation and the README's "In the browser".
 
@@ -9,7 +10,7 @@ use xtask::build::build;
 use xtask::measure::{measure, screenshot};
 use xtask::serve::PageServer;
 
-const USAGE: &str = "usage: cargo xtask captures | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
+const USAGE: &str = "usage: cargo xtask captures | shape | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,6 +55,10 @@ fn run(args: &[&str]) -> Result<(), String> {
             let dir = xtask::root().join("tests/captures/made");
             xtask::captures::write_all(&dir)?;
             println!("wrote the test captures into {}", dir.display());
+            Ok(())
+        }
+        ["shape"] => {
+            print!("{}", xtask::shape::workspace(&xtask::root())?.text());
             Ok(())
         }
         ["web", "measure"] => {

@@ -1,0 +1,645 @@
+//! The overlay laid out with egui, in world pixels (egui's zoom makes a point one world
+//! pixel): the words on the regions, the panel with its sections and frame-time graph, and
+//! the key help; with an audit of where every text landed, for the layout's tests.
+
+use std::time::Duration;
+
+use egui::{Align2, Color32, RichText};
+use glam::Vec2;
+use looplab_timing::Strategy;
+
+use super::super::controls::Knobs;
+use super::*;
+use crate::input::{Action, BINDINGS, strategy_key};
+use crate::render::shapes::ViewTransform;
+use crate::render::timeline;
+use crate::session::Session;
+use crate::session::timeline::{MarkKind, Strip};
+use crate::strategy_text;
+use crate::tour::{Focus, TourPanel};
+use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};
+
+/// Frames shown in the frame-time graph.
+const GRAPH_FRAMES: usize = 192;
+/// Frame times the graph's top may stand for: the smallest that holds every bar shown.
+const GRAPH_SCALES_MS: [f32; 7] = [25.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0];
+
+/// Colour of a frame's bar by the updates it ran: none grey, one green, two yellow, more
+/// orange, and red when it hit the per-frame maximum.
+pub(super) fn bar_colour(updates: u32, max: Option<u32>) -> Color32 {
+    if max.is_some_and(|m| updates >= m) && updates > 1 {
+        return Color32::from_rgb(235, 70, 60);
+    }
+    match updates {
+        0 => Color32::from_gray(110),
+        1 => Color32::from_rgb(90, 200, 110),
+        2 => Color32::from_rgb(230, 210, 80),
+        _ => Color32::from_rgb(240, 150, 60),
+    }
+}
+
+/// A text as laid out, for checking the layout: where it landed and the region it must keep
+/// to, both in world pixels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedText {
+    pub text: String,
+    pub rect: Region,
+    pub within: Region,
+}
+
+/// What [`ui`] laid out.
+#[derive(Default)]
+pub struct Laid {
+    /// Buttons clicked.
+    pub actions: Vec<Action>,
+    /// The panels' rectangles in points, whose backgrounds the sprite pipeline draws.
+    pub panels: Vec<egui::Rect>,
+    /// Every text with its place, when asked for (tests of the layout); empty otherwise.
+    pub texts: Vec<PlacedText>,
+}
+
+/// Where the help panel goes: over the bullet stream, under its caption (it is painted over
+/// the stream's bullets and ship); in compare mode, over the top of the lanes, whose
+/// captions under it are not drawn while it is open.
+pub fn help_region(compare: bool) -> Region {
+    let stream = LAYOUT.stream.inset(6.0, CAPTION_HEIGHT + 2.0, 6.0, 6.0);
+    if !compare {
+        return stream;
+    }
+    let lanes = crate::render::lanes::LANES_AREA;
+    Region {
+        min: lanes.min + Vec2::splat(6.0),
+        max: Vec2::new(lanes.max.x - 6.0, lanes.min.y + 6.0 + stream.size().y),
+    }
+}
+
+/// Lays out the captions, the timeline's words and, when shown, the overlay panel and the
+/// help. With `audit`, also says where every text landed.
+pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
+    let mut laid = Laid::default();
+    let place = Placement::new(&m.transform);
+    laid.texts = region_words(ctx, m, &place, audit);
+    if !m.knobs.overlay {
+        return laid;
+    }
+    let column = LAYOUT.panel;
+    let mut windows = Vec::new();
+    windows.extend(main_panel(ctx, m, &place, &mut laid.actions).map(|r| (r, column)));
+    if m.knobs.help {
+        let region = help_region(m.knobs.compare.is_some());
+        windows.extend(help_panel(ctx, m, &place, region).map(|r| (r, region)));
+    }
+    for (response, within) in windows {
+        laid.panels.push(response.rect);
+        if audit {
+            laid.texts
+                .extend(texts_on_layer(ctx, response.layer_id, &place, within));
+        }
+    }
+    laid
+}
+
+/// The words in the regions (captions, the timeline's) and the tour's gold frame, every one
+/// on one background layer: one mesh and one draw for all the words, which a software
+/// rasteriser needs (an egui area each would be a draw each). With `audit`, where each
+/// landed.
+fn region_words(
+    ctx: &egui::Context,
+    m: &OverlayModel,
+    place: &Placement,
+    audit: bool,
+) -> Vec<PlacedText> {
+    let knobs = m.knobs;
+    let help = (knobs.overlay && knobs.help).then(|| help_region(knobs.compare.is_some()));
+    let mut words = Words {
+        painter: ctx.layer_painter(egui::LayerId::background()),
+        place,
+        covered: help,
+        audit: audit.then(Vec::new),
+    };
+    if m.lane_captions.is_empty() {
+        for (region, text) in captions(m) {
+            words.text(
+                region,
+                region.min + Vec2::new(6.0, 2.0),
+                &text,
+                12.5,
+                CAPTION_GREY,
+            );
+        }
+    } else {
+        for &(tile, ref text) in m.lane_captions {
+            words.text(
+                tile,
+                tile.min + Vec2::new(6.0, 2.0),
+                text,
+                12.0,
+                CAPTION_GREY,
+            );
+        }
+    }
+    if let Some(strip) = m.strip {
+        timeline_words(&mut words, strip, m.session.settings().paused);
+    }
+    if let Some(tour) = m.tour {
+        // The region the stop points at, framed in the tour's gold.
+        let r = focus_region(tour.focus, knobs.overlay);
+        words.painter.rect_stroke(
+            egui::Rect::from_min_max(place.at(r.min), place.at(r.max)),
+            3.0,
+            egui::Stroke::new(2.0, TOUR_GOLD),
+            egui::StrokeKind::Outside,
+        );
+    }
+    words.audit.take().unwrap_or_default()
+}
+
+/// A panel at `min` (world pixels), `width` wide inside its margins, with no title bar.
+fn fixed_panel(
+    name: &'static str,
+    place: &Placement,
+    min: Vec2,
+    width: f32,
+) -> egui::Window<'static> {
+    egui::Window::new(name)
+        .fixed_pos(place.at(min))
+        .min_width(width)
+        .max_width(width)
+        .resizable(false)
+        .collapsible(false)
+        .title_bar(false)
+        .frame(panel_frame())
+}
+
+/// The overlay panel: the tour's stop or the invitation, compare mode, the strategy and its
+/// trade-off, the buttons, the figures and the frame-time graph.
+fn main_panel(
+    ctx: &egui::Context,
+    m: &OverlayModel,
+    place: &Placement,
+    actions: &mut Vec<Action>,
+) -> Option<egui::Response> {
+    let column = LAYOUT.panel;
+    let inner_width = column.size().x - 2.0 * PANEL_MARGIN;
+    let shown = fixed_panel("Looplab", place, column.min, inner_width).show(ctx, |ui| {
+        ui.spacing_mut().item_spacing.y = 2.0;
+        if let Some(tour) = m.tour {
+            tour_section(ui, tour);
+        } else if m.invite {
+            ui.label(RichText::new(TOUR_INVITE).size(11.5).color(INVITE_GOLD));
+        }
+        compare_section(ui, m.knobs);
+        strategy_section(ui, m);
+        buttons(ui, m, actions);
+        figures_section(ui, m);
+        ui.label(
+            RichText::new(format!("{}  |  H: keys  O: hide", m.facts.adapter))
+                .small()
+                .weak(),
+        );
+    });
+    shown.map(|r| r.response)
+}
+
+/// Compare mode's preset and which lanes the keys act on.
+fn compare_section(ui: &mut egui::Ui, knobs: &Knobs) {
+    let Some(preset) = knobs.compare else {
+        return;
+    };
+    ui.label(
+        RichText::new(format!("compare mode (L): {}", preset.description()))
+            .color(Color32::from_rgb(255, 210, 90))
+            .strong(),
+    );
+    let target = match knobs.selected_lane {
+        Some(i) => format!("lane {}, framed in gold", i + 1),
+        None => "every lane".to_string(),
+    };
+    ui.label(
+        RichText::new(format!(
+            "modelled machines steered together; strategy and loop keys act on {target} (K)"
+        ))
+        .small(),
+    );
+}
+
+/// The active strategy: its key, id and name, its trade-off, what a page does to it, and
+/// the text it comes from.
+fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
+    let strategy = m.session.planner().strategy();
+    let text = strategy_text::text(strategy);
+    ui.label(
+        RichText::new(format!(
+            "{} {}: {}",
+            strategy_key(strategy),
+            strategy.id(),
+            text.name
+        ))
+        .strong()
+        .size(14.0),
+    );
+    ui.label(RichText::new(text.trade_off).italics().size(12.0));
+    if m.facts.paced_by == PacedBy::Browser {
+        ui.label(
+            RichText::new(strategy_text::in_a_page(strategy))
+                .size(12.0)
+                .color(Color32::from_rgb(140, 200, 255)),
+        );
+    }
+    ui.label(
+        RichText::new(format!("from: {}", text.source))
+            .small()
+            .weak(),
+    );
+}
+
+/// A button for each strategy, pause, step, ghosts and the key help.
+fn buttons(ui: &mut egui::Ui, m: &OverlayModel, actions: &mut Vec<Action>) {
+    let (knobs, strategy) = (m.knobs, m.session.planner().strategy());
+    let paused = m.session.settings().paused;
+    ui.horizontal_wrapped(|ui| {
+        for s in Strategy::ALL {
+            if ui
+                .selectable_label(s == strategy, strategy_key(s).to_string())
+                .on_hover_text(s.id())
+                .clicked()
+            {
+                actions.push(Action::SelectStrategy(s));
+            }
+        }
+        ui.separator();
+        let pause = if paused { "resume" } else { "pause" };
+        if ui.button(pause).clicked() {
+            actions.push(Action::TogglePause);
+        }
+        if ui.button("step").clicked() {
+            actions.push(Action::SingleStep);
+        }
+        if ui.selectable_label(knobs.ghosts, "ghosts").clicked() {
+            actions.push(Action::ToggleGhosts);
+        }
+        if ui.selectable_label(knobs.help, "keys").clicked() {
+            actions.push(Action::ToggleHelp);
+        }
+    });
+}
+
+/// The speed warning, the pause, the figures and the frame-time graph. On the tour the stop
+/// takes the figures' room: its own figure is in its panel, the others in the regions'
+/// captions.
+fn figures_section(ui: &mut egui::Ui, m: &OverlayModel) {
+    let session = m.session;
+    if let Some(w) = speed_warning(&m.summary, session) {
+        ui.label(
+            RichText::new(w)
+                .color(Color32::from_rgb(255, 120, 90))
+                .strong(),
+        );
+    }
+    if session.settings().paused {
+        ui.label(RichText::new("paused (N steps once)").color(Color32::YELLOW));
+    }
+    let rows = status_rows(m);
+    let shown = if m.tour.is_some() {
+        TOUR_ROWS
+    } else {
+        rows.len()
+    };
+    egui::Grid::new("status")
+        .num_columns(2)
+        .spacing([8.0, 1.0])
+        .show(ui, |ui| {
+            for (label, value) in rows.into_iter().take(shown) {
+                ui.label(RichText::new(label).size(11.5));
+                ui.label(RichText::new(value).monospace().size(11.0));
+                ui.end_row();
+            }
+        });
+    if m.tour.is_none() {
+        frame_graph(ui, session);
+    }
+}
+
+/// The key help in `region`: two columns of keys, each as wide as half the region, their
+/// descriptions wrapped.
+fn help_panel(
+    ctx: &egui::Context,
+    m: &OverlayModel,
+    place: &Placement,
+    region: Region,
+) -> Option<egui::Response> {
+    let width = region.size().x - 2.0 * PANEL_MARGIN;
+    let column_width = (width - COLUMN_GAP) / 2.0;
+    let shown = fixed_panel("Keys", place, region.min, width).show(ctx, |ui| {
+        ui.spacing_mut().item_spacing.y = 1.0;
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Keys").strong());
+            if m.facts.paced_by == PacedBy::Browser {
+                ui.label(
+                    RichText::new(
+                        "  In a page Esc and Q do nothing (close the tab); the lab, the \
+                         bench, motion, files and process CPU need Looplab itself.",
+                    )
+                    .size(11.0)
+                    .color(Color32::from_rgb(140, 200, 255)),
+                );
+            }
+        });
+        let half = BINDINGS.len().div_ceil(2);
+        ui.horizontal_top(|ui| {
+            for (i, bindings) in BINDINGS.chunks(half).enumerate() {
+                if i > 0 {
+                    ui.add_space(COLUMN_GAP);
+                }
+                ui.vertical(|ui| {
+                    ui.set_width(column_width);
+                    egui::Grid::new(("keys", i))
+                        .num_columns(2)
+                        .spacing([10.0, 2.0])
+                        .max_col_width(column_width - 150.0)
+                        .show(ui, |ui| {
+                            for b in bindings {
+                                ui.label(RichText::new(b.label).monospace().size(11.0));
+                                ui.label(RichText::new(b.does).size(11.5));
+                                ui.end_row();
+                            }
+                        });
+                });
+            }
+        });
+    });
+    shown.map(|r| r.response)
+}
+
+/// Every text painted on `layer`, placed in world pixels, to keep to `within`.
+fn texts_on_layer(
+    ctx: &egui::Context,
+    layer: egui::LayerId,
+    place: &Placement,
+    within: Region,
+) -> Vec<PlacedText> {
+    fn collect(shape: &egui::Shape, out: &mut Vec<(String, egui::Rect)>) {
+        match shape {
+            egui::Shape::Text(t) => {
+                out.push((t.galley.text().to_string(), t.visual_bounding_rect()))
+            }
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| collect(s, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    ctx.graphics(|g| {
+        if let Some(list) = g.get(layer) {
+            for clipped in list.all_entries() {
+                collect(&clipped.shape, &mut found);
+            }
+        }
+    });
+    found
+        .into_iter()
+        .filter(|(text, _)| !text.trim().is_empty())
+        .map(|(text, r)| PlacedText {
+            text,
+            rect: Region {
+                min: place.to_world(r.min),
+                max: place.to_world(r.max),
+            },
+            within,
+        })
+        .collect()
+}
+
+/// Inner margin of the panels.
+const PANEL_MARGIN: f32 = 10.0;
+
+/// Space between the help's two columns.
+const COLUMN_GAP: f32 = 24.0;
+
+/// Where a world point is in egui's points: with the zoom the host sets, a point is a world
+/// pixel, shifted by the letterbox.
+struct Placement {
+    offset: egui::Vec2,
+}
+
+impl Placement {
+    fn new(t: &ViewTransform) -> Self {
+        Self {
+            offset: egui::vec2(t.origin.x, t.origin.y) / t.zoom,
+        }
+    }
+
+    fn at(&self, world: Vec2) -> egui::Pos2 {
+        egui::pos2(world.x, world.y) + self.offset
+    }
+
+    fn to_world(&self, point: egui::Pos2) -> Vec2 {
+        let p = point - self.offset;
+        Vec2::new(p.x, p.y)
+    }
+}
+
+/// Captions' colour.
+const CAPTION_GREY: Color32 = Color32::from_gray(220);
+
+/// Text painted straight onto a layer at world positions.
+struct Words<'a> {
+    painter: egui::Painter,
+    place: &'a Placement,
+    /// Where a panel painted over the words is (the help): words there are not painted.
+    covered: Option<Region>,
+    /// Where each text landed, when auditing the layout.
+    audit: Option<Vec<PlacedText>>,
+}
+
+impl Words<'_> {
+    /// Paints `text`, which belongs in `within`, with its top left at the world point `at`;
+    /// returns its width in points.
+    fn text(&mut self, within: Region, at: Vec2, text: &str, size: f32, colour: Color32) -> f32 {
+        let galley =
+            self.painter
+                .layout_no_wrap(text.to_string(), egui::FontId::proportional(size), colour);
+        let extent = galley.size();
+        let rect = Region {
+            min: at,
+            max: at + Vec2::new(extent.x, extent.y),
+        };
+        if self.covered.is_some_and(|c| c.overlaps(&rect)) {
+            return extent.x;
+        }
+        if let Some(audit) = &mut self.audit {
+            audit.push(PlacedText {
+                text: text.to_string(),
+                rect,
+                within,
+            });
+        }
+        self.painter.galley(self.place.at(at), galley, colour);
+        extent.x
+    }
+}
+
+/// The timeline's caption and legend, its row names, and how far the game clock is from the
+/// wall clock.
+fn timeline_words(words: &mut Words, strip: &Strip, paused: bool) {
+    let region = LAYOUT.timeline;
+    let g = timeline::geometry(region);
+    let colour = |k: MarkKind| {
+        let [r, g, b, _] = k.colour();
+        Color32::from_rgb(r, g, b)
+    };
+    let title = if paused {
+        "the loop, last second of real time (frozen while paused):"
+    } else {
+        "the loop, last second of real time:"
+    };
+    let mut at = region.min + Vec2::new(6.0, 2.0);
+    at.x += words.text(region, at, title, 12.5, CAPTION_GREY) + 8.0;
+    let legend = [
+        (MarkKind::Wait, "wait"),
+        (MarkKind::Input, "input"),
+        (MarkKind::Update { of: 1 }, "update"),
+        (MarkKind::Render, "render"),
+        (MarkKind::Present, "present"),
+        (MarkKind::Deadline, "| deadline"),
+        (MarkKind::Dropped, "dropped"),
+        (MarkKind::Shown, "shown"),
+        (MarkKind::Update { of: 2 }, "2"),
+        (MarkKind::Update { of: 3 }, "3+"),
+        (MarkKind::Update { of: 10 }, "10+ updates a frame"),
+    ];
+    for (kind, name) in legend {
+        at.x += words.text(region, at, name, 12.0, colour(kind)) + 7.0;
+    }
+    let row_grey = Color32::from_gray(200);
+    for (row, name) in [(g.real, "real"), (g.game, "game")] {
+        let at = Vec2::new(region.min.x + 6.0, row.centre().y - 8.0);
+        words.text(region, at, name, 12.0, row_grey);
+    }
+    if strip.behind.abs() >= 0.05 {
+        let text = format!(
+            "game clock {:.2} s {} the wall clock",
+            strip.behind.abs(),
+            if strip.behind > 0.0 {
+                "behind"
+            } else {
+                "ahead of"
+            }
+        );
+        let at = Vec2::new(region.max.x - 260.0, g.game.min.y - 17.0);
+        words.text(region, at, &text, 12.0, Color32::from_rgb(255, 150, 110));
+    }
+}
+
+/// A window frame with margins only: the background is drawn by the sprite pipeline (see
+/// `scene::panel_backgrounds`).
+/// The tour's colour: its headings and the frame on the region a stop points at.
+const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
+
+/// The line that says how to start the tour, in the window's first seconds, and its
+/// quieter gold.
+pub const TOUR_INVITE: &str = "New here? Press Enter for a guided tour.";
+const INVITE_GOLD: Color32 = Color32::from_rgb(190, 165, 100);
+
+/// Where a stop's focus is on screen (compare mode's lanes fill more of it without the
+/// overlay).
+fn focus_region(focus: Focus, overlay: bool) -> Region {
+    use crate::render::lanes::{LANES_AREA, LANES_AREA_WITHOUT_OVERLAY};
+    match focus {
+        Focus::Stream => LAYOUT.stream,
+        Focus::Metronome => LAYOUT.metronome,
+        Focus::Wall => LAYOUT.wall,
+        Focus::Balls => LAYOUT.balls,
+        Focus::Timeline => LAYOUT.timeline,
+        Focus::Lanes if overlay => LANES_AREA,
+        Focus::Lanes => LANES_AREA_WITHOUT_OVERLAY,
+    }
+}
+
+/// The status rows shown under a tour stop: FPS and UPS, frame times, this frame's updates.
+const TOUR_ROWS: usize = 3;
+
+/// The tour's stop at the top of the panel: the claim, where it comes from, where to look
+/// and what to try, and whether it has been seen to happen.
+fn tour_section(ui: &mut egui::Ui, tour: &TourPanel) {
+    ui.label(
+        RichText::new(&tour.heading)
+            .color(TOUR_GOLD)
+            .strong()
+            .size(14.0),
+    );
+    ui.label(RichText::new(&tour.claim).size(12.0));
+    ui.label(RichText::new(&tour.source).small().weak());
+    ui.label(RichText::new(&tour.look_and_try).size(11.5).italics());
+    let colour = match tour.seen {
+        Some(true) => Color32::from_rgb(120, 220, 140),
+        Some(false) => Color32::from_rgb(255, 150, 110),
+        None => Color32::from_rgb(170, 180, 200),
+    };
+    ui.label(RichText::new(&tour.standing).size(11.5).color(colour));
+    ui.label(
+        RichText::new("Enter: next stop   Bksp: back   End: leave")
+            .small()
+            .weak(),
+    );
+    ui.separator();
+}
+
+fn panel_frame() -> egui::Frame {
+    egui::Frame::NONE.inner_margin(egui::Margin::same(PANEL_MARGIN as i8))
+}
+
+/// The graph's top: the smallest scale that holds the longest frame shown.
+pub fn graph_scale_ms(longest: Duration) -> f32 {
+    let longest = longest.as_secs_f32() * 1e3;
+    GRAPH_SCALES_MS
+        .into_iter()
+        .find(|&s| longest <= s)
+        .unwrap_or(GRAPH_SCALES_MS[GRAPH_SCALES_MS.len() - 1])
+}
+
+/// Recent frame times as bars, coloured by the updates each frame ran, on a scale that fits
+/// the longest, with the 16.7 ms line.
+fn frame_graph(ui: &mut egui::Ui, session: &Session) {
+    let size = egui::vec2(ui.available_width(), 48.0);
+    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, Color32::from_black_alpha(120));
+    let samples = session.stats().samples();
+    let skip = samples.len().saturating_sub(GRAPH_FRAMES);
+    let shown: Vec<_> = samples.skip(skip).collect();
+    let longest = shown.iter().map(|s| s.duration).max().unwrap_or_default();
+    let scale = graph_scale_ms(longest);
+    let max = session.settings().max_updates;
+    let bar = rect.width() / GRAPH_FRAMES as f32;
+    let height = |ms: f32| (ms / scale).min(1.0) * rect.height();
+    for (i, s) in shown.iter().enumerate() {
+        let h = height(s.duration.as_secs_f32() * 1e3);
+        let x = rect.left() + i as f32 * bar;
+        let r = egui::Rect::from_min_max(
+            egui::pos2(x, rect.bottom() - h),
+            egui::pos2(x + bar, rect.bottom()),
+        );
+        painter.rect_filled(r, 0.0, bar_colour(s.updates, max));
+    }
+    let y = rect.bottom() - height(16.667);
+    painter.hline(
+        rect.x_range(),
+        y,
+        egui::Stroke::new(1.0, Color32::from_white_alpha(70)),
+    );
+    let font = egui::FontId::monospace(9.0);
+    painter.text(
+        egui::pos2(rect.right() - 2.0, y - 1.0),
+        Align2::RIGHT_BOTTOM,
+        "16.7 ms",
+        font.clone(),
+        Color32::from_white_alpha(140),
+    );
+    painter.text(
+        egui::pos2(rect.left() + 2.0, rect.top() + 1.0),
+        Align2::LEFT_TOP,
+        format!("frame time, top {scale:.0} ms"),
+        font,
+        Color32::from_white_alpha(160),
+    );
+}

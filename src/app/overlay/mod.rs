@@ -1,0 +1,260 @@
+//! The on-screen words, laid out with egui: each demonstration's caption and live figure,
+//! the timeline's row names and legend, and the overlay panel (what the active strategy is
+//! doing, in numbers and a frame-time graph, plus the key help). Its text is built by plain
+//! functions (tested without a GPU); [`ui`] lays it out in world pixels (egui's zoom makes a
+//! point one world pixel), and the renderer paints what it lays out.
+
+mod layout;
+mod speed;
+mod words;
+
+use std::sync::Arc;
+
+use looplab_timing::{FramePlan, StatsSummary};
+
+pub use layout::{Laid, PlacedText, TOUR_INVITE, graph_scale_ms, help_region, ui};
+pub use speed::{SpeedWatch, speed_warning};
+pub use words::{captions, status_rows, steer_delay_text, taps_text};
+
+use super::controls::Knobs;
+use crate::render::shapes::ViewTransform;
+use crate::session::Session;
+use crate::session::frame::FrameRecord;
+use crate::session::input_delay::InputDelay;
+use crate::session::timeline::Strip;
+use crate::tour::TourPanel;
+use crate::world::accuracy::FrameAccuracy;
+use crate::world::layout::Region;
+
+/// What the overlay says about where the loop runs: what the window knows of its surface
+/// and process, or stand-ins for a frame drawn offscreen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlatformFacts {
+    pub present_mode: wgpu::PresentMode,
+    /// Who starts the frames.
+    pub paced_by: PacedBy,
+    /// What the game did while the window was last hidden, for a while after it is shown.
+    pub hidden_note: Option<String>,
+    /// Share of one core the process used over the last half second, in percent.
+    pub cpu_percent: Option<f64>,
+    /// The GPU adapter in words.
+    pub adapter: Arc<str>,
+}
+
+/// Who decides when the window's frames start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacedBy {
+    /// The loop itself: it waits for its strategy's wake time.
+    Loop,
+    /// A Wayland compositor, through frame callbacks, whatever the present mode: vsync off
+    /// and uncapped cannot outrun it.
+    Compositor,
+    /// A browser, through `requestAnimationFrame`: the page owns no loop, is called once a
+    /// refresh, and a frame cap can only let callbacks pass.
+    Browser,
+}
+
+impl PlatformFacts {
+    /// A frame drawn into a texture: no window, no process figures.
+    pub fn offscreen(present_mode: wgpu::PresentMode) -> Self {
+        Self {
+            present_mode,
+            paced_by: PacedBy::Loop,
+            hidden_note: None,
+            cpu_percent: None,
+            adapter: Arc::from("offscreen"),
+        }
+    }
+}
+
+/// Everything the overlay shows about one frame. Built by the frame composer
+/// ([`super::compose`]), the one place a frame is put together.
+pub struct OverlayModel<'a> {
+    /// The running loop: its planner, world and statistics.
+    pub session: &'a Session,
+    pub knobs: &'a Knobs,
+    pub plan: &'a FramePlan,
+    /// The last presented frame, whole (this one is not presented yet).
+    pub last: &'a FrameRecord,
+    pub summary: StatsSummary,
+    /// Drawn-position error, averaged over recent frames.
+    pub accuracy: FrameAccuracy,
+    pub facts: &'a PlatformFacts,
+    /// The ship's input-to-display delay.
+    pub steer_delay: &'a InputDelay,
+    /// The timeline strip, when it is shown.
+    pub strip: Option<&'a Strip>,
+    /// Compare mode's lanes: each tile and its caption (empty when compare mode is off;
+    /// then the demonstrations' captions are shown).
+    pub lane_captions: &'a [(Region, String)],
+    /// From world pixels to the target's pixels.
+    pub transform: ViewTransform,
+    /// The guided tour's current stop, while it is on: the panel opens with it.
+    pub tour: Option<&'a TourPanel>,
+    /// Say in one quiet line how to start the tour (the window's first seconds).
+    pub invite: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::layout::*;
+    use super::words::*;
+    use super::*;
+    use crate::app::compose::{FrameInputs, Readouts, overlay_model};
+    use crate::session::ship_input::Taps;
+    use crate::world::WorldConfig;
+    use crate::world::layout::LAYOUT;
+    use egui::Color32;
+    use looplab_timing::Strategy;
+    use looplab_timing::{LoopSettings, ManualClock, Wake};
+
+    #[test]
+    fn the_stream_caption_counts_taps_and_says_what_was_lost() {
+        let taps = |made, reached, lost| Taps {
+            made,
+            reached,
+            lost,
+            doubled: 0,
+        };
+        assert_eq!(taps_text(taps(0, 0, 0)), "");
+        assert_eq!(taps_text(taps(1, 1, 0)), ", 1 tap, 1 reached the game");
+        assert_eq!(taps_text(taps(10, 10, 0)), ", 10 taps, 10 reached the game");
+        assert_eq!(taps_text(taps(10, 5, 5)), ", 10 taps, 5 lost");
+    }
+
+    fn session(strategy: Strategy) -> Session {
+        Session::new(
+            strategy,
+            LoopSettings::default(),
+            &WorldConfig {
+                seed: 1,
+                bullets: 10,
+            },
+        )
+    }
+
+    fn run(s: &mut Session, frame: Duration, frames: u32) -> FramePlan {
+        let mut clock = ManualClock::default();
+        let mut plan = s.frame(clock.now(), |_, _| {});
+        for _ in 0..frames {
+            clock.advance(frame);
+            if let Wake::At(t) = plan.wake {
+                clock.advance_to(t);
+            }
+            plan = s.frame(clock.now(), |_, _| {});
+        }
+        plan
+    }
+
+    #[test]
+    fn slow_fixed_sleep_is_flagged_and_interpolated_is_not() {
+        let mut slow = session(Strategy::FixedSleep);
+        run(&mut slow, Duration::from_millis(40), 60);
+        let w = speed_warning(&slow.stats().summary(), &slow).unwrap();
+        assert!(w.starts_with("game running slow: 42%"), "{w}");
+
+        let mut fine = session(Strategy::Interpolated);
+        run(&mut fine, Duration::from_millis(40), 60);
+        assert_eq!(speed_warning(&fine.stats().summary(), &fine), None);
+
+        let mut fast = session(Strategy::Uncapped);
+        run(&mut fast, Duration::from_millis(2), 600);
+        let w = speed_warning(&fast.stats().summary(), &fast).unwrap();
+        assert!(w.starts_with("game running fast: 8.3x"), "{w}");
+    }
+
+    /// What the composer would make of `s` after `plan`, with a known error and CPU.
+    fn with_model<R>(s: &Session, plan: &FramePlan, check: impl FnOnce(&OverlayModel) -> R) -> R {
+        let knobs = Knobs::default();
+        let readouts = Readouts {
+            accuracy: FrameAccuracy {
+                mean_error: 3.25,
+                max_error: 10.0,
+                judder: 0.0,
+            },
+            ..Readouts::default()
+        };
+        let facts = PlatformFacts {
+            cpu_percent: Some(97.0),
+            ..PlatformFacts::offscreen(wgpu::PresentMode::Immediate)
+        };
+        let inputs = FrameInputs::new(s, &knobs, plan, &readouts, &facts);
+        let transform = ViewTransform::new(crate::world::WORLD_SIZE, 1280, 720);
+        check(&overlay_model(&inputs, None, &[], transform))
+    }
+
+    #[test]
+    fn rows_show_the_plan_and_knobs() {
+        let mut s = session(Strategy::Interpolated);
+        let plan = run(&mut s, Duration::from_millis(7), 30);
+        let rows = with_model(&s, &plan, status_rows);
+        let get = |k: &str| rows.iter().find(|(l, _)| *l == k).unwrap().1.clone();
+        assert!(get("this frame").ends_with(&format!("alpha {:.2}", plan.view.alpha())));
+        assert!(get("FPS / UPS").contains("(target 60)"));
+        assert_eq!(get("drawn error"), "3.25 px mean, 10.0 max");
+        assert!(get("present").starts_with("Immediate, vsync off, cap off"));
+        assert_eq!(get("process CPU"), "97% of a core");
+        assert_eq!(get("max updates"), "10 a frame");
+        assert_eq!(get("ship delay"), "steer with the arrows");
+    }
+
+    #[test]
+    fn captions_carry_each_demonstrations_figure() {
+        let mut s = session(Strategy::Variable);
+        let plan = run(&mut s, Duration::from_millis(7), 30);
+        let captions = with_model(&s, &plan, captions);
+        let text = |r: Region| captions.iter().find(|(x, _)| *x == r).unwrap().1.clone();
+        assert!(text(LAYOUT.stream).starts_with("bullet stream: 10 bullets"));
+        assert!(text(LAYOUT.balls).contains("energy drift"));
+        let darts = &s.world().darts;
+        assert!(text(LAYOUT.wall).contains(&format!(
+            "{} of {} darts went through",
+            darts.tunnels,
+            darts.hits + darts.tunnels
+        )));
+        assert!(text(LAYOUT.metronome).contains("wall clock"));
+    }
+
+    #[test]
+    fn the_metronome_says_how_much_of_its_gap_hitches_dropped() {
+        let mut s = session(Strategy::CatchUp);
+        let plan = run(&mut s, Duration::from_millis(10), 30);
+        let metronome = |s: &Session, plan: &FramePlan| {
+            let captions = with_model(s, plan, captions);
+            captions
+                .into_iter()
+                .find(|(r, _)| *r == LAYOUT.metronome)
+                .unwrap()
+                .1
+        };
+        let before = metronome(&s, &plan);
+        assert!(!before.contains("hitches"), "{before}");
+        // A 1.25 s hitch: the stall clamp lets 250 ms of it through, the rest is dropped.
+        let later = plan.now + Duration::from_millis(1250);
+        let plan = s.frame(later, |_, _| {});
+        assert_eq!(s.hitches(), Duration::from_secs(1));
+        let text = metronome(&s, &plan);
+        // The rest of the gap: the update limit's drop and the lag not yet simulated.
+        assert!(
+            text.ends_with("game 1100 ms behind the wall clock (1000 ms of it dropped in hitches)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_graph_scales_to_its_longest_frame() {
+        assert_eq!(graph_scale_ms(Duration::from_millis(16)), 25.0);
+        assert_eq!(graph_scale_ms(Duration::from_millis(80)), 100.0);
+        assert_eq!(graph_scale_ms(Duration::from_millis(1200)), 2000.0);
+        assert_eq!(graph_scale_ms(Duration::from_secs(9)), 2000.0);
+    }
+
+    #[test]
+    fn bars_turn_red_at_the_update_limit() {
+        assert_eq!(bar_colour(10, Some(10)), Color32::from_rgb(235, 70, 60));
+        assert_eq!(bar_colour(0, Some(10)), Color32::from_gray(110));
+        assert_ne!(bar_colour(3, None), bar_colour(10, Some(10)));
+    }
+}

@@ -1,0 +1,293 @@
+//! The overlay's words, as plain functions of the frame's model (tested without a GPU): the
+//! panel's rows, the demonstrations' captions with their live figures, and the small
+//! formatters they share.
+
+use std::time::Duration;
+
+use looplab_timing::{FramePlan, PredictFrom, Strategy, View};
+
+use super::super::controls::{Knobs, delta_text};
+use super::*;
+use crate::input::strategy_key;
+use crate::session::frame::FrameRecord;
+use crate::session::input_delay::InputDelay;
+use crate::session::ship_input::{InputMode, Taps};
+use crate::settings_text::{Cap, MaxUpdates, format_duration};
+use crate::world::layout::{LAYOUT, Region};
+
+/// The overlay's rows: a label and a value each, short enough for the overlay's column.
+pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
+    let s = m.session.settings();
+    let strategy = m.session.planner().strategy();
+    let st = &m.summary;
+    let ft = &st.frame_time;
+    let time_scale = if strategy == Strategy::Uncapped {
+        format!("{} (unused)", s.time_scale)
+    } else {
+        s.time_scale.to_string()
+    };
+    let mut rows = vec![
+        (
+            "FPS / UPS",
+            format!(
+                "{:.1} / {:.1} (target {})",
+                st.fps,
+                st.ups,
+                trim(s.update_rate.as_hz())
+            ),
+        ),
+        (
+            "frame ms",
+            format!("{} avg, {} p99, {} max", ms(ft.avg), ms(ft.p99), ms(ft.max)),
+        ),
+        ("this frame", this_frame_text(m.plan)),
+        ("last frame ms", last_frame_text(m.last)),
+        ("game / real", format!("{:.3}", st.ratio)),
+        (
+            "drawn error",
+            format!(
+                "{:.2} px mean, {:.1} max",
+                m.accuracy.mean_error, m.accuracy.max_error
+            ),
+        ),
+        ("ship delay", steer_delay_text(m.steer_delay)),
+        ("present", present_text(m)),
+        ("frame deltas", delta_text(&s.delta_mode)),
+        (
+            "window",
+            m.facts
+                .hidden_note
+                .clone()
+                .unwrap_or_else(|| "shown".to_string()),
+        ),
+        (
+            "max updates",
+            format!("{} a frame", MaxUpdates(s.max_updates)),
+        ),
+        ("time scale", time_scale),
+        ("sim. load", load_text(m.knobs)),
+        (
+            "process CPU",
+            m.facts
+                .cpu_percent
+                .map_or("-".to_string(), |p| format!("{p:.0}% of a core")),
+        ),
+    ];
+    // A page is one of the browser's threads and is told nothing of its CPU time: the row
+    // is left out there (the help says so).
+    if m.facts.paced_by == PacedBy::Browser {
+        rows.retain(|(label, _)| *label != "process CPU");
+    }
+    rows
+}
+
+/// What this frame's plan does: its updates and the view drawn.
+fn this_frame_text(plan: &FramePlan) -> String {
+    match plan.view {
+        View::Latest => format!("{} updates, latest state", plan.updates),
+        View::Predict { to, from } => format!(
+            "{} updates, {} +{} ms",
+            plan.updates,
+            if from == PredictFrom::Kept {
+                "kept copy"
+            } else {
+                "copy"
+            },
+            ms_short(to.saturating_sub(plan.simulated))
+        ),
+        view => format!("{} updates, alpha {:.2}", plan.updates, view.alpha()),
+    }
+}
+
+/// Where the last presented frame's time went.
+fn last_frame_text(last: &FrameRecord) -> String {
+    match last.draw_time() {
+        Some(draw) => format!(
+            "wait {} upd {} draw {}",
+            ms(last.waited),
+            ms(last.update_time),
+            ms(draw)
+        ),
+        None => "-".to_string(),
+    }
+}
+
+/// How frames reach the display: the present mode, vsync and cap, and who paces them.
+fn present_text(m: &OverlayModel) -> String {
+    let cap = Cap(m.session.settings().frame_cap);
+    match m.facts.paced_by {
+        // A browser presents at the display's refresh whatever is asked: vsync is not the
+        // page's to choose.
+        PacedBy::Browser => format!("cap {cap}, paced by the browser\n(requestAnimationFrame)"),
+        paced => format!(
+            "{:?}, vsync {}, cap {cap}{}",
+            m.facts.present_mode,
+            if m.knobs.vsync { "on" } else { "off" },
+            if paced == PacedBy::Compositor {
+                "\npaced by the compositor"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+/// The simulated load: the update and render costs, or the capture's frame it is at. As
+/// short as the other rows: the panel is no wider than they are.
+fn load_text(knobs: &Knobs) -> String {
+    let costs = (
+        format_duration(knobs.update_cost),
+        format_duration(knobs.render_cost),
+    );
+    match &knobs.capture {
+        Some(c) => {
+            let (at, of) = c.position();
+            let name: String = c.name.chars().take(16).collect();
+            if knobs.update_cost.is_zero() && knobs.render_cost.is_zero() {
+                format!("{name} frame {at}/{of}")
+            } else {
+                format!("upd {}, render {} + {name}", costs.0, costs.1)
+            }
+        }
+        None => format!("update {}, render {}", costs.0, costs.1),
+    }
+}
+
+/// The ship's delay as the overlay says it.
+pub fn steer_delay_text(delay: &InputDelay) -> String {
+    match (delay.last(), delay.median()) {
+        (Some(last), Some(median)) => {
+            format!("{} ms last, {} median", ms_short(last), ms_short(median))
+        }
+        _ => "steer with the arrows".to_string(),
+    }
+}
+
+/// The taps so far and what became of them, for the stream's caption: `, 10 taps, 10
+/// reached the game` or `, 10 taps, 5 lost`; nothing before the first tap.
+pub fn taps_text(taps: Taps) -> String {
+    match taps {
+        Taps { made: 0, .. } => String::new(),
+        Taps { made, lost: 0, .. } => {
+            let reached = taps.reached;
+            format!(
+                ", {made} {}, {reached} reached the game",
+                plural(made, "tap")
+            )
+        }
+        Taps { made, lost, .. } => format!(", {made} {}, {lost} lost", plural(made, "tap")),
+    }
+}
+
+/// `tap` or `taps`, as `n` says.
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+fn ms_short(d: Duration) -> String {
+    format!("{:.0}", d.as_secs_f64() * 1e3)
+}
+
+/// Each demonstration's caption with its live figure, and the region it heads.
+pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
+    let session = m.session;
+    let world = session.world();
+    let darts = &world.darts;
+    // The wall-clock marker shows `reference`; the metronome is drawn at the frame's view.
+    let drawn = FrameRecord::planned(m.plan).drawn_time();
+    let gap = drawn.as_secs_f64() - session.reference().as_secs_f64();
+    let hitches = session.hitches().as_secs_f64() * 1e3;
+    let gap = if gap.abs() < 0.0005 {
+        "in step with the wall clock".to_string()
+    } else if gap < 0.0 && hitches >= 0.5 {
+        format!(
+            "game {} ms behind the wall clock ({} ms of it dropped in hitches)",
+            trim_ms(-gap * 1e3),
+            trim_ms(hitches)
+        )
+    } else {
+        format!(
+            "game {} ms {} the wall clock",
+            trim_ms(gap.abs() * 1e3),
+            if gap < 0.0 { "behind" } else { "ahead of" }
+        )
+    };
+    vec![
+        (
+            LAYOUT.stream,
+            format!(
+                "{}bullet stream: {} bullets   ship: arrow keys, {} input, delay {}{}",
+                strategy_prefix(m),
+                world.bullets.len(),
+                match session.controls().mode() {
+                    InputMode::Accumulated => "accumulated",
+                    InputMode::Sampled => "sampled",
+                },
+                m.steer_delay
+                    .last()
+                    .map_or("-".to_string(), |d| format!("{} ms", ms_short(d))),
+                taps_text(session.controls().taps())
+            ),
+        ),
+        (
+            LAYOUT.metronome,
+            format!("metronome (white: game clock, red ring: wall clock): {gap}"),
+        ),
+        (
+            LAYOUT.balls,
+            format!(
+                "bouncing balls: energy drift {:+.2}%",
+                world.balls.energy_drift() * 100.0
+            ),
+        ),
+        (
+            LAYOUT.wall,
+            format!(
+                "thin wall: {} of {} darts went through",
+                darts.tunnels,
+                darts.hits + darts.tunnels
+            ),
+        ),
+    ]
+}
+
+/// With the overlay hidden, the stream's caption says which strategy runs and at what rate.
+fn strategy_prefix(m: &OverlayModel) -> String {
+    if m.knobs.overlay {
+        return String::new();
+    }
+    let s = m.session.planner().strategy();
+    format!(
+        "{} {} at {} UPS   ",
+        strategy_key(s),
+        s.id(),
+        trim(m.session.settings().update_rate.as_hz())
+    )
+}
+
+fn trim_ms(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// Milliseconds, to two places below 100 ms, whole above (so a row keeps its width).
+fn ms(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1e3;
+    if ms >= 100.0 {
+        format!("{ms:.0}")
+    } else {
+        format!("{ms:.2}")
+    }
+}
+
+fn trim(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}

@@ -1,0 +1,104 @@
+//! Reading the files a person names on the command line (recordings, traces, frame
+//! captures), each with a size limit and one line saying what is wrong with a bad one.
+
+use super::args::AppArgs;
+use crate::app::AppOptions;
+use crate::failure::Failure;
+use crate::lab::profile::Profile;
+use crate::platform::files;
+use crate::session::recording::Recording;
+use crate::session::trace::Trace;
+
+/// The largest recording read: about 900,000 steering changes.
+pub const MAX_RECORDING_BYTES: u64 = 64 << 20;
+/// The largest trace read: about 1.1 million frames, five hours at 60 FPS. Read whole and
+/// parsed, it takes about twice its size in memory.
+pub const MAX_TRACE_BYTES: u64 = 256 << 20;
+
+/// Reads a recording, or says in one line what is wrong with the file (exit status 2).
+pub fn load_recording(path: &std::path::Path) -> Result<Recording, Failure> {
+    let bad = |problem: String| Failure::usage(format!("recording {}: {problem}", path.display()));
+    let text = files::read_text(path, MAX_RECORDING_BYTES).map_err(bad)?;
+    Recording::parse(&text).map_err(bad)
+}
+
+/// Reads a frame-timing trace, or says in one line what is wrong with the file (exit
+/// status 2).
+pub fn load_trace(path: &std::path::Path) -> Result<Trace, Failure> {
+    let bad = |problem: String| Failure::usage(format!("trace {}: {problem}", path.display()));
+    let text = files::read_text(path, MAX_TRACE_BYTES).map_err(bad)?;
+    Trace::parse(&text).map_err(bad)
+}
+
+/// Reads a frame capture for the application `process` (or the one with the most frames),
+/// or says in one line what is wrong with the file (exit status 2).
+pub fn load_capture(
+    path: &std::path::Path,
+    process: Option<&str>,
+) -> Result<crate::capture::Capture, Failure> {
+    let bad = |problem: String| Failure::usage(format!("capture {}: {problem}", path.display()));
+    let bytes = files::read_bytes(path, crate::capture::MAX_BYTES).map_err(bad)?;
+    crate::capture::Capture::read(&bytes, process).map_err(bad)
+}
+
+/// Reads the captures the window was given: `--capture FILE` as its load, and each
+/// `--lane capture=FILE` as its lane's machine (a capture's lane given alone gets the fast
+/// machine beside it, under the same strategy).
+pub(super) fn resolve_captures(args: &AppArgs, options: &mut AppOptions) -> Result<(), Failure> {
+    let process = args.process.as_deref();
+    if process.is_some()
+        && args.capture.is_none()
+        && options.lanes.iter().all(|l| l.capture.is_none())
+    {
+        return Err(Failure::usage(
+            "--process names the application of a capture: give --capture FILE or --lane capture=FILE too",
+        ));
+    }
+    if let Some(path) = &args.capture {
+        let capture = load_capture(path, process)?;
+        let summary = crate::capture::summary::Summary::of(&capture);
+        log::info!(
+            "load: {} frames of {} ({}), cost median {:.2} ms, p99 {:.2} ms",
+            summary.frames,
+            capture_name(&capture),
+            capture.format,
+            summary.cost_median_ms,
+            summary.cost_p99_ms
+        );
+        options.knobs.capture = crate::app::capture_load::CaptureLoad::new(
+            &capture_name(&capture),
+            capture.costs(crate::capture::MAX_FRAMES).collect(),
+        );
+    }
+    for lane in &mut options.lanes {
+        if let Some(path) = lane.capture.take() {
+            let capture = load_capture(&path, process)?;
+            let summary = crate::capture::summary::Summary::of(&capture);
+            lane.profile = Profile::from_capture(&capture_name(&capture), &capture, &summary);
+        }
+    }
+    if let [only] = options.lanes.as_slice()
+        && args.lanes.first().is_some_and(|l| l.capture.is_some())
+    {
+        let fast = crate::lab::compare::LaneSpec {
+            delta: only.delta,
+            ..crate::lab::compare::LaneSpec::new(
+                Profile::parse("fast").map_err(Failure::usage)?,
+                only.strategy,
+            )
+        };
+        options.lanes.insert(0, fast);
+    }
+    Ok(())
+}
+
+/// A capture's application as a lane or the overlay names it: without `.exe`.
+fn capture_name(capture: &crate::capture::Capture) -> String {
+    let name = capture.application.trim();
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    if name.is_empty() {
+        "capture".to_string()
+    } else {
+        name.to_string()
+    }
+}

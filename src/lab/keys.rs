@@ -1,0 +1,55 @@
+//! The keys a modelled run is given, and what became of them: the data the lab's runs take
+//! and give back, apart from the experiment that makes them (`feel`), so that a run and the
+//! experiment each import this and not each other.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::session::ship_input::{Button, InputMode, Taps};
+
+/// A key going down or up at a time of the person's (real time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyEvent {
+    pub at: Duration,
+    pub button: Button,
+    pub down: bool,
+}
+
+/// The keys a run is given, and how its updates read them.
+#[derive(Clone, Debug)]
+pub struct KeyInput {
+    pub mode: InputMode,
+    pub events: Vec<KeyEvent>,
+}
+
+/// What a run with keys measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct FeelResult {
+    pub mode: InputMode,
+    pub taps: Taps,
+    /// Presses shown on screen, and their delay from arrival to present, ms.
+    pub shown: usize,
+    pub delay_p50_ms: Option<f64>,
+    pub delay_p99_ms: Option<f64>,
+}
+
+impl FeelResult {
+    pub fn new(mode: InputMode, taps: Taps, delays: &[Duration]) -> Self {
+        let mut sorted = delays.to_vec();
+        sorted.sort_unstable();
+        let at = |q: f64| {
+            (!sorted.is_empty()).then(|| {
+                let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+                sorted[i].as_secs_f64() * 1e3
+            })
+        };
+        Self {
+            mode,
+            taps,
+            shown: sorted.len(),
+            delay_p50_ms: at(0.5),
+            delay_p99_ms: at(0.99),
+        }
+    }
+}
