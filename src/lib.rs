@@ -40,6 +40,7 @@ pub mod session;
 pub mod settings_text;
 pub mod strategy_text;
 pub mod testkit;
+pub mod text;
 pub mod tour;
 pub mod untrusted;
 #[cfg(target_arch = "wasm32")]

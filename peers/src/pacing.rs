@@ -184,32 +184,41 @@ pub fn bench(seconds: f64) -> Vec<PacingRun> {
 
 /// The runs as a table, a row a run, grouped by cap.
 pub fn table(runs: &[PacingRun]) -> String {
-    use std::fmt::Write as _;
+    use looplab::text::table::Table;
     let mut out = String::from(
         "Frame limiters in real time: 2 ms of work a frame, a hitch of 1.5 periods every 60th\n",
     );
+    let mut table = Table::new(&[
+        "limiter",
+        "run",
+        "frames",
+        "mean ms",
+        "stddev ms",
+        "p99 ms",
+        "late",
+        "early",
+        "CPU",
+    ])
+    .grouped();
     for hz in [60.0, 144.0] {
-        let _ = writeln!(
-            out,
-            "\ncap {hz} Hz (period {:.3} ms):\nlimiter                  run  frames   mean ms  stddev ms  p99 ms  late  early   CPU",
-            1e3 / hz
-        );
+        table.blank();
+        table.note(format!("cap {hz} Hz (period {:.3} ms):", 1e3 / hz));
+        table.headers_again();
         for r in runs.iter().filter(|r| r.cap_hz == hz) {
-            let _ = writeln!(
-                out,
-                "{:<24} {:>3}  {:>6}  {:>8.3}  {:>9.3}  {:>6.2}  {:>4}  {:>5}  {:>3.0}%",
-                r.name,
-                r.repeat,
-                r.frames,
-                r.mean_ms,
-                r.stddev_ms,
-                r.p99_ms,
-                r.late,
-                r.early,
-                r.cpu_share * 100.0
-            );
+            table.row([
+                r.name.to_string(),
+                r.repeat.to_string(),
+                r.frames.to_string(),
+                format!("{:.3}", r.mean_ms),
+                format!("{:.3}", r.stddev_ms),
+                format!("{:.2}", r.p99_ms),
+                r.late.to_string(),
+                r.early.to_string(),
+                format!("{:.0}%", r.cpu_share * 100.0),
+            ]);
         }
     }
+    out += &table.text();
     out.push_str(
         "\nlate: intervals over the period by more than 1 ms (the hitches' own left out); early: under it\n\
          by more than 1 ms (a limiter catching up after a hitch); CPU: the thread's CPU time over wall time.\n",

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use looplab::text::table::Table;
+
 use crate::drive::{Run, run};
 use crate::loops::{InputWay, Peer, all};
 use looplab::lab::profile::Profile;
@@ -270,18 +272,17 @@ impl PeersReport {
             "taps lost/2x",
             "hash",
         ];
-        let mut profile = String::new();
-        let mut rows: Vec<Vec<String>> = Vec::new();
-        let mut blocks: Vec<(String, Vec<Vec<String>>)> = Vec::new();
+        let mut table = Table::new(&headers).grouped();
+        let mut profile = None;
         for r in &self.runs {
-            if r.profile != profile {
-                if !rows.is_empty() {
-                    blocks.push((profile.clone(), std::mem::take(&mut rows)));
-                }
-                profile = r.profile.clone();
+            if profile != Some(&r.profile) {
+                profile = Some(&r.profile);
+                table.blank();
+                table.note(format!("on {}:", r.profile));
+                table.headers_again();
             }
             let h = &r.histogram;
-            rows.push(vec![
+            table.row([
                 r.peer.clone(),
                 format!("{:.1}", r.fps),
                 format!("{:.1}", r.ups),
@@ -298,35 +299,7 @@ impl PeersReport {
                 r.hash.map_or("-".into(), |h| format!("{:08x}", h >> 32)),
             ]);
         }
-        if !rows.is_empty() {
-            blocks.push((profile, rows));
-        }
-        let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
-        for (_, rows) in &blocks {
-            for row in rows {
-                for (w, c) in widths.iter_mut().zip(row) {
-                    *w = (*w).max(c.len());
-                }
-            }
-        }
-        let line = |cells: &[String]| {
-            let mut l = String::new();
-            for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
-                if i == 0 {
-                    let _ = write!(l, "{c:<w$}  ");
-                } else {
-                    let _ = write!(l, "{c:>w$}  ");
-                }
-            }
-            l.trim_end().to_string() + "\n"
-        };
-        for (profile, rows) in &blocks {
-            let _ = writeln!(out, "\non {profile}:");
-            out += &line(&headers.map(String::from));
-            for row in rows {
-                out += &line(row);
-            }
-        }
+        out += &table.text();
         out += "\nlooplab-timing against the best of the others, machine by machine (lower is better):\n";
         for v in &self.verdicts {
             let _ = writeln!(

@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use crate::text::table::Table;
+
 use looplab_timing::{Strategy, WaitMode};
 use serde::{Deserialize, Serialize};
 
@@ -418,11 +420,18 @@ fn latency_target(r: &BenchReport) -> Target {
     }
 }
 
-fn pacing_table(out: &mut String, title: &str, rows: &[PacingResult]) {
+/// A table of the bench's, under its title: indented, a space between columns.
+fn titled(out: &mut String, title: &str, table: &Table) {
     let _ = writeln!(out, "\n{title}");
-    let _ = writeln!(
-        out,
-        "  {:>6}  {:<8} {:>7} {:>9} {:>10} {:>13} {:>7} {:>7} {:>17}",
+    out.push_str(&table.text());
+}
+
+fn bench_table(headers: &[&str]) -> Table {
+    Table::new(headers).indent("  ").left(0)
+}
+
+fn pacing_table(out: &mut String, title: &str, rows: &[PacingResult]) {
+    let mut t = bench_table(&[
         "cap Hz",
         "wait",
         "frames",
@@ -431,66 +440,174 @@ fn pacing_table(out: &mut String, title: &str, rows: &[PacingResult]) {
         "p99 |err| ms",
         "CPU %",
         "stalls",
-        "stddev w/o stalls"
-    );
+        "stddev w/o stalls",
+    ])
+    .text_column(1);
     for p in rows {
-        let _ = writeln!(
-            out,
-            "  {:>6}  {:<8} {:>7} {:>9.3} {:>10.3} {:>13.3} {:>7.1} {:>7} {:>14.3} ms",
-            p.rate_hz,
-            p.mode.id(),
-            p.frames,
-            p.mean_interval_ms,
-            p.stddev_ms,
-            p.p99_error_ms,
-            p.cpu_percent,
-            p.stalls,
-            p.stddev_without_stalls_ms
-        );
+        t.row([
+            p.rate_hz.to_string(),
+            p.mode.id().to_string(),
+            p.frames.to_string(),
+            format!("{:.3}", p.mean_interval_ms),
+            format!("{:.3}", p.stddev_ms),
+            format!("{:.3}", p.p99_error_ms),
+            format!("{:.1}", p.cpu_percent),
+            p.stalls.to_string(),
+            format!("{:.3} ms", p.stddev_without_stalls_ms),
+        ]);
     }
+    titled(out, title, &t);
 }
 
 fn sprites_table(out: &mut String, title: &str, rows: &[ThroughputResult]) {
-    let _ = writeln!(out, "\n{title}");
-    let _ = writeln!(
-        out,
-        "  {:>7}  {:<16} {:>7} {:>8} | {:>8} {:>8} {:>7} {:>7} {:>8}",
-        "bullets", "renderer", "FPS", "vs bare", "acquire", "words", "upload", "encode", "present"
-    );
+    let mut t = bench_table(&[
+        "bullets", "renderer", "FPS", "vs bare", "acquire", "words", "upload", "encode", "present",
+    ])
+    .text_column(1);
     for s in rows {
         let bare = rows
             .iter()
             .find(|b| b.bullets == s.bullets && b.variant == SpriteVariant::Bare)
             .map_or(0.0, |b| b.fps);
-        let _ = writeln!(
-            out,
-            "  {:>7}  {:<16} {:>7.1} {:>7.3}x | {:>8.2} {:>8.2} {:>7.2} {:>7.2} {:>8.2}",
-            s.bullets,
-            s.variant.label(),
-            s.fps,
-            s.fps / bare.max(1e-9),
-            s.acquire_ms,
-            s.overlay_ms,
-            s.upload_ms,
-            s.encode_ms,
-            s.present_ms
-        );
+        t.row([
+            s.bullets.to_string(),
+            s.variant.label().to_string(),
+            format!("{:.1}", s.fps),
+            format!("{:.3}x", s.fps / bare.max(1e-9)),
+            format!("{:.2}", s.acquire_ms),
+            format!("{:.2}", s.overlay_ms),
+            format!("{:.2}", s.upload_ms),
+            format!("{:.2}", s.encode_ms),
+            format!("{:.2}", s.present_ms),
+        ]);
     }
+    titled(out, title, &t);
 }
 
-/// The report as aligned text.
-pub fn table(r: &BenchReport) -> String {
-    let mut out = String::new();
-    let m = &r.host;
-    let _ = writeln!(
-        out,
-        "Looplab bench{}",
-        if r.quick {
-            " (quick: smoke test, not for quoting)"
-        } else {
-            ""
-        }
+fn compare_table(out: &mut String, r: &BenchReport) {
+    let mut t = bench_table(&["view", "lanes", "per lane", "FPS", "frame ms", "vs single"]).left(1);
+    let single = r.compare.iter().find(|c| c.lanes == 1).map(|c| c.frame_ms);
+    for c in &r.compare {
+        let ratio = single.map_or(String::from("-"), |s| {
+            format!("{:.2}x", c.frame_ms / s.max(1e-9))
+        });
+        t.row([
+            c.view().to_string(),
+            c.lanes.to_string(),
+            c.bullets_per_lane.to_string(),
+            format!("{:.1}", c.fps),
+            format!("{:.2}", c.frame_ms),
+            ratio,
+        ]);
+    }
+    let title = format!(
+        "Compare mode offscreen at 1280x720, {} bullets in all (median frame: simulation, layout, drawing, GPU)",
+        super::COMPARE_BULLETS
     );
+    titled(out, &title, &t);
+}
+
+fn world_table(out: &mut String, r: &BenchReport) {
+    let mut t = bench_table(&["bullets", "ms/update", "bullet-steps/s"]);
+    for w in &r.world {
+        t.row([
+            w.bullets.to_string(),
+            format!("{:.3}", w.update_ms),
+            format!("{:.0} M", w.bullet_steps_per_sec / 1e6),
+        ]);
+    }
+    titled(out, "World update, one thread", &t);
+}
+
+fn ship_delay_table(out: &mut String, r: &BenchReport) {
+    let mut t = bench_table(&[
+        "strategy",
+        "UPS",
+        "presses",
+        "median ms",
+        "p99 ms",
+        "model ms",
+    ])
+    .left(1);
+    for d in &r.ship_delay {
+        t.row([
+            d.strategy.id().to_string(),
+            format!("{:.0}", d.ups),
+            d.samples.to_string(),
+            format!("{:.1}", d.median_ms),
+            format!("{:.1}", d.p99_ms),
+            d.model_median_ms.map_or("-".into(), |m| format!("{m:.1}")),
+        ]);
+    }
+    titled(
+        out,
+        "the ship's key-to-screen delay, 60 Hz cap (window; the lab's model)",
+        &t,
+    );
+}
+
+fn render_tick_table(out: &mut String, r: &BenchReport) {
+    let mut t = bench_table(&[
+        "bullets",
+        "copy ms",
+        "partial upd. ms",
+        "total ms",
+        "real update ms",
+    ]);
+    for k in &r.render_tick {
+        t.row([
+            k.bullets.to_string(),
+            format!("{:.3}", k.copy_ms),
+            format!("{:.3}", k.partial_update_ms),
+            format!("{:.3}", k.total_ms),
+            format!("{:.3}", k.update_ms),
+        ]);
+    }
+    titled(
+        out,
+        "render tick (a copy of the world and a third of a step on it), median",
+        &t,
+    );
+}
+
+fn latency_table(out: &mut String, r: &BenchReport) {
+    let mut t = bench_table(&[
+        "setting",
+        "keys",
+        "median ms",
+        "p99 ms",
+        "wait p99 ms",
+        "frame interval",
+        "frame to present",
+    ])
+    .left(1);
+    for l in &r.latency {
+        t.row([
+            l.setting.label().to_string(),
+            l.samples.to_string(),
+            format!("{:.2}", l.median_ms),
+            format!("{:.2}", l.p99_ms),
+            format!("{:.2}", l.wait_p99_ms),
+            format!("{:.2} ms", l.frame_interval_ms),
+            format!("{:.2} ms", l.frame_to_present_ms),
+        ]);
+    }
+    titled(
+        out,
+        "Input latency: key event arrival to the end of the present that shows it",
+        &t,
+    );
+}
+
+/// The report's opening lines: the machine, its adapter and its scheduling noise.
+fn host_lines(out: &mut String, r: &BenchReport) {
+    let m = &r.host;
+    let quick = if r.quick {
+        " (quick: smoke test, not for quoting)"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "Looplab bench{quick}");
     let _ = writeln!(
         out,
         "machine: {}, {} cores, {}; {} build",
@@ -506,6 +623,12 @@ pub fn table(r: &BenchReport) -> String {
     if let Some(why) = &r.windowed_skipped {
         let _ = writeln!(out, "windowed parts skipped: {why}");
     }
+}
+
+/// The report as aligned text.
+pub fn table(r: &BenchReport) -> String {
+    let mut out = String::new();
+    host_lines(&mut out, r);
     if !r.pacing_window.is_empty() {
         pacing_table(
             &mut out,
@@ -531,108 +654,15 @@ pub fn table(r: &BenchReport) -> String {
         &r.sprites,
     );
     if !r.compare.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nCompare mode offscreen at 1280x720, {} bullets in all (median frame: simulation, layout, drawing, GPU)",
-            super::COMPARE_BULLETS
-        );
-        let _ = writeln!(
-            out,
-            "  {:<16} {:>5} {:>9} {:>8} {:>10} {:>14}",
-            "view", "lanes", "per lane", "FPS", "frame ms", "vs single"
-        );
-        let single = r.compare.iter().find(|c| c.lanes == 1).map(|c| c.frame_ms);
-        for c in &r.compare {
-            let ratio = single.map_or(String::from("-"), |s| {
-                format!("{:.2}x", c.frame_ms / s.max(1e-9))
-            });
-            let _ = writeln!(
-                out,
-                "  {:<16} {:>5} {:>9} {:>8.1} {:>10.2} {:>14}",
-                c.view(),
-                c.lanes,
-                c.bullets_per_lane,
-                c.fps,
-                c.frame_ms,
-                ratio
-            );
-        }
+        compare_table(&mut out, r);
     }
-    let _ = writeln!(out, "\nWorld update, one thread");
-    let _ = writeln!(
-        out,
-        "  {:>9} {:>11} {:>18}",
-        "bullets", "ms/update", "bullet-steps/s"
-    );
-    for w in &r.world {
-        let _ = writeln!(
-            out,
-            "  {:>9} {:>11.3} {:>16.0} M",
-            w.bullets,
-            w.update_ms,
-            w.bullet_steps_per_sec / 1e6
-        );
-    }
+    world_table(&mut out, r);
     if !r.ship_delay.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nthe ship's key-to-screen delay, 60 Hz cap (window; the lab's model)\n  {:>14} {:>5} {:>8} {:>10} {:>8} {:>10}",
-            "strategy", "UPS", "presses", "median ms", "p99 ms", "model ms"
-        );
-        for d in &r.ship_delay {
-            let _ = writeln!(
-                out,
-                "  {:>14} {:>5.0} {:>8} {:>10.1} {:>8.1} {:>10}",
-                d.strategy.id(),
-                d.ups,
-                d.samples,
-                d.median_ms,
-                d.p99_ms,
-                d.model_median_ms.map_or("-".into(), |m| format!("{m:.1}"))
-            );
-        }
+        ship_delay_table(&mut out, r);
     }
-    let _ = writeln!(
-        out,
-        "\nrender tick (a copy of the world and a third of a step on it), median\n  {:>9} {:>9} {:>16} {:>9} {:>15}",
-        "bullets", "copy ms", "partial upd. ms", "total ms", "real update ms"
-    );
-    for t in &r.render_tick {
-        let _ = writeln!(
-            out,
-            "  {:>9} {:>9.3} {:>16.3} {:>9.3} {:>15.3}",
-            t.bullets, t.copy_ms, t.partial_update_ms, t.total_ms, t.update_ms
-        );
-    }
+    render_tick_table(&mut out, r);
     if !r.latency.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nInput latency: key event arrival to the end of the present that shows it"
-        );
-        let _ = writeln!(
-            out,
-            "  {:<10} {:>5} {:>10} {:>8} {:>12} {:>16} {:>18}",
-            "setting",
-            "keys",
-            "median ms",
-            "p99 ms",
-            "wait p99 ms",
-            "frame interval",
-            "frame to present"
-        );
-        for l in &r.latency {
-            let _ = writeln!(
-                out,
-                "  {:<10} {:>5} {:>10.2} {:>8.2} {:>12.2} {:>13.2} ms {:>15.2} ms",
-                l.setting.label(),
-                l.samples,
-                l.median_ms,
-                l.p99_ms,
-                l.wait_p99_ms,
-                l.frame_interval_ms,
-                l.frame_to_present_ms
-            );
-        }
+        latency_table(&mut out, r);
     }
     let _ = writeln!(out);
     if let Some(ms) = r.startup_ms {

@@ -14,6 +14,7 @@ use super::keys::{FeelResult, KeyEvent, KeyInput};
 use super::profile::Profile;
 use super::run::{self, RunConfig};
 use crate::session::ship_input::{Button, InputMode, Taps};
+use crate::text::table::Table;
 use crate::world::WorldConfig;
 use looplab_timing::{LoopSettings, Rate, Strategy};
 
@@ -113,9 +114,15 @@ impl FeelReport {
     /// The taps table: per strategy and update rate, taps lost and taken twice over every
     /// profile, accumulated and sampled.
     pub fn taps_table(&self) -> String {
-        let mut out = String::from(
-            "| strategy | UPS | taps | accumulated: lost | doubled | sampled: lost | doubled |\n|---|---|---|---|---|---|---|\n",
-        );
+        let mut table = Table::new(&[
+            "strategy",
+            "UPS",
+            "taps",
+            "accumulated: lost",
+            "doubled",
+            "sampled: lost",
+            "doubled",
+        ]);
         for (strategy, hz) in self.groups() {
             let sum = |mode: InputMode| {
                 self.rows
@@ -129,24 +136,24 @@ impl FeelReport {
                     })
             };
             let (acc, sam) = (sum(InputMode::Accumulated), sum(InputMode::Sampled));
-            out.push_str(&format!(
-                "| {} | {hz:.0} | {} | {} | {} | {} | {} |\n",
-                strategy.id(),
-                acc.made,
-                acc.lost,
-                acc.doubled,
-                sam.lost,
-                sam.doubled
-            ));
+            table.row([
+                strategy.id().to_string(),
+                format!("{hz:.0}"),
+                acc.made.to_string(),
+                acc.lost.to_string(),
+                acc.doubled.to_string(),
+                sam.lost.to_string(),
+                sam.doubled.to_string(),
+            ]);
         }
-        out
+        table.markdown()
     }
 
     /// The delay table: per strategy and update rate, the median and 99th percentile of the
     /// key-to-screen delay with accumulated input on `profile`.
     pub fn delay_table(&self, profile: &str) -> String {
-        let mut out =
-            format!("| strategy | UPS | delay p50 ({profile}) | p99 |\n|---|---|---|---|\n");
+        let p50 = format!("delay p50 ({profile})");
+        let mut table = Table::new(&["strategy", "UPS", p50.as_str(), "p99"]);
         let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1} ms"));
         for (strategy, hz) in self.groups() {
             if let Some(r) = self.rows.iter().find(|r| {
@@ -155,15 +162,15 @@ impl FeelReport {
                     && r.profile == profile
                     && r.result.mode == InputMode::Accumulated
             }) {
-                out.push_str(&format!(
-                    "| {} | {hz:.0} | {} | {} |\n",
-                    strategy.id(),
+                table.row([
+                    strategy.id().to_string(),
+                    format!("{hz:.0}"),
                     ms(r.result.delay_p50_ms),
-                    ms(r.result.delay_p99_ms)
-                ));
+                    ms(r.result.delay_p99_ms),
+                ]);
             }
         }
-        out
+        table.markdown()
     }
 
     /// Each strategy and rate, in the order run.

@@ -5,6 +5,8 @@
 //! ship ends somewhere else.
 
 use std::fmt::Write as _;
+
+use crate::text::table::Table;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -119,24 +121,20 @@ impl ReplayReport {
             out,
             "Each cell: `same` (the recorded state, bit for bit) or, where the state differs, how far the ship is from its recorded place."
         );
-        let width = 14;
-        let _ = write!(out, "{:<10}", "profile");
-        for s in &self.strategies {
-            let _ = write!(out, " {:>width$}", s.id());
-        }
-        out.push('\n');
+        let mut headers = vec!["profile"];
+        headers.extend(self.strategies.iter().map(|s| s.id()));
+        let mut table = Table::new(&headers);
         for p in &self.profiles {
-            let _ = write!(out, "{p:<10}");
-            for s in &self.strategies {
-                let cell = self
-                    .rows
+            let mut cells = vec![p.clone()];
+            cells.extend(self.strategies.iter().map(|s| {
+                self.rows
                     .iter()
                     .find(|r| &r.profile == p && r.strategy == *s)
-                    .map_or("-".to_string(), cell);
-                let _ = write!(out, " {cell:>width$}");
-            }
-            out.push('\n');
+                    .map_or("-".to_string(), cell)
+            }));
+            table.row(cells);
         }
+        out += &table.text();
         let same = self.rows.iter().filter(|r| r.matches).count();
         let _ = writeln!(
             out,

@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::text::table::Table;
+
 use serde::Serialize;
 
 use super::profile::Profile;
@@ -237,36 +239,16 @@ impl LabReport {
     /// `rows` under `headers`, columns aligned (the first two to the left), a blank line
     /// between strategies.
     fn aligned(&self, headers: &[&str], rows: &[Vec<String>]) -> String {
-        let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
-        for row in rows {
-            for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(cell.len());
-            }
-        }
-        let line = |cells: &[String]| {
-            let mut l = String::new();
-            for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
-                let w = *w;
-                if i < 2 {
-                    let _ = write!(l, "{c:<w$}  ");
-                } else {
-                    let _ = write!(l, "{c:>w$}  ");
-                }
-            }
-            l.trim_end().to_string()
-        };
-        let mut out = String::new();
-        let headers: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
-        let _ = writeln!(out, "{}", line(&headers));
+        let mut table = Table::new(headers).left(2);
         let mut last_strategy = None;
         for (row, cells) in self.runs.iter().zip(rows) {
             if last_strategy.is_some_and(|s| s != row.result.strategy) {
-                out.push('\n');
+                table.blank();
             }
             last_strategy = Some(row.result.strategy);
-            let _ = writeln!(out, "{}", line(cells));
+            table.row(cells.iter().cloned());
         }
-        out
+        table.text()
     }
 
     /// Comma-separated values with a header row. Fields never contain commas or quotes:

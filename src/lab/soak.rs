@@ -181,14 +181,13 @@ pub fn soak_all(hours: f64, seed: u64) -> SoakReport {
 
 /// The report as text.
 pub fn table(r: &SoakReport) -> String {
+    use crate::text::table::Table;
     use std::fmt::Write as _;
     let mut out = format!(
         "Soak: {} h of virtual time per strategy, settings changed at random (seed {})\n",
         r.hours, r.seed
     );
-    let _ = writeln!(
-        out,
-        "{:<13} {:>10} {:>11} {:>8} {:>14} {:>14} {:>9} {:>10} {:>7}",
+    let mut table = Table::new(&[
         "strategy",
         "frames",
         "updates",
@@ -197,23 +196,22 @@ pub fn table(r: &SoakReport) -> String {
         "expected s",
         "drift ns",
         "lag/step",
-        "wall s"
-    );
+        "wall s",
+    ]);
     for s in &r.results {
-        let _ = writeln!(
-            out,
-            "{:<13} {:>10} {:>11} {:>8} {:>14.3} {:>14.3} {:>9} {:>10.3} {:>7.1}",
-            s.strategy,
-            s.frames,
-            s.updates,
-            s.settings_changes,
-            s.game_seconds,
-            s.expected_game_seconds,
-            s.drift_ns,
-            s.lag_ns as f64 / s.step_ns.max(1) as f64,
-            s.wall_seconds
-        );
+        table.row([
+            s.strategy.to_string(),
+            s.frames.to_string(),
+            s.updates.to_string(),
+            s.settings_changes.to_string(),
+            format!("{:.3}", s.game_seconds),
+            format!("{:.3}", s.expected_game_seconds),
+            s.drift_ns.to_string(),
+            format!("{:.3}", s.lag_ns as f64 / s.step_ns.max(1) as f64),
+            format!("{:.1}", s.wall_seconds),
+        ]);
     }
+    out += &table.text();
     let kib =
         |k: Option<u64>| k.map_or("-".to_string(), |k| format!("{:.1} MiB", k as f64 / 1024.0));
     let _ = writeln!(

@@ -1,0 +1,3 @@
+//! Text shared by the reports: the one table writer.
+
+pub mod table;
