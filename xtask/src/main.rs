@@ -10,7 +10,7 @@ use xtask::build::build;
 use xtask::measure::{measure, screenshot};
 use xtask::serve::PageServer;
 
-const USAGE: &str = "usage: cargo xtask captures | shape | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
+const USAGE: &str = "usage: cargo xtask captures | shape [--edges] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -59,6 +59,10 @@ fn run(args: &[&str]) -> Result<(), String> {
         }
         ["shape"] => {
             print!("{}", xtask::shape::workspace(&xtask::root())?.text());
+            Ok(())
+        }
+        ["shape", "--edges"] => {
+            print!("{}", xtask::shape::workspace(&xtask::root())?.edges());
             Ok(())
         }
         ["web", "measure"] => {

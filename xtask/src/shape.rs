@@ -90,6 +90,8 @@ pub struct FileShape {
     /// The modules this file names, as written (`crate::...`, `super::...`, `self::...`,
     /// or a first segment that may be a child module).
     pub paths: Vec<Vec<String>>,
+    /// Names this file re-exports (`pub use`), with the path each stands for, as written.
+    pub reexports: Vec<(String, Vec<String>)>,
     /// Named fields of each struct: (name, count).
     pub structs: Vec<(String, usize)>,
     /// Lines that switch on the target architecture.
@@ -107,6 +109,7 @@ pub fn shape_of(source: &Source) -> Result<FileShape, String> {
         code_lines: total.saturating_sub(v.test_lines),
         functions: v.functions,
         paths: v.paths,
+        reexports: v.reexports,
         structs: v.structs,
         target_arch_lines: source.text.lines().filter(|l| names_target_arch(l)).count(),
     })
@@ -124,6 +127,7 @@ struct Visitor {
     test_lines: usize,
     functions: Vec<(String, usize, usize)>,
     paths: Vec<Vec<String>>,
+    reexports: Vec<(String, Vec<String>)>,
     structs: Vec<(String, usize)>,
     impl_of: Vec<String>,
 }
@@ -143,6 +147,21 @@ fn is_test(attrs: &[syn::Attribute]) -> bool {
 fn lines_of(span: proc_macro2::Span) -> (usize, usize) {
     let (start, end) = (span.start().line, span.end().line);
     (start, end.saturating_sub(start) + 1)
+}
+
+/// The name each path of a `use` brings in, in [`flatten`]'s order (`None` for a glob).
+fn names_of(tree: &syn::UseTree, out: &mut Vec<Option<String>>) {
+    match tree {
+        syn::UseTree::Path(p) => names_of(&p.tree, out),
+        syn::UseTree::Name(n) => out.push(Some(n.ident.to_string())),
+        syn::UseTree::Rename(r) => out.push(Some(r.rename.to_string())),
+        syn::UseTree::Glob(_) => out.push(None),
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                names_of(t, out);
+            }
+        }
+    }
 }
 
 fn flatten(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
@@ -223,7 +242,18 @@ impl<'ast> Visit<'ast> for Visitor {
     }
 
     fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
-        flatten(&u.tree, &mut Vec::new(), &mut self.paths);
+        let mut paths = Vec::new();
+        flatten(&u.tree, &mut Vec::new(), &mut paths);
+        if !matches!(u.vis, syn::Visibility::Inherited) {
+            let mut names = Vec::new();
+            names_of(&u.tree, &mut names);
+            for (name, path) in names.into_iter().zip(&paths) {
+                if let Some(name) = name {
+                    self.reexports.push((name, path.clone()));
+                }
+            }
+        }
+        self.paths.extend(paths);
     }
 
     fn visit_path(&mut self, p: &'ast syn::Path) {
@@ -235,54 +265,85 @@ impl<'ast> Visit<'ast> for Visitor {
     }
 }
 
-/// The file modules `from` names through `paths`, resolved against the crate's `modules`.
-/// `crate_name` is how the binary (`main.rs`) names its library.
+/// A path as written in module `from`, made absolute from the crate's root; `None` for a
+/// path into another crate. `crate_name` is how the binary (`main.rs`) names its library.
+fn absolute(
+    from: &[String],
+    path: &[String],
+    modules: &BTreeSet<Vec<String>>,
+    crate_name: &str,
+) -> Option<Vec<String>> {
+    let first = path.first()?;
+    let (mut out, rest) = match first.as_str() {
+        "crate" => (Vec::new(), &path[1..]),
+        name if name == crate_name => (Vec::new(), &path[1..]),
+        "self" => (from.to_vec(), &path[1..]),
+        "super" => (from[..from.len().saturating_sub(1)].to_vec(), &path[1..]),
+        _ => {
+            let mut child = from.to_vec();
+            child.push(first.clone());
+            if !modules.contains(&child) {
+                return None;
+            }
+            (from.to_vec(), path)
+        }
+    };
+    let mut rest = rest.iter().peekable();
+    while rest.peek().is_some_and(|s| *s == "super") {
+        out.pop();
+        rest.next();
+    }
+    out.extend(rest.cloned());
+    Some(out)
+}
+
+/// Names a module re-exports (`pub use`), each with the absolute path it stands for.
+type Reexports = BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>;
+
+/// The file module an absolute path ends in: its longest prefix that is a module, followed
+/// through the re-exports on the way (`crate::Strategy` is `crate::strategy::Strategy`).
+fn module_of_path(
+    path: &[String],
+    modules: &BTreeSet<Vec<String>>,
+    reexports: &Reexports,
+    depth: usize,
+) -> Option<Vec<String>> {
+    let mut best = None;
+    for len in 0..=path.len() {
+        let prefix = &path[..len];
+        if !modules.contains(prefix) {
+            continue;
+        }
+        best = Some(prefix.to_vec());
+        if depth < 8
+            && let Some(next) = path.get(len)
+            && let Some(target) = reexports.get(prefix).and_then(|r| r.get(next))
+        {
+            let mut followed = target.clone();
+            followed.extend(path[len + 1..].iter().cloned());
+            if followed != path {
+                return module_of_path(&followed, modules, reexports, depth + 1).or(best);
+            }
+        }
+    }
+    best
+}
+
+/// The file modules `from` names through `paths`, its own ancestors and descendants left
+/// out.
 fn resolve(
     from: &[String],
     paths: &[Vec<String>],
     modules: &BTreeSet<Vec<String>>,
+    reexports: &Reexports,
     crate_name: &str,
 ) -> BTreeSet<Vec<String>> {
     let mut out = BTreeSet::new();
     for path in paths {
-        let Some(first) = path.first() else { continue };
-        let mut absolute: Vec<String> = match first.as_str() {
-            "crate" => Vec::new(),
-            name if name == crate_name => Vec::new(),
-            "self" => from.to_vec(),
-            "super" => from[..from.len().saturating_sub(1)].to_vec(),
-            _ => {
-                let mut child = from.to_vec();
-                child.push(first.clone());
-                if !modules.contains(&child) {
-                    continue;
-                }
-                from.to_vec()
-            }
+        let Some(full) = absolute(from, path, modules, crate_name) else {
+            continue;
         };
-        let rest = if matches!(first.as_str(), "crate" | "self" | "super") || first == crate_name {
-            &path[1..]
-        } else {
-            &path[..]
-        };
-        let mut rest = rest.iter().peekable();
-        while rest.peek().is_some_and(|s| *s == "super") {
-            absolute.pop();
-            rest.next();
-        }
-        // The longest prefix that is a file module.
-        let mut best = None;
-        let mut walked = absolute.clone();
-        if modules.contains(&walked) {
-            best = Some(walked.clone());
-        }
-        for segment in rest {
-            walked.push(segment.clone());
-            if modules.contains(&walked) {
-                best = Some(walked.clone());
-            }
-        }
-        if let Some(target) = best {
+        if let Some(target) = module_of_path(&full, modules, reexports, 0) {
             let related = target.starts_with(from) || from.starts_with(&target);
             if !related {
                 out.insert(target);
@@ -367,6 +428,8 @@ pub struct Report {
     pub target_arch: Vec<(PathBuf, usize)>,
     pub file_cycles: Vec<Vec<String>>,
     pub top_level_cycles: Vec<Vec<String>>,
+    /// Which file module imports which (`cargo xtask shape --edges` prints them).
+    pub file_edges: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// Measures the crates given as (name, sources): file-level cycles within each crate, and
@@ -377,8 +440,23 @@ pub fn measure(crates: &[(&str, Vec<Source>)], root: &Path) -> Result<Report, St
         let modules: BTreeSet<Vec<String>> = sources.iter().map(|s| s.module.clone()).collect();
         let mut file_edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut top_edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for source in sources {
-            let shape = shape_of(source)?;
+        let library = name.replace('-', "_");
+        let shapes = sources
+            .iter()
+            .map(shape_of)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut reexports = Reexports::new();
+        for (source, shape) in sources.iter().zip(&shapes) {
+            for (reexported, path) in &shape.reexports {
+                if let Some(full) = absolute(&source.module, path, &modules, &library) {
+                    reexports
+                        .entry(source.module.clone())
+                        .or_default()
+                        .insert(reexported.clone(), full);
+                }
+            }
+        }
+        for (source, shape) in sources.iter().zip(shapes) {
             let shown = source.path.strip_prefix(root).unwrap_or(&source.path);
             r.files += 1;
             if shape.code_lines > FILE_LINES {
@@ -403,10 +481,9 @@ pub fn measure(crates: &[(&str, Vec<Source>)], root: &Path) -> Result<Report, St
                 r.target_arch
                     .push((shown.to_path_buf(), shape.target_arch_lines));
             }
-            let library = name.replace('-', "_");
             let from = &source.module;
             let label = |m: &[String]| format!("{name}::{}", m.join("::"));
-            for target in resolve(from, &shape.paths, &modules, &library) {
+            for target in resolve(from, &shape.paths, &modules, &reexports, &library) {
                 file_edges
                     .entry(label(from))
                     .or_default()
@@ -422,6 +499,7 @@ pub fn measure(crates: &[(&str, Vec<Source>)], root: &Path) -> Result<Report, St
             }
         }
         r.file_cycles.extend(cycles(&file_edges));
+        r.file_edges.extend(file_edges);
         r.top_level_cycles.extend(cycles(&top_edges));
     }
     r.long_files.sort_by_key(|f| std::cmp::Reverse(f.1));
@@ -430,6 +508,16 @@ pub fn measure(crates: &[(&str, Vec<Source>)], root: &Path) -> Result<Report, St
 }
 
 impl Report {
+    /// Every import between file modules, one line per module.
+    pub fn edges(&self) -> String {
+        let mut out = String::new();
+        for (from, to) in &self.file_edges {
+            let to: Vec<&str> = to.iter().map(String::as_str).collect();
+            let _ = writeln!(out, "{from} -> {}", to.join(", "));
+        }
+        out
+    }
+
     pub fn text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{} source files (tests left out)", self.files);
@@ -552,6 +640,26 @@ mod tests {
             ]]
         );
         assert!(r.top_level_cycles.is_empty(), "{:?}", r.top_level_cycles);
+    }
+
+    #[test]
+    fn a_name_the_root_re_exports_is_followed_to_its_module() {
+        let crate_ = vec![
+            source(
+                "lib.rs",
+                "mod error; mod strategy; pub use strategy::Strategy;",
+            ),
+            source("error.rs", "fn f() { for s in crate::Strategy::ALL {} }"),
+            source("strategy.rs", "use crate::error::TimingError;"),
+        ];
+        let r = measure(&[("looplab-timing", crate_)], Path::new("")).unwrap();
+        assert_eq!(
+            r.file_cycles,
+            [vec![
+                "looplab-timing::error".to_string(),
+                "looplab-timing::strategy".to_string()
+            ]]
+        );
     }
 
     #[test]
