@@ -14,7 +14,7 @@ use looplab::capture::write::presentmon_v1;
 use looplab::lab::profile::Profile;
 use looplab::lab::{LabOptions, run_lab};
 use looplab::session::trace::{Trace, TraceFrame, TraceHeader, VERSION};
-use looplab::settings_text::DeltaKind;
+use looplab::text::settings::DeltaKind;
 use looplab_timing::Strategy;
 
 const FRAMES: u64 = 100_000;

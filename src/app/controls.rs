@@ -11,10 +11,10 @@ use crate::input::{self, Action, Direction};
 use crate::lab::compare::Preset;
 use crate::session::Session;
 use crate::session::ship_input::Button;
-use crate::settings_text::{
+use crate::text::settings::{
     Cap, DeltaKind, MaxUpdates as MaxUpdatesText, describe_settings, format_duration,
 };
-use crate::strategy_text;
+use crate::text::strategy as strategy_text;
 use crate::tour::Setup;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;

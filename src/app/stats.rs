@@ -82,9 +82,9 @@ pub struct StatsReport {
     pub platform: Platform,
     pub end: RunEnd,
     /// Per strategy, the frames it drew while it was active.
-    #[serde(with = "crate::serde_ids::strategy_map")]
+    #[serde(with = "crate::text::serde_ids::strategy_map")]
     pub strategies: BTreeMap<Strategy, StrategyTotals>,
-    #[serde(with = "crate::serde_ids::strategy")]
+    #[serde(with = "crate::text::serde_ids::strategy")]
     pub final_strategy: Strategy,
     /// The knobs as they were at the end.
     pub knobs: KnobsReport,

@@ -24,7 +24,7 @@ use looplab_timing::{FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitM
 pub struct PacingResult {
     pub rate_hz: f64,
     /// How the wait for each deadline ended.
-    #[serde(with = "crate::serde_ids::wait_mode")]
+    #[serde(with = "crate::text::serde_ids::wait_mode")]
     pub mode: WaitMode,
     pub frames: usize,
     pub mean_interval_ms: f64,

@@ -223,7 +223,7 @@ pub struct LatencyResult {
 /// the lab's model of the same loop.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShipDelayResult {
-    #[serde(with = "crate::serde_ids::strategy")]
+    #[serde(with = "crate::text::serde_ids::strategy")]
     pub strategy: Strategy,
     pub ups: f64,
     /// Arrow presses shown.

@@ -15,7 +15,7 @@ use crate::hooks::key_script::KeyScript;
 use crate::input;
 use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
-use crate::settings_text::{
+use crate::text::settings::{
     Cap, DeltaKind, DurationOrOff, MaxUpdates, format_duration, parse_duration,
 };
 use crate::world::WorldConfig;

@@ -13,7 +13,7 @@ use crate::lab::profile::Profile;
 use crate::lab::replay::replay_all;
 use crate::lab::{LabOptions, drift, plot, run_lab};
 use crate::platform::files;
-use crate::settings_text::DeltaKind;
+use crate::text::settings::DeltaKind;
 
 /// `looplab lab` and its subcommands.
 pub(super) fn run_lab_command(mut args: LabArgs) -> Result<(), Failure> {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::lane::{Agreement, Lane, agreement, steer_stamp};
 use super::profile::Profile;
-use crate::settings_text::DeltaKind;
+use crate::text::settings::DeltaKind;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
 use looplab_timing::{LoopSettings, Rate, Strategy};

@@ -52,7 +52,7 @@ pub fn key_script(seed: u64, duration: Duration) -> Vec<KeyEvent> {
 /// One row of the feel report.
 #[derive(Clone, Debug, Serialize)]
 pub struct FeelRow {
-    #[serde(with = "crate::serde_ids::strategy")]
+    #[serde(with = "crate::text::serde_ids::strategy")]
     pub strategy: Strategy,
     pub profile: String,
     pub ups: f64,

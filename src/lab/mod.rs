@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use looplab_timing::{LoopSettings, Strategy};
 
-use crate::settings_text::{DeltaKind, describe_settings};
+use crate::text::settings::{DeltaKind, describe_settings};
 use crate::world::WorldConfig;
 use profile::Profile;
 use report::LabReport;

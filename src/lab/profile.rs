@@ -17,7 +17,7 @@ use crate::capture::Capture;
 use crate::capture::summary::Summary;
 use crate::session::trace::{Trace, TraceFrame};
 
-use crate::settings_text::{format_duration, parse_duration};
+use crate::text::settings::{format_duration, parse_duration};
 use looplab_timing::Rate;
 
 /// A one-off pause of the whole process (a debugger break, a swap storm, a suspend).

@@ -22,7 +22,7 @@ use looplab_timing::Strategy;
 #[derive(Clone, Debug, Serialize)]
 pub struct ReplayRow {
     pub profile: String,
-    #[serde(with = "crate::serde_ids::strategy")]
+    #[serde(with = "crate::text::serde_ids::strategy")]
     pub strategy: Strategy,
     /// The state hash at the recording's end; `None` if the run did not get there.
     pub hash: Option<StateHash>,
@@ -35,13 +35,13 @@ pub struct ReplayRow {
 /// Every row, with what was recorded.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReplayReport {
-    #[serde(with = "crate::serde_ids::strategy")]
+    #[serde(with = "crate::text::serde_ids::strategy")]
     pub recorded_strategy: Strategy,
     pub recorded_hash: StateHash,
     pub recorded_steps: u64,
     pub game_seconds: f64,
     pub profiles: Vec<String>,
-    #[serde(with = "crate::serde_ids::strategies")]
+    #[serde(with = "crate::text::serde_ids::strategies")]
     pub strategies: Vec<Strategy>,
     pub rows: Vec<ReplayRow>,
 }

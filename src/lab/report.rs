@@ -12,7 +12,7 @@ use super::profile::Profile;
 use super::run::RunResult;
 use super::scorecard::Scorecard;
 use crate::capture::summary::Summary;
-use crate::settings_text::DeltaKind;
+use crate::text::settings::DeltaKind;
 use crate::world::hash::StateHash;
 use looplab_timing::Strategy;
 

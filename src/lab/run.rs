@@ -21,7 +21,7 @@ use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::session::input_delay::InputDelay;
 use crate::session::steering::SteerScript;
 use crate::session::timeline::{self, Strip, TIMELINE_SPAN};
-use crate::settings_text::DeltaKind;
+use crate::text::settings::DeltaKind;
 use crate::world::WorldConfig;
 use crate::world::accuracy::AccuracySummary;
 use crate::world::hash::StateHash;
@@ -93,7 +93,7 @@ pub struct TracePoint {
 /// What a run measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
-    #[serde(with = "crate::serde_ids::strategy")]
+    #[serde(with = "crate::text::serde_ids::strategy")]
     pub strategy: Strategy,
     /// The profile's name.
     pub profile: String,

@@ -37,7 +37,7 @@ pub const MAX_FRAMES: usize = 3_600_000;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceHeader {
     pub looplab_trace: u32,
-    #[serde(with = "crate::serde_ids::strategy")]
+    #[serde(with = "crate::text::serde_ids::strategy")]
     pub strategy: Strategy,
     pub update_hz: f64,
     /// The frame cap, if there was one.

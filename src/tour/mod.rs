@@ -22,7 +22,7 @@ use looplab_timing::{LoopSettings, Rate, Strategy};
 use crate::lab::compare::Preset;
 use crate::lab::profile::Profile;
 use crate::session::ship_input::InputMode;
-use crate::settings_text::DeltaKind;
+use crate::text::settings::DeltaKind;
 pub use figures::{FigureTracker, FramesAgainst};
 pub use watch::{Figures, MachineVerdict, Watch};
 

@@ -9,7 +9,7 @@ use looplab_timing::Strategy;
 use super::{Focus, Need, Person, Setup, Stop, Watch};
 use crate::lab::compare::Preset;
 use crate::session::ship_input::InputMode;
-use crate::settings_text::DeltaKind;
+use crate::text::settings::DeltaKind;
 
 const GPP: &str = "Game Programming Patterns, \"Game Loop\"";
 

@@ -15,7 +15,7 @@ use crate::render::shapes::ViewTransform;
 use crate::render::timeline;
 use crate::session::Session;
 use crate::session::timeline::{MarkKind, Strip};
-use crate::strategy_text;
+use crate::text::strategy as strategy_text;
 use crate::tour::{Focus, TourPanel};
 use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};
 

@@ -12,7 +12,7 @@ use crate::input::strategy_key;
 use crate::session::frame::FrameRecord;
 use crate::session::input_delay::InputDelay;
 use crate::session::ship_input::{InputMode, Taps};
-use crate::settings_text::{Cap, MaxUpdates, format_duration};
+use crate::text::settings::{Cap, MaxUpdates, format_duration};
 use crate::world::layout::{LAYOUT, Region};
 
 /// The overlay's rows: a label and a value each, short enough for the overlay's column.
