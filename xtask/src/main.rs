@@ -10,7 +10,7 @@ use xtask::build::build;
 use xtask::measure::{measure, screenshot};
 use xtask::serve::PageServer;
 
-const USAGE: &str = "usage: cargo xtask captures | shape [--edges] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
+const USAGE: &str = "usage: cargo xtask captures | shape [--edges] [DIR] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -57,12 +57,16 @@ fn run(args: &[&str]) -> Result<(), String> {
             println!("wrote the test captures into {}", dir.display());
             Ok(())
         }
-        ["shape"] => {
-            print!("{}", xtask::shape::workspace(&xtask::root())?.text());
-            Ok(())
-        }
-        ["shape", "--edges"] => {
-            print!("{}", xtask::shape::workspace(&xtask::root())?.edges());
+        ["shape", rest @ ..] => {
+            // `--edges` prints the import graph; a directory measures another checkout
+            // (an older commit's worktree, for figures before and after).
+            let edges = rest.contains(&"--edges");
+            let root = rest
+                .iter()
+                .find(|a| !a.starts_with("--"))
+                .map_or_else(xtask::root, std::path::PathBuf::from);
+            let report = xtask::shape::workspace(&root)?;
+            print!("{}", if edges { report.edges() } else { report.text() });
             Ok(())
         }
         ["web", "measure"] => {
