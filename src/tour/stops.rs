@@ -20,349 +20,354 @@ const WEAK_GPU: Duration = Duration::from_millis(40);
 const STEP_60: Duration = Duration::from_nanos(16_666_667);
 const STEP_30: Duration = Duration::from_nanos(33_333_333);
 
+/// How long most claims are given to come true.
+const TEN_SECONDS: Duration = Duration::from_secs(10);
+
 /// Every stop, in order.
 pub fn stops() -> Vec<Stop> {
-    let s = Duration::from_secs;
-    vec![
-        Stop {
-            id: "as-fast-as-you-can",
-            title: "Run, run as fast as you can",
-            claim: "One update a frame and no waiting: the game runs as fast as the machine \
+    STOPS.to_vec()
+}
+
+/// The stops as a table: the tour's script, data rather than code.
+static STOPS: [Stop; 16] = [
+    Stop {
+        id: "as-fast-as-you-can",
+        title: "Run, run as fast as you can",
+        claim: "One update a frame and no waiting: the game runs as fast as the machine \
                     draws, so on a fast machine it races ahead of real time.",
-            source: "Game Programming Patterns, \"Game Loop\": Run, run as fast as you can",
-            setup: Setup {
-                strategy: Strategy::Uncapped,
-                ..Setup::BASE
-            },
-            focus: Focus::Metronome,
-            hint: "watch the metronome leave the wall-clock marker behind",
-            watch: Watch::GameAhead {
-                at_least_ms: 1000.0,
-            },
-            person: Person::Watches,
-            limit: s(10),
-            // Each frame puts the game a step less the frame's time ahead: a second ahead
-            // within ten needs frames of under a step over 1.1.
-            needs: Need::DrawsWithin(Duration::from_millis(15)),
-            may_differ: "a page never draws faster than its display",
+        source: "Game Programming Patterns, \"Game Loop\": Run, run as fast as you can",
+        setup: Setup {
+            strategy: Strategy::Uncapped,
+            ..Setup::BASE
         },
-        Stop {
-            id: "a-little-nap",
-            title: "Take a little nap",
-            claim: "Sleep out what is left of each step: on a machine fast enough, the game \
+        focus: Focus::Metronome,
+        hint: "watch the metronome leave the wall-clock marker behind",
+        watch: Watch::GameAhead {
+            at_least_ms: 1000.0,
+        },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        // Each frame puts the game a step less the frame's time ahead: a second ahead
+        // within ten needs frames of under a step over 1.1.
+        needs: Need::DrawsWithin(Duration::from_millis(15)),
+        may_differ: "a page never draws faster than its display",
+    },
+    Stop {
+        id: "a-little-nap",
+        title: "Take a little nap",
+        claim: "Sleep out what is left of each step: on a machine fast enough, the game \
                     keeps to real time and the CPU rests.",
-            source: "Game Programming Patterns, \"Game Loop\": Take a little nap",
-            setup: Setup {
-                strategy: Strategy::FixedSleep,
-                ..Setup::BASE
-            },
-            focus: Focus::Metronome,
-            hint: "the metronome and the marker stay together; the timeline shows the naps",
-            watch: Watch::InStep {
-                within_ms: 50.0,
-                for_seconds: 3.0,
-            },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::DrawsWithin(STEP_60),
-            may_differ: "so the loop itself lost time: a bug worth reporting",
+        source: "Game Programming Patterns, \"Game Loop\": Take a little nap",
+        setup: Setup {
+            strategy: Strategy::FixedSleep,
+            ..Setup::BASE
         },
-        Stop {
-            id: "a-nap-on-a-weak-gpu",
-            title: "A nap on a weak GPU",
-            claim: "The nap cannot give back time the frame did not have: when drawing takes \
+        focus: Focus::Metronome,
+        hint: "the metronome and the marker stay together; the timeline shows the naps",
+        watch: Watch::InStep {
+            within_ms: 50.0,
+            for_seconds: 3.0,
+        },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::DrawsWithin(STEP_60),
+        may_differ: "so the loop itself lost time: a bug worth reporting",
+    },
+    Stop {
+        id: "a-nap-on-a-weak-gpu",
+        title: "A nap on a weak GPU",
+        claim: "The nap cannot give back time the frame did not have: when drawing takes \
                     longer than a step, the game slows down with the machine.",
-            source: "Game Programming Patterns, \"Game Loop\": Take a little nap",
-            setup: Setup {
-                strategy: Strategy::FixedSleep,
-                render_cost: WEAK_GPU,
-                ..Setup::BASE
-            },
-            focus: Focus::Metronome,
-            hint: "press R to take the weak GPU away: the game comes back to real time",
-            watch: Watch::GameBehind {
-                at_least_ms: 1000.0,
-            },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "the simulated 40 ms renderer did not slow this machine's frames",
+        source: "Game Programming Patterns, \"Game Loop\": Take a little nap",
+        setup: Setup {
+            strategy: Strategy::FixedSleep,
+            render_cost: WEAK_GPU,
+            ..Setup::BASE
         },
-        Stop {
-            id: "one-giant-step",
-            title: "One small step, one giant step",
-            claim: "A variable step keeps real time on any machine, but long frames make long \
+        focus: Focus::Metronome,
+        hint: "press R to take the weak GPU away: the game comes back to real time",
+        watch: Watch::GameBehind {
+            at_least_ms: 1000.0,
+        },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "the simulated 40 ms renderer did not slow this machine's frames",
+    },
+    Stop {
+        id: "one-giant-step",
+        title: "One small step, one giant step",
+        claim: "A variable step keeps real time on any machine, but long frames make long \
                     steps, and a dart that moves past the thin wall in one step goes through it.",
-            source: "Game Programming Patterns, \"Game Loop\": One small step, one giant step",
-            setup: Setup {
-                strategy: Strategy::Variable,
-                render_cost: WEAK_GPU,
-                ..Setup::BASE
-            },
-            focus: Focus::Wall,
-            hint: "press R to take the weak GPU away: short steps, and the wall holds",
-            watch: Watch::Tunnels { at_least: 0.25 },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "frames here stayed short enough for the darts' steps to hit the wall",
+        source: "Game Programming Patterns, \"Game Loop\": One small step, one giant step",
+        setup: Setup {
+            strategy: Strategy::Variable,
+            render_cost: WEAK_GPU,
+            ..Setup::BASE
         },
-        Stop {
-            id: "fred-and-george",
-            title: "Fred and George",
-            claim: "Two machines, one variable step: their worlds drift apart, because floating \
+        focus: Focus::Wall,
+        hint: "press R to take the weak GPU away: short steps, and the wall holds",
+        watch: Watch::Tunnels { at_least: 0.25 },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "frames here stayed short enough for the darts' steps to hit the wall",
+    },
+    Stop {
+        id: "fred-and-george",
+        title: "Fred and George",
+        claim: "Two machines, one variable step: their worlds drift apart, because floating \
                     point gives a different answer for different steps.",
-            source: "Game Programming Patterns, \"Game Loop\": One small step, one giant step",
-            setup: Setup {
-                strategy: Strategy::Variable,
-                compare: Some(Preset::FredAndGeorge),
-                ..Setup::BASE
-            },
-            focus: Focus::Lanes,
-            hint: "press F6: the same two machines with a fixed step stay identical",
-            watch: Watch::LanesDiverge,
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "the lanes have not reached a common checkpoint yet",
+        source: "Game Programming Patterns, \"Game Loop\": One small step, one giant step",
+        setup: Setup {
+            strategy: Strategy::Variable,
+            compare: Some(Preset::FredAndGeorge),
+            ..Setup::BASE
         },
-        Stop {
-            id: "play-catch-up",
-            title: "Play catch up",
-            claim: "A fixed step, run as many times as real time owes: ten updates a second on a \
+        focus: Focus::Lanes,
+        hint: "press F6: the same two machines with a fixed step stay identical",
+        watch: Watch::LanesDiverge,
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "the lanes have not reached a common checkpoint yet",
+    },
+    Stop {
+        id: "play-catch-up",
+        title: "Play catch up",
+        claim: "A fixed step, run as many times as real time owes: ten updates a second on a \
                     weak GPU, yet the game keeps to real time, though its motion moves in steps.",
-            source: "Game Programming Patterns, \"Game Loop\": Play catch up",
-            setup: Setup {
-                strategy: Strategy::CatchUp,
-                ups: 10.0,
-                render_cost: WEAK_GPU,
-                ..Setup::BASE
-            },
-            focus: Focus::Metronome,
-            hint: "the metronome jumps a tenth of a second at a time; the next stop smooths it",
-            watch: Watch::InStep {
-                within_ms: 150.0,
-                for_seconds: 3.0,
-            },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "this machine's updates take longer than the time they simulate",
+        source: "Game Programming Patterns, \"Game Loop\": Play catch up",
+        setup: Setup {
+            strategy: Strategy::CatchUp,
+            ups: 10.0,
+            render_cost: WEAK_GPU,
+            ..Setup::BASE
         },
-        Stop {
-            id: "stuck-in-the-middle",
-            title: "Stuck in the middle",
-            claim: "Ten updates a second, sixty pictures: drawn between the last two states, \
+        focus: Focus::Metronome,
+        hint: "the metronome jumps a tenth of a second at a time; the next stop smooths it",
+        watch: Watch::InStep {
+            within_ms: 150.0,
+            for_seconds: 3.0,
+        },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "this machine's updates take longer than the time they simulate",
+    },
+    Stop {
+        id: "stuck-in-the-middle",
+        title: "Stuck in the middle",
+        claim: "Ten updates a second, sixty pictures: drawn between the last two states, \
                     every picture moves, at the cost of showing the game one step late.",
-            source: "Game Programming Patterns, \"Game Loop\": Stuck in the middle",
-            setup: Setup {
-                strategy: Strategy::Interpolated,
-                ups: 10.0,
-                cap: Some(60.0),
-                ..Setup::BASE
-            },
-            focus: Focus::Stream,
-            hint: "press 4 (catch-up): five pictures in six stand still; 5 brings it back",
-            watch: Watch::Smooth {
-                still_at_most: 0.05,
-            },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "this machine draws fewer pictures than updates",
+        source: "Game Programming Patterns, \"Game Loop\": Stuck in the middle",
+        setup: Setup {
+            strategy: Strategy::Interpolated,
+            ups: 10.0,
+            cap: Some(60.0),
+            ..Setup::BASE
         },
-        Stop {
-            id: "a-guess-ahead",
-            title: "Stuck in the middle: a guess ahead",
-            claim: "Drawn ahead of the last state by its velocity, each picture is a guess at the \
+        focus: Focus::Stream,
+        hint: "press 4 (catch-up): five pictures in six stand still; 5 brings it back",
+        watch: Watch::Smooth {
+            still_at_most: 0.05,
+        },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "this machine draws fewer pictures than updates",
+    },
+    Stop {
+        id: "a-guess-ahead",
+        title: "Stuck in the middle: a guess ahead",
+        claim: "Drawn ahead of the last state by its velocity, each picture is a guess at the \
                     present: right while things fly straight, wrong where they turn.",
-            source: "Game Programming Patterns, \"Game Loop\": Stuck in the middle",
-            setup: Setup {
-                strategy: Strategy::Extrapolated,
-                ups: 10.0,
-                cap: Some(60.0),
-                ..Setup::BASE
-            },
-            focus: Focus::Balls,
-            hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation",
-            watch: Watch::Overshoots { at_least_px: 10.0 },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "the balls' bounces fell on updates here",
+        source: "Game Programming Patterns, \"Game Loop\": Stuck in the middle",
+        setup: Setup {
+            strategy: Strategy::Extrapolated,
+            ups: 10.0,
+            cap: Some(60.0),
+            ..Setup::BASE
         },
-        Stop {
-            id: "who-owns-the-loop",
-            title: "Who owns the loop?",
-            claim: "With vsync the display sets the pace: even the loop that never waits shows \
+        focus: Focus::Balls,
+        hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation",
+        watch: Watch::Overshoots { at_least_px: 10.0 },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "the balls' bounces fell on updates here",
+    },
+    Stop {
+        id: "who-owns-the-loop",
+        title: "Who owns the loop?",
+        claim: "With vsync the display sets the pace: even the loop that never waits shows \
                     sixty pictures a second, and the game keeps to real time. In a browser the \
                     page's frame callbacks own the loop outright.",
-            source: "Game Programming Patterns, \"Game Loop\": Design decisions",
-            setup: Setup {
-                strategy: Strategy::Uncapped,
-                vsync: true,
-                ..Setup::BASE
-            },
-            focus: Focus::Metronome,
-            hint: "press V for no vsync: the same loop races ahead",
-            watch: Watch::PacedAt {
-                fps: 60,
-                within_ms: 50.0,
-            },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "this display's refresh is not 60 Hz, or vsync does not pace presents \
-                         here (Xvfb has no vertical blank)",
+        source: "Game Programming Patterns, \"Game Loop\": Design decisions",
+        setup: Setup {
+            strategy: Strategy::Uncapped,
+            vsync: true,
+            ..Setup::BASE
         },
-        Stop {
-            id: "power",
-            title: "How do you manage power?",
-            claim: "A loop that sleeps out what is left of each step gives that time back to \
+        focus: Focus::Metronome,
+        hint: "press V for no vsync: the same loop races ahead",
+        watch: Watch::PacedAt {
+            fps: 60,
+            within_ms: 50.0,
+        },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "this display's refresh is not 60 Hz, or vsync does not pace presents \
+                         here (Xvfb has no vertical blank)",
+    },
+    Stop {
+        id: "power",
+        title: "How do you manage power?",
+        claim: "A loop that sleeps out what is left of each step gives that time back to \
                     the machine; one that never waits keeps it working all the time, on \
                     pictures nobody sees.",
-            source: "Game Programming Patterns, \"Game Loop\": Design decisions",
-            setup: Setup {
-                strategy: Strategy::FixedSleep,
-                // A long step leaves most of each frame to sleep, on a slow machine too.
-                ups: 30.0,
-                ..Setup::BASE
-            },
-            focus: Focus::Timeline,
-            hint: "press 1 (uncapped): the grey naps leave the timeline and the process CPU climbs",
-            watch: Watch::Naps {
-                before_at_least: 0.9,
-            },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::DrawsWithin(STEP_30),
-            may_differ: "so the loop itself did not sleep: a bug worth reporting",
+        source: "Game Programming Patterns, \"Game Loop\": Design decisions",
+        setup: Setup {
+            strategy: Strategy::FixedSleep,
+            // A long step leaves most of each frame to sleep, on a slow machine too.
+            ups: 30.0,
+            ..Setup::BASE
         },
-        Stop {
-            id: "max-frameskip",
-            title: "MAX_FRAMESKIP",
-            claim: "When an update costs more than the step it simulates, catching up only owes \
+        focus: Focus::Timeline,
+        hint: "press 1 (uncapped): the grey naps leave the timeline and the process CPU climbs",
+        watch: Watch::Naps {
+            before_at_least: 0.9,
+        },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::DrawsWithin(STEP_30),
+        may_differ: "so the loop itself did not sleep: a bug worth reporting",
+    },
+    Stop {
+        id: "max-frameskip",
+        title: "MAX_FRAMESKIP",
+        claim: "When an update costs more than the step it simulates, catching up only owes \
                     more: a cap on updates per frame lets the game slow down instead of locking up.",
-            source: "deWiTTERS, \"Game loop\": Constant game speed with maximum FPS",
-            setup: Setup {
-                strategy: Strategy::CatchUp,
-                max_updates: Some(5),
-                update_cost: Duration::from_millis(20),
-                ..Setup::BASE
-            },
-            focus: Focus::Timeline,
-            hint: "press M for no cap: the frames stop coming (the spiral of death)",
-            watch: Watch::SlowsInsteadOfSpiralling {
-                below: 0.9,
-                most_updates: 5,
-            },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "this machine's updates are quicker than the simulated 20 ms",
+        source: "deWiTTERS, \"Game loop\": Constant game speed with maximum FPS",
+        setup: Setup {
+            strategy: Strategy::CatchUp,
+            max_updates: Some(5),
+            update_cost: Duration::from_millis(20),
+            ..Setup::BASE
         },
-        Stop {
-            id: "lwjgl-alpha",
-            title: "alpha = accumulator / interval",
-            claim: "Thirty updates a second, seventy-five pictures: each picture falls somewhere between \
+        focus: Focus::Timeline,
+        hint: "press M for no cap: the frames stop coming (the spiral of death)",
+        watch: Watch::SlowsInsteadOfSpiralling {
+            below: 0.9,
+            most_updates: 5,
+        },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "this machine's updates are quicker than the simulated 20 ms",
+    },
+    Stop {
+        id: "lwjgl-alpha",
+        title: "alpha = accumulator / interval",
+        claim: "Thirty updates a second, seventy-five pictures: each picture falls somewhere between \
                     two updates, and alpha, what is left in the accumulator over the step, says where.",
-            source: "LWJGL, \"Game loops\": Fixed timestep",
-            setup: Setup {
-                strategy: Strategy::Interpolated,
-                ups: 30.0,
-                cap: Some(75.0),
-                ..Setup::BASE
-            },
-            focus: Focus::Timeline,
-            hint: "on the timeline's game row, each white picture tick sits alpha of the way to the next update",
-            watch: Watch::AlphaSweeps { fifths: 5 },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "this machine draws too few pictures to fall in every fifth of a step",
+        source: "LWJGL, \"Game loops\": Fixed timestep",
+        setup: Setup {
+            strategy: Strategy::Interpolated,
+            ups: 30.0,
+            cap: Some(75.0),
+            ..Setup::BASE
         },
-        Stop {
-            id: "noisy-display",
-            title: "Beyond the texts: a noisy 60 Hz display",
-            claim: "Deltas measured on a 60 Hz display with a noisy timer make some refreshes \
+        focus: Focus::Timeline,
+        hint: "on the timeline's game row, each white picture tick sits alpha of the way to the next update",
+        watch: Watch::AlphaSweeps { fifths: 5 },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "this machine draws too few pictures to fall in every fifth of a step",
+    },
+    Stop {
+        id: "noisy-display",
+        title: "Beyond the texts: a noisy 60 Hz display",
+        claim: "Deltas measured on a 60 Hz display with a noisy timer make some refreshes \
                     show two updates and the next none; snapped or synced, they do not.",
-            source: "Beyond the texts: Unity's and Godot's frame pacing (MonitorSim)",
-            setup: Setup {
-                strategy: Strategy::CatchUp,
-                delta: DeltaKind::Measured,
-                compare: Some(Preset::Snapping),
-                ..Setup::BASE
-            },
-            focus: Focus::Lanes,
-            hint: "compare the first lane's doubles with the snapped and synced lanes'",
-            watch: Watch::Doubles { at_least: 5 },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "the lanes' display model started off the step boundary",
+        source: "Beyond the texts: Unity's and Godot's frame pacing (MonitorSim)",
+        setup: Setup {
+            strategy: Strategy::CatchUp,
+            delta: DeltaKind::Measured,
+            compare: Some(Preset::Snapping),
+            ..Setup::BASE
         },
-        Stop {
-            id: "taps-lost",
-            title: "Taps lost between ticks",
-            claim: "Read the keys as each update starts and a tap that begins and ends between two \
+        focus: Focus::Lanes,
+        hint: "compare the first lane's doubles with the snapped and synced lanes'",
+        watch: Watch::Doubles { at_least: 5 },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "the lanes' display model started off the step boundary",
+    },
+    Stop {
+        id: "taps-lost",
+        title: "Taps lost between ticks",
+        claim: "Read the keys as each update starts and a tap that begins and ends between two \
                     updates never reaches the game; gathered over each update's span of game time, none is lost.",
-            source: "Beyond the texts: input at a fixed step (bevy #6183)",
-            setup: Setup {
-                strategy: Strategy::Interpolated,
-                ups: 10.0,
-                cap: Some(60.0),
-                input: InputMode::Sampled,
-                ..Setup::BASE
-            },
-            focus: Focus::Stream,
-            hint: "tap an arrow key quickly a few times; press I for accumulated input: every tap counts",
-            watch: Watch::TapsLost { at_least: 2 },
-            person: Person::TapsArrows,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "no quick taps of the arrows were made, or each was held over an update",
+        source: "Beyond the texts: input at a fixed step (bevy #6183)",
+        setup: Setup {
+            strategy: Strategy::Interpolated,
+            ups: 10.0,
+            cap: Some(60.0),
+            input: InputMode::Sampled,
+            ..Setup::BASE
         },
-        Stop {
-            id: "render-tick",
-            title: "The render tick",
-            claim: "Run a copy of the world one short update on to the present and draw that: on time \
+        focus: Focus::Stream,
+        hint: "tap an arrow key quickly a few times; press I for accumulated input: every tap counts",
+        watch: Watch::TapsLost { at_least: 2 },
+        person: Person::TapsArrows,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "no quick taps of the arrows were made, or each was held over an update",
+    },
+    Stop {
+        id: "render-tick",
+        title: "The render tick",
+        claim: "Run a copy of the world one short update on to the present and draw that: on time \
                     like the guess ahead, and right at the turns, at the cost of an update a frame.",
-            source: "Beyond the texts: the render tick (a copy run to the present)",
-            setup: Setup {
-                strategy: Strategy::Predicted,
-                ups: 10.0,
-                cap: Some(60.0),
-                ..Setup::BASE
-            },
-            focus: Focus::Metronome,
-            hint: "press 5 for interpolation: the metronome trails its true place by a step",
-            watch: Watch::OnTime { within_px: 1.0 },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "this machine's pictures are drawn later than the game time they show",
+        source: "Beyond the texts: the render tick (a copy run to the present)",
+        setup: Setup {
+            strategy: Strategy::Predicted,
+            ups: 10.0,
+            cap: Some(60.0),
+            ..Setup::BASE
         },
-        Stop {
-            id: "fixed-step-determinism",
-            title: "A fixed step is deterministic",
-            claim: "Fixed steps run the same updates in the same order on any machine: the two \
+        focus: Focus::Metronome,
+        hint: "press 5 for interpolation: the metronome trails its true place by a step",
+        watch: Watch::OnTime { within_px: 1.0 },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "this machine's pictures are drawn later than the game time they show",
+    },
+    Stop {
+        id: "fixed-step-determinism",
+        title: "A fixed step is deterministic",
+        claim: "Fixed steps run the same updates in the same order on any machine: the two \
                     lanes' worlds stay identical, checkpoint after checkpoint.",
-            source: GPP,
-            setup: Setup {
-                strategy: Strategy::Interpolated,
-                compare: Some(Preset::FixedStep),
-                ..Setup::BASE
-            },
-            focus: Focus::Lanes,
-            hint: "steer the ship: both lanes take the keys, and stay in step",
-            watch: Watch::LanesInStep { to_seconds: 3.0 },
-            person: Person::Watches,
-            limit: s(10),
-            needs: Need::Nothing,
-            may_differ: "the lanes have not reached three seconds of game time",
+        source: GPP,
+        setup: Setup {
+            strategy: Strategy::Interpolated,
+            compare: Some(Preset::FixedStep),
+            ..Setup::BASE
         },
-    ]
-}
+        focus: Focus::Lanes,
+        hint: "steer the ship: both lanes take the keys, and stay in step",
+        watch: Watch::LanesInStep { to_seconds: 3.0 },
+        person: Person::Watches,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "the lanes have not reached three seconds of game time",
+    },
+];
 
 #[cfg(test)]
 mod tests {
