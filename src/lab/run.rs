@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::keys::{FeelResult, KeyInput};
+use super::keys::{FeelResult, KeyEvent, KeyInput};
 use super::machine::Machine;
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};
@@ -165,50 +165,113 @@ impl RunResult {
     }
 }
 
+/// The keys a run is given, handed to the session as they arrive, and the delay of each
+/// press to the first frame that shows it.
+struct KeyFeed<'a> {
+    events: std::iter::Peekable<std::slice::Iter<'a, KeyEvent>>,
+    delays: InputDelay,
+    shown: Vec<Duration>,
+}
+
+impl<'a> KeyFeed<'a> {
+    fn new(keys: &'a KeyInput, session: &mut Session) -> Self {
+        session.set_input_mode(keys.mode);
+        Self {
+            events: keys.events.iter().peekable(),
+            delays: InputDelay::default(),
+            shown: Vec::new(),
+        }
+    }
+
+    /// The keys that arrived before a frame that starts at `start`, with their arrival
+    /// times.
+    fn deliver(&mut self, session: &mut Session, start: Duration) {
+        while let Some(e) = self.events.next_if(|e| e.at <= start) {
+            if e.down {
+                let from = session.press_acts_from(e.at);
+                if session.press(e.button, e.at) {
+                    self.delays.pressed(e.at, e.button, from);
+                }
+            } else if session.release(e.button, e.at) {
+                self.delays.released(e.button);
+            }
+        }
+    }
+
+    fn frame_presented(&mut self, record: &FrameRecord) {
+        self.delays.frame_ran(record);
+        self.shown.extend(self.delays.presented(record));
+    }
+}
+
+/// The run's counts, frame by frame.
+#[derive(Default)]
+struct Tally {
+    frames: u64,
+    updates: u64,
+    /// Frames that ran no update (the previous state drawn again).
+    repeats: u64,
+    most: u32,
+    busy: Duration,
+}
+
+/// The game clock against real time, sampled every `interval`, with the drawn error
+/// averaged since the previous point so that the trace does not alias with a per-frame
+/// oscillation.
+struct Tracer {
+    interval: Duration,
+    next: Duration,
+    error_sum: f64,
+    error_frames: u32,
+    points: Vec<TracePoint>,
+}
+
+impl Tracer {
+    fn new(interval: Duration) -> Self {
+        Self {
+            interval,
+            next: Duration::ZERO,
+            error_sum: 0.0,
+            error_frames: 0,
+            points: Vec::new(),
+        }
+    }
+
+    fn frame(&mut self, now: Duration, game_now: Duration, error: f64) {
+        self.error_sum += error;
+        self.error_frames += 1;
+        if now >= self.next {
+            self.points.push(TracePoint {
+                real: now.as_secs_f64(),
+                game: game_now.as_secs_f64(),
+                error: self.error_sum / f64::from(self.error_frames),
+            });
+            (self.error_sum, self.error_frames) = (0.0, 0);
+            self.next = now + self.interval;
+        }
+    }
+}
+
 /// Runs one experiment.
 pub fn run(config: &RunConfig) -> RunResult {
-    let profile = &config.profile;
     let mut session = Session::new(config.strategy, config.settings.clone(), &config.world);
-    let mut machine = Machine::new(profile.clone(), config.world.seed, Duration::ZERO);
-    let mut scores = ScoreKeeper::new(profile.refresh.period(), Duration::ZERO);
+    let mut machine = Machine::new(config.profile.clone(), config.world.seed, Duration::ZERO);
+    let mut scores = ScoreKeeper::new(config.profile.refresh.period(), Duration::ZERO);
     let mut drift = 0.0f64;
     let mut checkpoint = Checkpoint::new(config.aligned_checkpoint());
     if let Some(replay) = &config.replay {
         session.play(replay.script.clone());
     }
-    let mut keys = config.keys.as_ref().map(|k| {
-        session.set_input_mode(k.mode);
-        (
-            k.events.iter().peekable(),
-            InputDelay::default(),
-            Vec::new(),
-        )
-    });
-    let (mut frames, mut updates, mut repeats, mut most) = (0u64, 0u64, 0u64, 0u32);
-    let mut busy = Duration::ZERO;
-    let mut trace = Vec::new();
-    let mut next_trace = Duration::ZERO;
-    // Frame errors since the last trace point, averaged so the trace does not alias with a
-    // per-frame oscillation.
-    let (mut error_sum, mut error_frames) = (0.0f64, 0u32);
-
+    let mut keys = config.keys.as_ref().map(|k| KeyFeed::new(k, &mut session));
+    let mut tally = Tally::default();
+    let mut tracer = Tracer::new(config.trace_interval);
     let mut strip_frames = Vec::new();
     let strip_from = STRIP_END.saturating_sub(TIMELINE_SPAN * 3 / 2);
     let (mut now, mut idle_since) = (Duration::ZERO, Duration::ZERO);
     while now < config.duration {
         let begun = machine.begin_frame(now);
-        if let Some((events, delays, _)) = &mut keys {
-            // The keys that arrived before the frame starts, with their arrival times.
-            while let Some(e) = events.next_if(|e| e.at <= begun.start) {
-                if e.down {
-                    let from = session.press_acts_from(e.at);
-                    if session.press(e.button, e.at) {
-                        delays.pressed(e.at, e.button, from);
-                    }
-                } else if session.release(e.button, e.at) {
-                    delays.released(e.button);
-                }
-            }
+        if let Some(keys) = &mut keys {
+            keys.deliver(&mut session, begun.start);
         }
         let plan = session.frame(begun.reading, |world, step| {
             checkpoint.before_update(world, step);
@@ -225,48 +288,61 @@ pub fn run(config: &RunConfig) -> RunResult {
             presented: Some(times.shown),
             ..session.record(&plan)
         };
-        if let Some((_, delays, shown)) = &mut keys {
-            delays.frame_ran(&record);
-            shown.extend(delays.presented(&record));
+        if let Some(keys) = &mut keys {
+            keys.frame_presented(&record);
         }
-        frames += 1;
-        updates += plan.updates as u64;
-        repeats += u64::from(plan.updates == 0);
-        most = most.max(plan.updates);
-        busy += times.busy;
+        tally.frames += 1;
+        tally.updates += plan.updates as u64;
+        tally.repeats += u64::from(plan.updates == 0);
+        tally.most = tally.most.max(plan.updates);
+        tally.busy += times.busy;
         scores.push(Present {
             at: times.shown,
-            updates_so_far: updates,
+            updates_so_far: tally.updates,
         });
         drift = plan.game_now.as_secs_f64() - begun.start.as_secs_f64();
         idle_since = times.shown;
         if begun.start >= strip_from && begun.start <= STRIP_END {
             strip_frames.push(record);
         }
-
         let accuracy = session.measure_accuracy(&plan);
-        error_sum += accuracy.mean_error as f64;
-        error_frames += 1;
-        if plan.now >= next_trace {
-            trace.push(TracePoint {
-                real: plan.now.as_secs_f64(),
-                game: plan.game_now.as_secs_f64(),
-                error: error_sum / error_frames as f64,
-            });
-            (error_sum, error_frames) = (0.0, 0);
-            next_trace = plan.now + config.trace_interval;
-        }
+        tracer.frame(plan.now, plan.game_now, accuracy.mean_error as f64);
         now = machine.next_start(plan.wake, times.shown);
         if config.replay.is_some() && session.world().time() >= checkpoint.at() {
             break;
         }
-        if config.until_updates.is_some_and(|n| updates >= n) {
+        if config.until_updates.is_some_and(|n| tally.updates >= n) {
             break;
         }
     }
     checkpoint.finish(session.world());
+    let ended = Ended {
+        real: now,
+        tally,
+        scorecard: scores.finish(drift),
+        checkpoint,
+        trace: tracer.points,
+        frames: strip_frames,
+        shown: keys.map(|k| k.shown),
+    };
+    result(config, &session, ended)
+}
 
-    let real = now.as_secs_f64();
+/// What a run left when it ended, for its result.
+struct Ended {
+    real: Duration,
+    tally: Tally,
+    scorecard: Scorecard,
+    checkpoint: Checkpoint,
+    trace: Vec<TracePoint>,
+    frames: Vec<FrameRecord>,
+    /// With keys: each press's delay to the screen.
+    shown: Option<Vec<Duration>>,
+}
+
+/// The run's figures from its session and what it left.
+fn result(config: &RunConfig, session: &Session, ended: Ended) -> RunResult {
+    let real = ended.real.as_secs_f64();
     let per_sec = |x: f64| x / real;
     let AccuracySummary {
         mean_error,
@@ -275,29 +351,30 @@ pub fn run(config: &RunConfig) -> RunResult {
         ..
     } = session.accuracy().summary();
     let game = session.planner().game_now();
+    let tally = ended.tally;
     RunResult {
         strategy: config.strategy,
-        profile: profile.name.clone(),
+        profile: config.profile.name.clone(),
         delta: DeltaKind::of(&config.settings.delta_mode),
-        fps: per_sec(frames as f64),
-        ups: per_sec(updates as f64),
+        fps: per_sec(tally.frames as f64),
+        ups: per_sec(tally.updates as f64),
         ratio: per_sec(game.as_secs_f64()),
-        max_updates: most,
-        repeat_share: repeats as f64 / frames.max(1) as f64,
+        max_updates: tally.most,
+        repeat_share: tally.repeats as f64 / tally.frames.max(1) as f64,
         mean_error,
         max_error,
         mean_judder,
-        checkpoint,
+        checkpoint: ended.checkpoint,
         end_hash: session.world().state_hash(),
-        busy_share: busy.as_secs_f64() / real,
+        busy_share: tally.busy.as_secs_f64() / real,
         tunnel_share: session.world().darts.tunnel_fraction(),
         energy_drift: session.world().balls.energy_drift(),
         game_seconds: game.as_secs_f64(),
-        updates,
-        scorecard: scores.finish(drift),
-        trace,
-        frames: strip_frames,
-        feel: keys.map(|(_, _, shown)| {
+        updates: tally.updates,
+        scorecard: ended.scorecard,
+        trace: ended.trace,
+        frames: ended.frames,
+        feel: ended.shown.map(|shown| {
             FeelResult::new(session.controls().mode(), session.controls().taps(), &shown)
         }),
     }
