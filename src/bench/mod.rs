@@ -124,19 +124,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let noise = host::scheduler_noise(if q { 0.5 } else { 3.0 });
 
     progress("frame-cap precision, headless (plain sleep vs precise wait)");
-    let pacing_secs = if q { 1.0 } else { 5.0 };
-    let mut pacing = Vec::new();
-    for rate in [30.0, 60.0, 144.0] {
-        // Each row three times (once when quick), alternating the waits, and the median
-        // kept: this machine loses the CPU for a millisecond or more about twice a second,
-        // whichever wait runs, and one such moment in a run decides its spread.
-        pacing.extend(median_runs(
-            &[WaitMode::Naive, WaitMode::Precise],
-            if q { 1 } else { PACING_ROUNDS },
-            |mode| Ok(headless::pacing(rate, mode, pacing_secs)),
-            |r| r.stddev_ms,
-        )?);
-    }
+    let pacing = headless_pacing(q)?;
 
     progress("world update");
     let world = [10_000, 100_000, 1_000_000]
@@ -152,16 +140,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
 
     progress("sprite throughput, offscreen");
     let sprite_secs = if q { 0.3 } else { 2.0 };
-    let mut sprites = Vec::new();
-    for bullets in [1_000, 2_000, 10_000, 100_000] {
-        let rounds = if q { 1 } else { 3 };
-        sprites.extend(median_runs(
-            &OFFSCREEN_RENDERERS,
-            rounds,
-            |variant| headless::sprites_offscreen(&gpu, bullets, variant, sprite_secs),
-            |r| r.fps,
-        )?);
-    }
+    let sprites = offscreen_sprites(&gpu, q, sprite_secs)?;
 
     progress("compare mode against the single view, offscreen");
     let views = [
@@ -214,6 +193,43 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     Ok(report)
 }
 
+/// The frame cap's precision in a headless loop, at 30, 60 and 144 Hz, each wait.
+fn headless_pacing(q: bool) -> Result<Vec<headless::PacingResult>, String> {
+    let pacing_secs = if q { 1.0 } else { 5.0 };
+    let mut pacing = Vec::new();
+    for rate in [30.0, 60.0, 144.0] {
+        // Each row three times (once when quick), alternating the waits, and the median
+        // kept: this machine loses the CPU for a millisecond or more about twice a second,
+        // whichever wait runs, and one such moment in a run decides its spread.
+        pacing.extend(median_runs(
+            &[WaitMode::Naive, WaitMode::Precise],
+            if q { 1 } else { PACING_ROUNDS },
+            |mode| Ok(headless::pacing(rate, mode, pacing_secs)),
+            |r| r.stddev_ms,
+        )?);
+    }
+    Ok(pacing)
+}
+
+/// Sprite throughput offscreen, each renderer, at four bullet counts.
+fn offscreen_sprites(
+    gpu: &Gpu,
+    q: bool,
+    secs: f64,
+) -> Result<Vec<headless::ThroughputResult>, String> {
+    let mut sprites = Vec::new();
+    for bullets in [1_000, 2_000, 10_000, 100_000] {
+        let rounds = if q { 1 } else { 3 };
+        sprites.extend(median_runs(
+            &OFFSCREEN_RENDERERS,
+            rounds,
+            |variant| headless::sprites_offscreen(gpu, bullets, variant, secs),
+            |r| r.fps,
+        )?);
+    }
+    Ok(sprites)
+}
+
 fn windowed_parts(
     display: &Display,
     report: &mut BenchReport,
@@ -232,6 +248,24 @@ fn windowed_parts(
     ];
 
     progress("frame-cap precision in the window (WaitUntil vs precise wait)");
+    window_pacing(display, report, q, &light)?;
+    progress("sprite throughput in the window");
+    window_sprites(display, report, q)?;
+    progress("input latency (keys from xdotool)");
+    window_latency(display, report, q);
+    progress("the ship's key-to-screen delay (arrows from xdotool)");
+    window_ship_delay(display, report, q);
+    progress("start-up");
+    window_startup(display, report)
+}
+
+/// The frame cap's precision in the window, at 30, 60 and 144 Hz, each wait.
+fn window_pacing(
+    display: &Display,
+    report: &mut BenchReport,
+    q: bool,
+    light: &[&str],
+) -> Result<(), String> {
     let secs = if q { 2.5 } else { 7.0 };
     for rate in [30.0, 60.0, 144.0] {
         let cap = format!("{rate}");
@@ -250,8 +284,11 @@ fn windowed_parts(
         )?;
         report.pacing_window.extend(runs);
     }
+    Ok(())
+}
 
-    progress("sprite throughput in the window");
+/// Sprite throughput in the window, each renderer, with the app's peak memory at 100k.
+fn window_sprites(display: &Display, report: &mut BenchReport, q: bool) -> Result<(), String> {
     let secs = if q { 2.5 } else { 4.0 };
     for bullets in [1_000usize, 10_000, 100_000] {
         let n = bullets.to_string();
@@ -292,8 +329,12 @@ fn windowed_parts(
             ));
         }
     }
+    Ok(())
+}
 
-    progress("input latency (keys from xdotool)");
+/// Input latency at each setting: a key's arrival to the present that shows it. A run
+/// that fails is a note, not the bench's end.
+fn window_latency(display: &Display, report: &mut BenchReport, q: bool) {
     let secs = if q { 4.0 } else { 10.0 };
     let presses = if q { 10 } else { 40 };
     for setting in LatencySetting::ALL {
@@ -318,8 +359,11 @@ fn windowed_parts(
                 .push(format!("input latency not measured: {e}")),
         }
     }
+}
 
-    progress("the ship's key-to-screen delay (arrows from xdotool)");
+/// The ship's delay from an arrow key to the screen, at 10 and 60 UPS, under three
+/// strategies.
+fn window_ship_delay(display: &Display, report: &mut BenchReport, q: bool) {
     let ship_secs = if q { 4.0 } else { 10.0 };
     let ship_presses = if q { 12 } else { 40 };
     for ups in [10.0, 60.0] {
@@ -350,8 +394,10 @@ fn windowed_parts(
             }
         }
     }
+}
 
-    progress("start-up");
+/// Process start to first presented frame, the median of three.
+fn window_startup(display: &Display, report: &mut BenchReport) -> Result<(), String> {
     let mut startups = Vec::new();
     for i in 0..3 {
         let spawned = crate::platform::clock::unix_time_ns();
