@@ -177,20 +177,23 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
 
     match Display::open(options.xvfb, scratch) {
         Ok(display) => windowed_parts(&display, &mut report, q, &progress)?,
-        Err(why) => {
-            progress(&format!("skipping the windowed parts: {why}"));
-            report.windowed_skipped = Some(why);
-            // Without a window, the bench process itself after the 100k offscreen runs.
-            if let Some(kib) = crate::platform::process::peak_rss_kib() {
-                report.peak_rss_mib = Some((
-                    kib as f64 / 1024.0,
-                    "headless: this bench process after rendering 100k bullets offscreen".into(),
-                ));
-            }
-        }
+        Err(why) => without_a_window(&mut report, why, &progress),
     }
     report.targets = report::judge(&report);
     Ok(report)
+}
+
+/// No display for the windowed parts: why, and the bench process's own peak memory after
+/// the 100k offscreen runs in place of the app's.
+fn without_a_window(report: &mut BenchReport, why: String, progress: &dyn Fn(&str)) {
+    progress(&format!("skipping the windowed parts: {why}"));
+    report.windowed_skipped = Some(why);
+    if let Some(kib) = crate::platform::process::peak_rss_kib() {
+        report.peak_rss_mib = Some((
+            kib as f64 / 1024.0,
+            "headless: this bench process after rendering 100k bullets offscreen".into(),
+        ));
+    }
 }
 
 /// The frame cap's precision in a headless loop, at 30, 60 and 144 Hz, each wait.
