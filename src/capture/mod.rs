@@ -295,44 +295,7 @@ impl Capture {
     }
 
     fn choose(format: Format, s: Streams, process: Option<&str>) -> Result<Capture, String> {
-        let frames_of = |app: &str| -> usize {
-            s.streams
-                .iter()
-                .filter(|x| x.application == app)
-                .map(|x| x.frames.len())
-                .sum()
-        };
-        let mut apps: Vec<(&str, usize)> = Vec::new();
-        for x in &s.streams {
-            if !apps.iter().any(|(a, _)| *a == x.application) {
-                apps.push((&x.application, frames_of(&x.application)));
-            }
-        }
-        apps.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        let held = || {
-            let list: Vec<String> = apps
-                .iter()
-                .take(8)
-                .map(|(a, n)| format!("{a} {n}"))
-                .collect();
-            let more = if apps.len() > 8 { ", ..." } else { "" };
-            format!("{}{more}", list.join(", "))
-        };
-        let app = match process {
-            Some(p) => {
-                let bare = |a: &str| {
-                    let a = a.trim().to_lowercase();
-                    a.strip_suffix(".exe").map(str::to_string).unwrap_or(a)
-                };
-                apps.iter()
-                    .find(|(a, _)| bare(a) == bare(p))
-                    .map(|(a, _)| a.to_string())
-                    .ok_or_else(|| {
-                        format!("holds no frames of {p:?} (it holds, by frames: {})", held())
-                    })?
-            }
-            None => apps.first().map(|(a, _)| a.to_string()).unwrap_or_default(),
-        };
+        let app = application(&s, process)?;
         let app = app.as_str();
         // The application's busiest swap chain.
         let chosen = s
@@ -354,6 +317,7 @@ impl Capture {
                 frames: x.frames.len(),
             })
             .collect();
+        let (cost_from, cost_columns) = cost_source(&s, &s.streams[chosen]);
         let stream = s.streams.into_iter().nth(chosen).unwrap_or_default();
         if stream.frames.len() < 2 {
             return Err(format!(
@@ -367,33 +331,6 @@ impl Capture {
                 }
             ));
         }
-        let has_cpu = stream
-            .frames
-            .iter()
-            .any(|f| f.cpu_busy_ms.is_some_and(|c| c > 0.0));
-        let has_present = stream.frames.iter().any(|f| f.in_present_ms.is_some());
-        let has_gpu = stream
-            .frames
-            .iter()
-            .any(|f| f.gpu_busy_ms.is_some_and(|g| g > 0.0));
-        let gpu = if has_gpu { s.gpu_column.clone() } else { None };
-        let (cost_from, cost_columns) = match (&s.cpu_column, &s.in_present_column) {
-            (Some(cpu), _) if has_cpu => (
-                CostFrom::Busy,
-                match &gpu {
-                    Some(g) => format!("{cpu} and {g}, the larger"),
-                    None => cpu.clone(),
-                },
-            ),
-            (_, Some(p)) if has_present => (
-                CostFrom::OutsidePresent,
-                match &gpu {
-                    Some(g) => format!("{} less {p}, or {g} where larger", s.frame_time_column),
-                    None => format!("{} less {p}", s.frame_time_column),
-                },
-            ),
-            _ => (CostFrom::Interval, s.frame_time_column.clone()),
-        };
         Ok(Capture {
             format,
             application: stream.application,
@@ -465,6 +402,79 @@ pub(crate) fn number(field: Option<&str>) -> Result<Option<f64>, String> {
             let shown: String = f.chars().take(24).collect();
             Err(format!("{shown:?}"))
         }
+    }
+}
+
+/// The application replayed: `process` (its name with or without `.exe`, in any case), or
+/// the one with the most frames; when `process` holds none, the applications the capture
+/// does hold, by frames.
+fn application(s: &Streams, process: Option<&str>) -> Result<String, String> {
+    let frames_of = |app: &str| -> usize {
+        s.streams
+            .iter()
+            .filter(|x| x.application == app)
+            .map(|x| x.frames.len())
+            .sum()
+    };
+    let mut apps: Vec<(&str, usize)> = Vec::new();
+    for x in &s.streams {
+        if !apps.iter().any(|(a, _)| *a == x.application) {
+            apps.push((&x.application, frames_of(&x.application)));
+        }
+    }
+    apps.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let Some(p) = process else {
+        return Ok(apps.first().map(|(a, _)| a.to_string()).unwrap_or_default());
+    };
+    let bare = |a: &str| {
+        let a = a.trim().to_lowercase();
+        a.strip_suffix(".exe").map(str::to_string).unwrap_or(a)
+    };
+    if let Some((a, _)) = apps.iter().find(|(a, _)| bare(a) == bare(p)) {
+        return Ok(a.to_string());
+    }
+    let list: Vec<String> = apps
+        .iter()
+        .take(8)
+        .map(|(a, n)| format!("{a} {n}"))
+        .collect();
+    let more = if apps.len() > 8 { ", ..." } else { "" };
+    Err(format!(
+        "holds no frames of {p:?} (it holds, by frames: {}{more})",
+        list.join(", ")
+    ))
+}
+
+/// Where a frame's cost comes from in this stream, and the columns it is read from: the
+/// busy times where the capture has them, else the frame's time outside its present call,
+/// else the frame interval itself.
+fn cost_source(s: &Streams, stream: &Stream) -> (CostFrom, String) {
+    let has_cpu = stream
+        .frames
+        .iter()
+        .any(|f| f.cpu_busy_ms.is_some_and(|c| c > 0.0));
+    let has_present = stream.frames.iter().any(|f| f.in_present_ms.is_some());
+    let has_gpu = stream
+        .frames
+        .iter()
+        .any(|f| f.gpu_busy_ms.is_some_and(|g| g > 0.0));
+    let gpu = if has_gpu { s.gpu_column.clone() } else { None };
+    match (&s.cpu_column, &s.in_present_column) {
+        (Some(cpu), _) if has_cpu => (
+            CostFrom::Busy,
+            match &gpu {
+                Some(g) => format!("{cpu} and {g}, the larger"),
+                None => cpu.clone(),
+            },
+        ),
+        (_, Some(p)) if has_present => (
+            CostFrom::OutsidePresent,
+            match &gpu {
+                Some(g) => format!("{} less {p}, or {g} where larger", s.frame_time_column),
+                None => format!("{} less {p}", s.frame_time_column),
+            },
+        ),
+        _ => (CostFrom::Interval, s.frame_time_column.clone()),
     }
 }
 
