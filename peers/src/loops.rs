@@ -64,91 +64,94 @@ pub struct Peer {
 pub const HZ: u32 = 60;
 
 /// Every loop compared, `looplab-timing` first.
-pub fn all() -> Vec<Peer> {
-    vec![
-        Peer {
-            name: "looplab-timing",
-            source: "looplab-timing 0.1.0 (this workspace), defaults",
-            port: false,
-            input: InputWay::ExactlyOnce,
-            input_doc: "the input accumulator: every tap reaches exactly one update",
-            hz: f64::from(HZ),
-            make: || Box::new(LooplabTiming::new()),
-        },
-        Peer {
-            name: "looplab-timing catch-up",
-            source: "looplab-timing 0.1.0, Strategy::CatchUp: the newest state drawn (shown, not ranked)",
-            port: false,
-            input: InputWay::ExactlyOnce,
-            input_doc: "as above",
-            hz: f64::from(HZ),
-            make: || Box::new(LooplabTiming::with(Strategy::CatchUp)),
-        },
-        Peer {
-            name: "game-loop",
-            source: "game-loop 1.3.0, max_frame_time 0.25 s",
-            port: false,
-            input: InputWay::PerFrame,
-            input_doc: "says nothing; its window helpers hand each event to a handler, which stores it in the game for update to read",
-            hz: f64::from(HZ),
-            make: || Box::new(GameLoopCrate::new()),
-        },
-        Peer {
-            name: "bevy_time",
-            source: "bevy_time 0.20.1 Time<Fixed> at 60 Hz in an App with TimePlugin",
-            port: false,
-            input: InputWay::ExactlyOnce,
-            input_doc: "its fixed-timestep example accumulates input each frame and clears it after a fixed run",
-            hz: f64::from(HZ),
-            make: || Box::new(BevyTime::new(f64::from(HZ))),
-        },
-        Peer {
-            name: "bevy_time 64 Hz",
-            source: "bevy_time 0.20.1 Time<Fixed> at its default 64 Hz",
-            port: false,
-            input: InputWay::ExactlyOnce,
-            input_doc: "as above",
-            hz: 64.0,
-            make: || Box::new(BevyTime::new(64.0)),
-        },
-        Peer {
-            name: "renew-frame",
-            source: "renew-frame 0.1.1 FrameLoop, StepBudget::DEFAULT (5)",
-            port: false,
-            input: InputWay::PerFrame,
-            input_doc: "says nothing; each Step carries its tick, dt and simulation time, not input",
-            hz: f64::from(HZ),
-            make: || Box::new(RenewFrame::new()),
-        },
-        Peer {
-            name: "ggez (port)",
-            source: "port of ggez 0.10.0 check_update_time",
-            port: true,
-            input: InputWay::PerFrame,
-            input_doc: "key state per frame (is_key_just_pressed), read in update",
-            hz: f64::from(HZ),
-            make: || Box::new(GgezPort::default()),
-        },
-        Peer {
-            name: "macroquad (port)",
-            source: "port of macroquad 0.4.16 experimental::scene fixed_update",
-            port: true,
-            input: InputWay::PerFrame,
-            input_doc: "is_key_pressed per frame, read in fixed_update",
-            hz: f64::from(HZ),
-            make: || Box::new(MacroquadPort::default()),
-        },
-        Peer {
-            name: "fixedstep (port)",
-            source: "port of fixedstep 0.3.0 (limit 3, render_delta)",
-            port: true,
-            input: InputWay::PerFrame,
-            input_doc: "says nothing",
-            hz: f64::from(HZ),
-            make: || Box::new(FixedstepPort::default()),
-        },
-    ]
+pub fn all() -> &'static [Peer] {
+    &PEERS
 }
+
+/// The loops as a table.
+static PEERS: [Peer; 9] = [
+    Peer {
+        name: "looplab-timing",
+        source: "looplab-timing 0.1.0 (this workspace), defaults",
+        port: false,
+        input: InputWay::ExactlyOnce,
+        input_doc: "the input accumulator: every tap reaches exactly one update",
+        hz: HZ as f64,
+        make: || Box::new(LooplabTiming::new()),
+    },
+    Peer {
+        name: "looplab-timing catch-up",
+        source: "looplab-timing 0.1.0, Strategy::CatchUp: the newest state drawn (shown, not ranked)",
+        port: false,
+        input: InputWay::ExactlyOnce,
+        input_doc: "as above",
+        hz: HZ as f64,
+        make: || Box::new(LooplabTiming::with(Strategy::CatchUp)),
+    },
+    Peer {
+        name: "game-loop",
+        source: "game-loop 1.3.0, max_frame_time 0.25 s",
+        port: false,
+        input: InputWay::PerFrame,
+        input_doc: "says nothing; its window helpers hand each event to a handler, which stores it in the game for update to read",
+        hz: HZ as f64,
+        make: || Box::new(GameLoopCrate::new()),
+    },
+    Peer {
+        name: "bevy_time",
+        source: "bevy_time 0.20.1 Time<Fixed> at 60 Hz in an App with TimePlugin",
+        port: false,
+        input: InputWay::ExactlyOnce,
+        input_doc: "its fixed-timestep example accumulates input each frame and clears it after a fixed run",
+        hz: HZ as f64,
+        make: || Box::new(BevyTime::new(f64::from(HZ))),
+    },
+    Peer {
+        name: "bevy_time 64 Hz",
+        source: "bevy_time 0.20.1 Time<Fixed> at its default 64 Hz",
+        port: false,
+        input: InputWay::ExactlyOnce,
+        input_doc: "as above",
+        hz: 64.0,
+        make: || Box::new(BevyTime::new(64.0)),
+    },
+    Peer {
+        name: "renew-frame",
+        source: "renew-frame 0.1.1 FrameLoop, StepBudget::DEFAULT (5)",
+        port: false,
+        input: InputWay::PerFrame,
+        input_doc: "says nothing; each Step carries its tick, dt and simulation time, not input",
+        hz: HZ as f64,
+        make: || Box::new(RenewFrame::new()),
+    },
+    Peer {
+        name: "ggez (port)",
+        source: "port of ggez 0.10.0 check_update_time",
+        port: true,
+        input: InputWay::PerFrame,
+        input_doc: "key state per frame (is_key_just_pressed), read in update",
+        hz: HZ as f64,
+        make: || Box::new(GgezPort::default()),
+    },
+    Peer {
+        name: "macroquad (port)",
+        source: "port of macroquad 0.4.16 experimental::scene fixed_update",
+        port: true,
+        input: InputWay::PerFrame,
+        input_doc: "is_key_pressed per frame, read in fixed_update",
+        hz: HZ as f64,
+        make: || Box::new(MacroquadPort::default()),
+    },
+    Peer {
+        name: "fixedstep (port)",
+        source: "port of fixedstep 0.3.0 (limit 3, render_delta)",
+        port: true,
+        input: InputWay::PerFrame,
+        input_doc: "says nothing",
+        hz: HZ as f64,
+        make: || Box::new(FixedstepPort::default()),
+    },
+];
 
 /// `looplab-timing`'s planner at its defaults (interpolated, ten updates a frame at most, a
 /// 250 ms stall clamp, deltas read with timer sync).

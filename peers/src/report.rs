@@ -143,7 +143,7 @@ pub fn compare(profiles: &[Profile], length: Duration) -> PeersReport {
         .iter()
         .flat_map(|profile| peers.iter().map(move |peer| run(peer, profile, length)))
         .collect();
-    let verdicts = verdicts(&peers, profiles, &runs);
+    let verdicts = verdicts(peers, profiles, &runs);
     PeersReport {
         seconds: length.as_secs_f64(),
         update_hz: crate::loops::HZ,
@@ -300,7 +300,16 @@ impl PeersReport {
             ]);
         }
         out += &table.text();
-        out += "\nlooplab-timing against the best of the others, machine by machine (lower is better):\n";
+        out += &self.verdict_lines();
+        out
+    }
+
+    /// Each machine's verdicts, and under each row lost what the loop ahead of
+    /// `looplab-timing` pays for it.
+    fn verdict_lines(&self) -> String {
+        let mut out = String::from(
+            "\nlooplab-timing against the best of the others, machine by machine (lower is better):\n",
+        );
         for v in &self.verdicts {
             let _ = writeln!(
                 out,
