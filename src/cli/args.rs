@@ -503,9 +503,10 @@ pub enum LabCommand {
         #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
         format: BenchFormat,
     },
-    /// Run the loops Rust game developers pick instead (game-loop, bevy_time, and ports of
-    /// ggez's, macroquad's and fixedstep's) beside looplab-timing on the lab's machines.
-    /// The peers live in their own package, `looplab-peers`, built beside this program.
+    /// Run the loops Rust game developers pick instead (game-loop, bevy_time, renew-frame,
+    /// and ports of ggez's, macroquad's and fixedstep's) beside looplab-timing on the lab's
+    /// machines. The peers live in their own package, `looplab-peers`, built beside this
+    /// program.
     Peers {
         /// Passed on: `--seconds N`, `--format table|json`.
         #[arg(
