@@ -6,7 +6,7 @@
 //! Where the changes keep to no grid (a variable-refresh display, or tearing presents) or
 //! the capture has none, the summary says so and the lab models 60 Hz.
 
-use std::fmt::Write as _;
+use crate::text::table::Table;
 
 use serde::Serialize;
 
@@ -110,10 +110,17 @@ impl Summary {
         }
     }
 
-    /// The summary as the report's head.
+    /// The summary as the report's head: the tool and columns, then a line for each fact.
     pub fn text(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "Capture: {}, {}", self.tool, self.columns);
+        let mut table = Table::new(&["", ""]).left(2).indent("  ").gap(1).grouped();
+        for (label, value) in self.facts() {
+            table.row([label.to_string(), value]);
+        }
+        format!("Capture: {}, {}\n{}", self.tool, self.columns, table.text())
+    }
+
+    /// What the capture held and how the lab reads it, a label and a line each.
+    fn facts(&self) -> Vec<(&'static str, String)> {
         let app = if self.application.is_empty() {
             "(the log does not name it)".to_string()
         } else {
@@ -123,11 +130,6 @@ impl Summary {
             .swap_chain
             .as_ref()
             .map_or(String::new(), |s| format!(", swap chain {s}"));
-        let _ = writeln!(
-            out,
-            "  application   {app}{chain}: {} frames of {} rows read",
-            self.frames, self.rows
-        );
         let mut left = vec![format!("{} generated frames", self.generated)];
         if !self.others.is_empty() {
             left.push(format!(
@@ -135,42 +137,62 @@ impl Summary {
                 others_in_words(&self.application, &self.others)
             ));
         }
-        let _ = writeln!(out, "  left out      {}", left.join("; "));
+        let mut facts = vec![
+            (
+                "application",
+                format!(
+                    "{app}{chain}: {} frames of {} rows read",
+                    self.frames, self.rows
+                ),
+            ),
+            ("left out", left.join("; ")),
+        ];
         if let Some(n) = self.not_displayed {
-            let _ = writeln!(
-                out,
-                "  not displayed {n} frames (kept: the game did their work)"
-            );
+            facts.push((
+                "not displayed",
+                format!("{n} frames (kept: the game did their work)"),
+            ));
         }
-        let _ = writeln!(
-            out,
-            "  span          {:.2} s; frame time median {:.2} ms, p99 {:.2} ms ({})",
-            self.span_seconds, self.median_ms, self.p99_ms, self.frame_time_column
-        );
+        facts.push((
+            "span",
+            format!(
+                "{:.2} s; frame time median {:.2} ms, p99 {:.2} ms ({})",
+                self.span_seconds, self.median_ms, self.p99_ms, self.frame_time_column
+            ),
+        ));
         if let (Some(every), Some(samples)) = (self.sampled_every_ms, self.samples) {
-            let _ = writeln!(
-                out,
-                "  sampled       every {every:.0} ms, {samples} samples: each stands for its interval's frames, at the frame time it carries; a hitch between samples is not in the log"
-            );
+            facts.push((
+                "sampled",
+                format!(
+                    "every {every:.0} ms, {samples} samples: each stands for its interval's frames, at the frame time it carries; a hitch between samples is not in the log"
+                ),
+            ));
         }
-        let _ = writeln!(
-            out,
-            "  frame cost    median {:.2} ms, p99 {:.2} ms, from {}; each update the lab runs costs its own on top",
-            self.cost_median_ms, self.cost_p99_ms, self.cost_columns
-        );
+        facts.push((
+            "frame cost",
+            format!(
+                "median {:.2} ms, p99 {:.2} ms, from {}; each update the lab runs costs its own on top",
+                self.cost_median_ms, self.cost_p99_ms, self.cost_columns
+            ),
+        ));
+        facts.push(("display", self.display_text()));
+        facts.push(("presents", self.presents_text()));
+        facts.extend(self.notes.iter().map(|n| ("note", n.clone())));
+        facts
+    }
+
+    fn display_text(&self) -> String {
         let d = &self.display;
         match (d.hz, d.refreshes, d.repeated) {
-            (Some(hz), Some(r), Some(rep)) => {
-                let _ = writeln!(
-                    out,
-                    "  display       {hz:.2} Hz, {}; as captured, {rep} of {r} refreshes showed no new frame",
-                    d.source
-                );
-            }
-            _ => {
-                let _ = writeln!(out, "  display       60 Hz modelled: {}", d.source);
-            }
+            (Some(hz), Some(r), Some(rep)) => format!(
+                "{hz:.2} Hz, {}; as captured, {rep} of {r} refreshes showed no new frame",
+                d.source
+            ),
+            _ => format!("60 Hz modelled: {}", d.source),
         }
+    }
+
+    fn presents_text(&self) -> String {
         let p = &self.presenting;
         let mut how = Vec::new();
         if let Some(s) = p.sync_interval {
@@ -187,19 +209,12 @@ impl Summary {
         } else {
             how.join(", ")
         };
-        let _ = writeln!(
-            out,
-            "  presents      {} ({why})",
-            if self.vsync {
-                "vsync: each waits for a refresh"
-            } else {
-                "no vsync"
-            }
-        );
-        for note in &self.notes {
-            let _ = writeln!(out, "  note          {note}");
-        }
-        out
+        let vsync = if self.vsync {
+            "vsync: each waits for a refresh"
+        } else {
+            "no vsync"
+        };
+        format!("{vsync} ({why})")
     }
 }
 
