@@ -17,7 +17,9 @@ use crate::render::painter::Painter;
 use crate::session::Session;
 use crate::session::frame::{FrameRecord, RenderTimes};
 use crate::world::{World, WorldConfig};
-use looplab_timing::{FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
+use looplab_timing::{
+    FramePlan, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake,
+};
 
 /// How precisely a frame cap held.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -249,6 +251,50 @@ pub struct ThroughputResult {
     pub present_ms: f64,
 }
 
+/// A second of frames as a window capped at 60 Hz makes them (a wait, an update, the
+/// drawing, the present, the deadline), so that the timeline strip has its usual content:
+/// the last frame's plan and the readouts with their history.
+fn a_second_of_frames(session: &mut Session) -> (FramePlan, Readouts) {
+    let mut readouts = Readouts::default();
+    let mut plan = session.frame(Duration::ZERO, |_, _| {});
+    for i in 1..=60 {
+        let start = Duration::from_nanos(16_666_667 * i);
+        plan = session.frame(start, |_, _| {});
+        readouts.history.push(FrameRecord {
+            waited: Duration::from_millis(11),
+            update_time: Duration::from_micros(200),
+            inputs: u32::from(i % 20 == 0),
+            render: RenderTimes {
+                present: Duration::from_millis(1),
+                ..RenderTimes::default()
+            },
+            presented: Some(start + Duration::from_millis(5)),
+            ..session.record(&plan)
+        });
+    }
+    (plan, readouts)
+}
+
+/// What a variant draws: the knobs of the window that shows it, and the composer with its
+/// words or without them.
+fn composition(variant: SpriteVariant) -> (Knobs, Composer) {
+    let story = matches!(
+        variant,
+        SpriteVariant::Story | SpriteVariant::SpritesOverlay
+    );
+    let knobs = Knobs {
+        overlay: variant == SpriteVariant::SpritesOverlay,
+        timeline: story,
+        ..Knobs::default()
+    };
+    let composer = if story {
+        Composer::headless()
+    } else {
+        Composer::headless().without_words()
+    };
+    (knobs, composer)
+}
+
 /// Renders `bullets` offscreen at 1280x720 with `variant` for about `seconds`, waiting for
 /// the GPU after every frame (one frame in flight, as a swapchain would allow). Each frame
 /// is composed by the window's own composer.
@@ -271,40 +317,9 @@ pub fn sprites_offscreen(
         LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ)),
         &WorldConfig { seed: 1, bullets },
     );
-    let story = matches!(
-        variant,
-        SpriteVariant::Story | SpriteVariant::SpritesOverlay
-    );
-    let knobs = Knobs {
-        overlay: variant == SpriteVariant::SpritesOverlay,
-        timeline: story,
-        ..Knobs::default()
-    };
-    // A second of frames as a window capped at 60 Hz makes them (a wait, an update, the
-    // drawing, the present, the deadline), so the timeline strip has its usual content.
-    let mut readouts = Readouts::default();
-    let mut plan = session.frame(Duration::ZERO, |_, _| {});
-    for i in 1..=60 {
-        let start = Duration::from_nanos(16_666_667 * i);
-        plan = session.frame(start, |_, _| {});
-        readouts.history.push(FrameRecord {
-            waited: Duration::from_millis(11),
-            update_time: Duration::from_micros(200),
-            inputs: u32::from(i % 20 == 0),
-            render: RenderTimes {
-                present: Duration::from_millis(1),
-                ..RenderTimes::default()
-            },
-            presented: Some(start + Duration::from_millis(5)),
-            ..session.record(&plan)
-        });
-    }
+    let (plan, readouts) = a_second_of_frames(&mut session);
     let facts = PlatformFacts::offscreen(wgpu::PresentMode::Immediate);
-    let mut composer = if story {
-        Composer::headless()
-    } else {
-        Composer::headless().without_words()
-    };
+    let (knobs, mut composer) = composition(variant);
     let mut samples: Vec<[f64; 4]> = Vec::new();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     // Each frame is composed as the window composes it: the strip, the shapes, the words.
