@@ -29,7 +29,6 @@ pub mod capture;
 pub mod cli;
 pub mod failure;
 pub mod hooks;
-pub mod input;
 pub mod lab;
 pub mod motion;
 pub mod page_args;

@@ -7,10 +7,11 @@ use super::capture_load::CaptureLoad;
 
 use looplab_timing::{DeltaMode, LoopSettings, Rate, Strategy, TimeScale};
 
-use crate::input::{self, Action, Direction};
+use crate::app::keys::{self, Action};
 use crate::lab::compare::Preset;
 use crate::session::Session;
 use crate::session::ship_input::Button;
+use crate::session::ship_input::Direction;
 use crate::text::settings::{
     Cap, DeltaKind, MaxUpdates as MaxUpdatesText, describe_settings, format_duration,
 };
@@ -98,16 +99,6 @@ impl Effect {
             log: Some(line),
             ..Self::default()
         }
-    }
-}
-
-/// The ship's control a steering key is.
-pub fn button_of(direction: Direction) -> Button {
-    match direction {
-        Direction::Left => Button::Left,
-        Direction::Right => Button::Right,
-        Direction::Up => Button::Up,
-        Direction::Down => Button::Down,
     }
 }
 
@@ -200,7 +191,7 @@ impl Controls {
 
     /// Holds (`down`) or lets go of a steering key at `arrival`; the ship's controls follow.
     fn hold(&mut self, direction: Direction, down: bool, arrival: Duration) -> Effect {
-        let button = button_of(direction);
+        let button = Button::Arrow(direction);
         let changed = if down {
             self.session.press(button, arrival)
         } else {
@@ -269,7 +260,7 @@ impl Controls {
             UpdateRate(_) | FrameCap(_) | MaxUpdates(_) | TogglePause | TimeScale(_)
             | NextDelta => Effect::default(),
             SelectStrategy(s) => self.set_strategy(s),
-            NextStrategy => self.set_strategy(input::next_strategy(self.strategy())),
+            NextStrategy => self.set_strategy(keys::next_strategy(self.strategy())),
             ToggleVsync => {
                 self.knobs.vsync = !self.knobs.vsync;
                 Effect {

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use winit::keyboard::KeyCode;
 
-use crate::input::{self, Action, Direction};
+use crate::app::keys::{self, Action};
+use crate::session::ship_input::{DIRECTIONS, Direction};
 
 /// A key or click, as recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +40,7 @@ impl InputQueue {
     /// holds a steering key, but it is no new press of any other key (a toggle pressed to
     /// focus the window would otherwise toggle twice).
     pub fn key(&mut self, code: KeyCode, down: bool, synthetic: bool, arrival: Duration) {
-        if synthetic && down && input::steer_direction(code).is_none() {
+        if synthetic && down && keys::steer_direction(code).is_none() {
             return;
         }
         self.key_with_shift(code, self.shift, down, arrival);
@@ -48,16 +49,16 @@ impl InputQueue {
     /// A key went down or up at `arrival`, with Shift held or not (a scripted key says).
     pub fn key_with_shift(&mut self, code: KeyCode, shift: bool, down: bool, arrival: Duration) {
         let input = if down {
-            input::action_for(code, shift).map(Input::Press)
+            keys::action_for(code, shift).map(Input::Press)
         } else {
-            input::steer_direction(code).map(Input::Release)
+            keys::steer_direction(code).map(Input::Release)
         };
         self.pending.extend(input.map(|i| (i, arrival)));
     }
 
     /// The window lost focus at `now`: keys let go meanwhile never arrive, so let go of all.
     pub fn focus_lost(&mut self, now: Duration) {
-        for direction in input::DIRECTIONS {
+        for direction in DIRECTIONS {
             self.pending.push((Input::Release(direction), now));
         }
     }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::controls::{bullets_after, settings_after};
-use crate::input::{self, Action};
+use crate::app::keys::{self, Action};
 use crate::lab::compare::{Compare, LaneStatus};
 use crate::lab::lane::LaneChange;
 use crate::render::lanes::{self, LanePicture, LaneView, LanesScratch};
@@ -89,7 +89,7 @@ pub fn next_selection(compare: &Compare, selected: Option<usize>) -> Option<usiz
 
 /// Applies a strategy or loop key to the selected lane (or to all): the line to log, or
 /// `None` when `action` is not one of those keys, which then acts on the window.
-pub fn act_on_lanes(
+pub fn apply_to_lanes(
     compare: &mut Compare,
     selected: Option<usize>,
     action: Action,
@@ -103,7 +103,7 @@ pub fn act_on_lanes(
                 format!("strategy: {}", s.id())
             }
             Action::NextStrategy => {
-                let s = input::next_strategy(lane.strategy());
+                let s = keys::next_strategy(lane.strategy());
                 lane.change(LaneChange::Strategy(s));
                 format!("strategy: {}", s.id())
             }
@@ -150,7 +150,7 @@ mod tests {
         assert_eq!(second, Some(1));
         assert_eq!(next_selection(&c, second), None, "then all again");
 
-        let line = act_on_lanes(&mut c, second, Action::SelectStrategy(Strategy::Variable));
+        let line = apply_to_lanes(&mut c, second, Action::SelectStrategy(Strategy::Variable));
         assert_eq!(
             line.as_deref(),
             Some("lane 2 (weak-gpu): strategy: variable")
@@ -158,7 +158,7 @@ mod tests {
         assert_eq!(c.lanes[0].strategy(), Strategy::Interpolated);
         assert_eq!(c.lanes[1].strategy(), Strategy::Variable);
 
-        let line = act_on_lanes(&mut c, None, Action::UpdateRate(false)).unwrap();
+        let line = apply_to_lanes(&mut c, None, Action::UpdateRate(false)).unwrap();
         assert!(
             line.starts_with("lane 1 (fast): update rate: 50") && line.contains("lane 2"),
             "{line}"
@@ -169,7 +169,7 @@ mod tests {
                 .all(|l| l.settings().update_rate.as_hz() == 50.0)
         );
         assert_eq!(
-            act_on_lanes(&mut c, None, Action::ToggleVsync),
+            apply_to_lanes(&mut c, None, Action::ToggleVsync),
             None,
             "the window's key"
         );

@@ -8,7 +8,7 @@ use winit::event::WindowEvent;
 use winit::window::Window;
 
 use super::overlay::{self, OverlayModel, PlacedText};
-use crate::input::Action;
+use crate::app::keys::Action;
 use crate::platform::clock::Stopwatch;
 use crate::render::{OverlayPaint, TextureChanges};
 

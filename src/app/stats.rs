@@ -8,18 +8,15 @@ use std::time::Duration;
 use looplab_timing::Strategy;
 use serde::{Deserialize, Serialize};
 
-use super::App;
+use super::demo::touring::TourReport;
 use super::display_rate::DisplayReport;
-use super::overlay::PacedBy;
 use super::record::StrategyTotals;
-use super::touring::TourReport;
 use super::visibility::HiddenReport;
 use crate::lab::compare::{Compare, Preset};
 use crate::lab::lane::Agreement;
 use crate::platform::frame_wait::FrameWaitReport;
 use crate::platform::signals::Signal;
 use crate::render::SurfaceRecoveries;
-use crate::session::input_delay;
 use crate::session::ship_input::{Dashes, InputMode, Taps};
 use crate::world::hash::StateHash;
 
@@ -114,6 +111,22 @@ pub struct StatsReport {
     pub replay: Option<ReplayReport>,
 }
 
+/// The driver's part of `--stats`: the platform, the window's surface and GPU, the loop's
+/// waits, and how the run ended. The demo adds the rest ([`crate::app::demo::Demo::stats_report`]).
+#[derive(Clone, Debug)]
+pub struct WindowReport {
+    pub platform: Platform,
+    pub end: RunEnd,
+    pub surface_recoveries: SurfaceRecoveries,
+    pub gpu_errors: u64,
+    pub adapter: Option<String>,
+    pub present_mode: Option<String>,
+    pub surface_size: Option<(u32, u32)>,
+    pub frame_wait: FrameWaitReport,
+    pub display: DisplayReport,
+    pub hidden: HiddenReport,
+}
+
 /// The knobs that are not loop settings, at the end of a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KnobsReport {
@@ -194,90 +207,8 @@ pub struct ReplayReport {
     pub ship_offset_px: Option<f64>,
 }
 
-impl App {
-    /// The report `--stats` writes.
-    pub(super) fn stats_report(&self) -> StatsReport {
-        let now = self.clock.now();
-        let gfx = self.window.as_ref().map(|w| &w.gfx);
-        let knobs = &self.controls.knobs;
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let ship = &self.controls.session().world().ship;
-        let delays = &self.run.steer_delays;
-        StatsReport {
-            seconds: now.as_secs_f64(),
-            platform: match self.window.as_ref().map(|w| w.paced_by) {
-                Some(PacedBy::Compositor) => Platform::Wayland,
-                Some(PacedBy::Browser) => Platform::Browser,
-                _ => Platform::X11,
-            },
-            end: match self.phase {
-                super::Phase::Quitting(why) => why,
-                _ if self.failure.is_some() => RunEnd::Failed,
-                _ => RunEnd::Running,
-            },
-            strategies: self.run.totals.totals(),
-            final_strategy: self.controls.strategy(),
-            knobs: KnobsReport {
-                vsync: knobs.vsync,
-                ghosts: knobs.ghosts,
-                help: knobs.help,
-                overlay: knobs.overlay,
-                timeline: knobs.timeline,
-                update_cost_ms: ms(knobs.update_cost),
-                render_cost_ms: ms(knobs.render_cost),
-            },
-            inputs_applied: self.run.inputs_applied,
-            frames_presented: self.run.presented,
-            frames_skipped: self.run.skipped,
-            surface_recoveries: gfx.map(|g| g.recoveries()).unwrap_or_default(),
-            gpu_errors: gfx.map_or(0, |g| g.gpu.error_count()),
-            adapter: gfx.map(|g| g.gpu.adapter_summary()),
-            present_mode: gfx.map(|g| format!("{:?}", g.present_mode())),
-            surface_size: gfx.map(|g| g.size()),
-            bullets: self.controls.session().world().bullets.len(),
-            peak_rss_kib: crate::platform::process::peak_rss_kib(),
-            speed_warning: self.run.speed.warning().map(str::to_string),
-            frame_wait: self.pacer.report(),
-            display: self.display.report(),
-            tour: self.tour_report(),
-            hidden: self.visibility.report(self.options.run_hidden),
-            metronome: MetronomeReport {
-                behind_ms: {
-                    let last = &self.readouts.last;
-                    (last.reference.as_secs_f64() - last.drawn_time().as_secs_f64()) * 1e3
-                },
-                hitches_ms: ms(self.controls.session().hitches()),
-            },
-            ship: ShipReport {
-                position: ship.pos.to_array(),
-                travelled_px: ship.travelled,
-                input_mode: self.controls.session().controls().mode(),
-                taps: self.controls.session().controls().taps(),
-                dashes: Dashes {
-                    made: ship.dashes,
-                    ..self.controls.session().controls().dashes()
-                },
-                held_ms: ms(self.controls.session().controls().held_for()),
-                input_delays: delays.len(),
-                input_delay_median_ms: input_delay::median(delays).map(ms),
-                input_delay_max_ms: delays.iter().max().copied().map(ms),
-            },
-            compare: self.compare.as_ref().map(|c| compare_report(c, now)),
-            replay: self.replay.as_ref().map(|r| {
-                let outcome = r.outcome();
-                ReplayReport {
-                    end_game_seconds: r.end_seconds(),
-                    reached: outcome.is_some(),
-                    same_state: outcome.map(|o| o.same_state),
-                    ship_offset_px: outcome.map(|o| o.ship_offset_px),
-                }
-            }),
-        }
-    }
-}
-
 /// Compare mode's part of `--stats`: each lane's figures and agreement at `now`.
-fn compare_report(c: &Compare, now: Duration) -> CompareReport {
+pub fn compare_report(c: &Compare, now: Duration) -> CompareReport {
     let lanes = (0..c.lanes.len())
         .map(|i| {
             let s = c.status(i, now);

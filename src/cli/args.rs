@@ -8,11 +8,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale, WaitMode};
 
 use crate::app::controls::Knobs;
+use crate::app::keys;
 use crate::app::{AppOptions, Outputs};
 use crate::failure::Failure;
 use crate::hooks::Hooks;
 use crate::hooks::key_script::KeyScript;
-use crate::input;
 use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::text::settings::{
@@ -345,7 +345,7 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
     let t = s.trim();
     let mut chars = t.chars();
     if let (Some(key), None) = (chars.next(), chars.next())
-        && let Some(strategy) = input::strategy_for_key(key)
+        && let Some(strategy) = keys::strategy_for_key(key)
     {
         return Ok(strategy);
     }

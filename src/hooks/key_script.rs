@@ -114,6 +114,20 @@ fn seconds(s: &str) -> Option<Duration> {
     (x.is_finite() && (0.0..=86_400.0).contains(&x)).then(|| Duration::from_secs_f64(x))
 }
 
+/// The digit keys, 0 to 9.
+pub const DIGITS: [KeyCode; 10] = [
+    KeyCode::Digit0,
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
+];
+
 /// A key by its xdotool name.
 fn key_code(name: &str) -> Option<KeyCode> {
     use KeyCode as K;
@@ -148,7 +162,7 @@ fn key_code(name: &str) -> Option<KeyCode> {
             K::KeyZ,
         ];
         return match c {
-            '0'..='9' => Some(crate::input::DIGITS[c as usize - '0' as usize]),
+            '0'..='9' => Some(DIGITS[c as usize - '0' as usize]),
             'a'..='z' => Some(letters[c as usize - 'a' as usize]),
             _ => None,
         };

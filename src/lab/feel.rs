@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::keys::{FeelResult, KeyEvent, KeyInput};
 use super::profile::Profile;
 use super::run::{self, RunConfig};
-use crate::session::ship_input::{Button, InputMode, Taps};
+use crate::session::ship_input::{Button, DIRECTIONS, InputMode, Taps};
 use crate::text::table::Table;
 use crate::world::WorldConfig;
 use looplab_timing::{LoopSettings, Rate, Strategy};
@@ -21,14 +21,13 @@ use looplab_timing::{LoopSettings, Rate, Strategy};
 /// A person at the arrows for `duration` (from half a second in): two taps of 20 to 80 ms
 /// for every hold of 0.3 to 0.9 s, each of a random arrow, with 0.15 to 0.6 s between.
 pub fn key_script(seed: u64, duration: Duration) -> Vec<KeyEvent> {
-    const ARROWS: [Button; 4] = [Button::Left, Button::Right, Button::Up, Button::Down];
     let mut rng = Rand32::new(seed ^ 0x6b65_7973);
     let ms =
         |rng: &mut Rand32, lo: u32, hi: u32| Duration::from_millis(rng.rand_range(lo..hi).into());
     let mut events = Vec::new();
     let mut t = Duration::from_millis(500);
     while t < duration.saturating_sub(Duration::from_secs(1)) {
-        let button = ARROWS[rng.rand_range(0..4) as usize];
+        let button = Button::Arrow(DIRECTIONS[rng.rand_range(0..4) as usize]);
         let held = if rng.rand_range(0..3) < 2 {
             ms(&mut rng, 20, 81)
         } else {

@@ -110,6 +110,7 @@ pub fn median(delays: &[Duration]) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::ship_input::Direction;
 
     fn ms(x: u64) -> Duration {
         Duration::from_millis(x)
@@ -147,7 +148,7 @@ mod tests {
     #[test]
     fn sampled_the_latest_state_shows_it_in_the_frame_that_applies_it() {
         let mut d = InputDelay::default();
-        d.pressed(ms(3), Button::Right, None);
+        d.pressed(ms(3), Button::Arrow(Direction::Right), None);
         // No update this frame (10 UPS): nothing shown yet.
         assert!(run(&mut d, &frame(10, 0, 0, ViewKind::Latest, 0.1)).is_empty());
         assert_eq!(
@@ -163,8 +164,8 @@ mod tests {
     #[test]
     fn a_sampled_press_let_go_before_any_update_never_shows() {
         let mut d = InputDelay::default();
-        d.pressed(ms(3), Button::Right, None);
-        d.released(Button::Right);
+        d.pressed(ms(3), Button::Arrow(Direction::Right), None);
+        d.released(Button::Arrow(Direction::Right));
         assert!(run(&mut d, &frame(10, 1, 0, ViewKind::Latest, 0.1)).is_empty());
         assert_eq!(d.count(), 0);
     }
@@ -174,7 +175,7 @@ mod tests {
         // A press at game instant 130: the update from 100 to 200 takes it.
         let shown_at = |view: ViewKind| {
             let mut d = InputDelay::default();
-            d.pressed(ms(0), Button::Up, Some(ms(130)));
+            d.pressed(ms(0), Button::Arrow(Direction::Up), Some(ms(130)));
             // Frames every 20 ms from game time 140; an update every 100 ms.
             for i in 0..20u64 {
                 let now = 140 + 20 * i;

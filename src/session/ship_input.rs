@@ -50,19 +50,37 @@ impl InputMode {
     }
 }
 
-/// A control of the ship.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Button {
+/// A way to steer the ship: an arrow key, held while it steers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
     Left,
     Right,
     Up,
     Down,
+}
+
+/// Every way to steer, in [`Steer::from_held`]'s order.
+pub const DIRECTIONS: [Direction; 4] = [
+    Direction::Left,
+    Direction::Right,
+    Direction::Up,
+    Direction::Down,
+];
+
+/// A control of the ship.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    /// An arrow: it steers while it is held.
+    Arrow(Direction),
     /// The one-shot action: a dash ahead.
     Dash,
 }
 
-/// The four arrows, in [`Steer::from_held`]'s order.
-const ARROWS: [Button; 4] = [Button::Left, Button::Right, Button::Up, Button::Down];
+impl From<Direction> for Button {
+    fn from(direction: Direction) -> Self {
+        Button::Arrow(direction)
+    }
+}
 
 /// Taps of the arrows, and whether they reached the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,11 +202,11 @@ impl ShipControls {
     /// ones that change.
     pub fn steer(&mut self, steer: Steer, arrival: Duration) {
         let want = [steer.x < 0, steer.x > 0, steer.y < 0, steer.y > 0];
-        for (i, button) in ARROWS.into_iter().enumerate() {
+        for (i, direction) in DIRECTIONS.into_iter().enumerate() {
             if want[i] && !self.held[i] {
-                self.press(button, arrival);
+                self.press(direction.into(), arrival);
             } else if !want[i] && self.held[i] {
-                self.release(button, arrival);
+                self.release(direction.into(), arrival);
             }
         }
     }
@@ -208,9 +226,9 @@ impl ShipControls {
                     thrust: thrust(&tick),
                     dashes: tick.presses(Button::Dash),
                 };
-                self.taps.reached += ARROWS
+                self.taps.reached += DIRECTIONS
                     .iter()
-                    .map(|&b| u64::from(tick.presses(b)))
+                    .map(|&d| u64::from(tick.presses(d.into())))
                     .sum::<u64>();
                 self.dashes.made += u64::from(input.dashes);
                 input
@@ -255,15 +273,18 @@ impl ShipControls {
 }
 
 fn arrow_index(button: Button) -> Option<usize> {
-    ARROWS.iter().position(|&b| b == button)
+    match button {
+        Button::Arrow(d) => DIRECTIONS.iter().position(|&b| b == d),
+        Button::Dash => None,
+    }
 }
 
 /// The arrows' held shares as a thrust: right less left, down less up, at most 1 long.
 fn thrust(tick: &UpdateInput<'_, Button>) -> Vec2 {
     let share = |b| tick.held_fraction(b);
     Vec2::new(
-        share(Button::Right) - share(Button::Left),
-        share(Button::Down) - share(Button::Up),
+        share(Button::Arrow(Direction::Right)) - share(Button::Arrow(Direction::Left)),
+        share(Button::Arrow(Direction::Down)) - share(Button::Arrow(Direction::Up)),
     )
     .clamp_length_max(1.0)
 }
@@ -295,9 +316,9 @@ mod tests {
             while events.last().is_some_and(|&(t, _)| t <= now) {
                 let (t, down) = events.pop().unwrap();
                 if down {
-                    c.press(Button::Right, t);
+                    c.press(Button::Arrow(Direction::Right), t);
                 } else {
-                    c.release(Button::Right, t);
+                    c.release(Button::Arrow(Direction::Right), t);
                 }
             }
             let plan = planner.plan_frame(now);
@@ -387,8 +408,11 @@ mod tests {
         c.steer(Steer::from_held(false, true, false, false), ms(2));
         assert_eq!(c.held(), Steer::from_held(false, true, false, false));
         assert_eq!(c.taps().made, 2);
-        assert!(!c.press(Button::Right, ms(3)), "auto-repeat");
-        assert!(c.release(Button::Right, ms(4)));
-        assert!(!c.release(Button::Right, ms(5)));
+        assert!(
+            !c.press(Button::Arrow(Direction::Right), ms(3)),
+            "auto-repeat"
+        );
+        assert!(c.release(Button::Arrow(Direction::Right), ms(4)));
+        assert!(!c.release(Button::Arrow(Direction::Right), ms(5)));
     }
 }

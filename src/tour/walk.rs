@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::{FigureTracker, Figures, Person, Stop};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::lab::keys::KeyEvent;
-use crate::session::ship_input::Button;
+use crate::session::ship_input::{Button, Direction};
 use crate::world::WorldConfig;
 
 /// How a stop went headless.
@@ -87,7 +87,13 @@ fn quick_taps(until: Duration) -> Vec<KeyEvent> {
     let ms = Duration::from_millis;
     let mut keys = Vec::new();
     let mut at = ms(530);
-    for button in [Button::Right, Button::Left].into_iter().cycle() {
+    for button in [
+        Button::Arrow(Direction::Right),
+        Button::Arrow(Direction::Left),
+    ]
+    .into_iter()
+    .cycle()
+    {
         if at >= until {
             break;
         }

@@ -10,7 +10,7 @@ use looplab_timing::Strategy;
 
 use super::super::controls::Knobs;
 use super::*;
-use crate::input::{Action, BINDINGS, strategy_key};
+use crate::app::keys::{Action, BINDINGS, strategy_key};
 use crate::render::shapes::ViewTransform;
 use crate::render::timeline;
 use crate::session::Session;

@@ -8,7 +8,7 @@ use looplab_timing::{FramePlan, PredictFrom, Strategy, View};
 
 use super::super::controls::{Knobs, delta_text};
 use super::*;
-use crate::input::strategy_key;
+use crate::app::keys::strategy_key;
 use crate::session::frame::FrameRecord;
 use crate::session::input_delay::InputDelay;
 use crate::session::ship_input::{InputMode, Taps};

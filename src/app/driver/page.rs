@@ -22,15 +22,17 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use looplab_timing::{FrameCallbacks, Rate, Wake};
+use looplab_timing::{FrameCallbacks, FramePlan, Rate};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::platform::web::{EventLoopExtWebSys, WindowAttributesExtWebSys, WindowExtWebSys};
 
-use super::overlay::PacedBy;
-use super::stats::StatsReport;
-use super::{App, AppEvent, AppOptions, Phase};
+use super::{App, Phase};
+use crate::app::demo::Demo;
+use crate::app::overlay::PacedBy;
+use crate::app::stats::StatsReport;
+use crate::app::{AppEvent, AppOptions};
 use crate::failure::Failure;
 use crate::platform::clock::WallClock;
 use crate::render::Graphics;
@@ -81,6 +83,25 @@ pub struct PageLoop {
     display_measured: bool,
 }
 
+/// Opens the window on the page and returns: the browser runs the loop from here.
+pub fn run(options: AppOptions) -> Result<(), Failure> {
+    spawn(options, false)
+}
+
+impl PageLoop {
+    /// A page is closed with its tab: Esc and Q do nothing there.
+    pub(super) const CLOSED_WITH_ITS_TAB: bool = true;
+
+    /// A frame's updates have run: a page streams no recording.
+    pub(super) fn updates_ran(&mut self, _demo: &Demo) {}
+
+    /// The page was hidden: the callbacks stop, and the gap is no refresh.
+    pub(super) fn hidden(&mut self) {
+        self.callbacks.pause();
+        self.asked = false;
+    }
+}
+
 /// Starts the window in the page: the browser runs the event loop from here on, and this
 /// returns at once.
 pub fn spawn(options: AppOptions, webgl_only: bool) -> Result<(), Failure> {
@@ -88,8 +109,8 @@ pub fn spawn(options: AppOptions, webgl_only: bool) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure::runtime(format!("cannot start the page's event loop: {e}")))?;
     let mut app = App::new(options, None, WallClock::start());
-    app.page.proxy = Some(event_loop.create_proxy());
-    app.page.backends = if webgl_only {
+    app.platform.proxy = Some(event_loop.create_proxy());
+    app.platform.backends = if webgl_only {
         wgpu::Backends::GL
     } else {
         wgpu::Backends::BROWSER_WEBGPU | wgpu::Backends::GL
@@ -157,9 +178,14 @@ pub struct CallbackSeen {
 }
 
 impl App {
-    /// Opens the window on the page's canvas and asks for a GPU without waiting for it.
-    pub(super) fn open_page_window(&mut self, event_loop: &ActiveEventLoop) {
-        if self.page.proxy.is_none() {
+    /// Opens the window on the page's canvas and asks for a GPU without waiting for it
+    /// (a page makes its instance once the browser has said whether its WebGPU works).
+    pub(super) fn open_window(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        _no_instance_yet: Option<wgpu::Instance>,
+    ) {
+        if self.platform.proxy.is_none() {
             return;
         }
         let canvas = web_sys::window()
@@ -181,12 +207,12 @@ impl App {
         if let Some(canvas) = window.canvas() {
             let _ = canvas.focus();
         }
-        let Some(proxy) = self.page.proxy.take() else {
+        let Some(proxy) = self.platform.proxy.take() else {
             return;
         };
-        let slot = Rc::clone(&self.page.gpu);
-        let backends = self.page.backends;
-        let vsync = self.controls.knobs.vsync;
+        let slot = Rc::clone(&self.platform.gpu);
+        let backends = self.platform.backends;
+        let vsync = self.demo.knobs().vsync;
         wasm_bindgen_futures::spawn_local(async move {
             let instance =
                 wgpu::util::new_instance_with_webgpu_detection(wgpu::InstanceDescriptor {
@@ -202,7 +228,7 @@ impl App {
 
     /// The GPU has answered: the loop starts, or the page says why it cannot.
     pub(super) fn gpu_ready(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(answer) = self.page.gpu.borrow_mut().take() else {
+        let Some(answer) = self.platform.gpu.borrow_mut().take() else {
             return;
         };
         match answer {
@@ -211,12 +237,7 @@ impl App {
                     "platform: a browser page; requestAnimationFrame paces the loop, which \
                      cannot outrun the display, and a frame cap lets callbacks pass"
                 );
-                let parts = self.window_parts(gfx, PacedBy::Browser);
-                self.window = Some(parts);
-                self.phase = Phase::Idle {
-                    wake: Wake::Immediately,
-                    since: self.clock.now(),
-                };
+                self.window_opened(gfx, PacedBy::Browser);
             }
             Err(message) => {
                 show_failure(&format!("Looplab cannot draw in this page: {message}"));
@@ -227,25 +248,25 @@ impl App {
 
     /// A frame callback of the browser's (`requestAnimationFrame`): the frame starts now,
     /// unless the strategy's wake time is still more than a quarter refresh away.
-    pub(super) fn animation_frame(&mut self, event_loop: &ActiveEventLoop) {
-        self.page.asked = false;
+    pub(super) fn redraw_requested(&mut self, event_loop: &ActiveEventLoop) {
+        self.platform.asked = false;
         match self.phase {
             Phase::Drawing(_) => self.draw(),
             Phase::Idle { wake, since } => {
                 let now = self.clock.now();
-                let taken = self.page.callbacks.take(now, wake);
-                if self.page.recent_callbacks.len() == PRESENTS_KEPT {
-                    self.page.recent_callbacks.pop_front();
+                let taken = self.platform.callbacks.take(now, wake);
+                if self.platform.recent_callbacks.len() == PRESENTS_KEPT {
+                    self.platform.recent_callbacks.pop_front();
                 }
-                self.page.recent_callbacks.push_back((now, taken));
+                self.platform.recent_callbacks.push_back((now, taken));
                 if !taken {
-                    self.page.passed += 1;
+                    self.platform.passed += 1;
                     return;
                 }
-                self.page.taken += 1;
+                self.platform.taken += 1;
                 self.measure_display();
                 self.apply_input(event_loop);
-                if matches!(self.phase, Phase::Quitting(_)) {
+                if self.phase.is_quitting() {
                     return;
                 }
                 // In a page the loop is idle between the browser's callbacks whatever its
@@ -261,12 +282,12 @@ impl App {
 
     /// What the event loop does between callbacks: wait for the next one (asked for while
     /// the loop runs), or for input while it rests.
-    pub(super) fn page_step(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
+    pub(super) fn next_step(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
         match self.phase {
-            Phase::Idle { .. } | Phase::Drawing(_) if !self.page.asked => {
+            Phase::Idle { .. } | Phase::Drawing(_) if !self.platform.asked => {
                 if let Some(w) = &self.window {
                     w.gfx.window.request_redraw();
-                    self.page.asked = true;
+                    self.platform.asked = true;
                 }
             }
             Phase::Resting => self.apply_input(event_loop),
@@ -275,56 +296,58 @@ impl App {
         ControlFlow::Wait
     }
 
-    /// The page was hidden: the callbacks stop, and the gap is no refresh.
-    pub(super) fn page_hidden(&mut self) {
-        self.page.callbacks.pause();
-        self.page.asked = false;
-    }
-
-    /// A frame was presented at `now`.
-    pub(super) fn page_presented(&mut self, now: Duration) {
-        if self.page.first_frame_ms.is_none() {
-            self.page.first_frame_ms = web_sys::window()
+    /// The frame of `_plan` was presented at `now`.
+    pub(super) fn presented(&mut self, _plan: &FramePlan, _let_draw: Duration, now: Duration) {
+        if self.platform.first_frame_ms.is_none() {
+            self.platform.first_frame_ms = web_sys::window()
                 .and_then(|w| w.performance())
                 .map(|p| p.now());
         }
-        if self.page.presents.len() == PRESENTS_KEPT {
-            self.page.presents.pop_front();
+        if self.platform.presents.len() == PRESENTS_KEPT {
+            self.platform.presents.pop_front();
         }
-        self.page.presents.push_back(now);
+        self.platform.presents.push_back(now);
     }
 
     /// Once the callbacks have measured the refresh, it is the display's (the page is never
     /// told it): snapped deltas snap to it.
     fn measure_display(&mut self) {
-        if self.page.display_measured || self.page.taken < CALLBACKS_TO_MEASURE {
+        if self.platform.display_measured || self.platform.taken < CALLBACKS_TO_MEASURE {
             return;
         }
-        self.page.display_measured = true;
-        if let Ok(rate) = Rate::hz(1.0 / self.page.callbacks.refresh().as_secs_f64()) {
+        self.platform.display_measured = true;
+        if let Ok(rate) = Rate::hz(1.0 / self.platform.callbacks.refresh().as_secs_f64()) {
             log::info!("display: {rate}, measured from the browser's frame callbacks");
-            if let Some(rate) = self.display.measured(rate) {
-                self.controls.set_display(rate);
+            if let Some(rate) = self.window.as_mut().and_then(|w| w.display.measured(rate)) {
+                self.demo.set_display(rate);
             }
+        }
+    }
+
+    /// The failure that ended the run, if one did.
+    fn failure(&self) -> Option<&Failure> {
+        match &self.phase {
+            Phase::Quitting { failure, .. } => failure.as_ref(),
+            _ => None,
         }
     }
 
     fn page_stats(&self) -> PageStats {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let presents: Vec<Duration> = self.page.presents.iter().copied().collect();
+        let presents: Vec<Duration> = self.platform.presents.iter().copied().collect();
         PageStats {
             run: self.stats_report(),
             backend: self
                 .window
                 .as_ref()
                 .map(|w| format!("{:?}", w.gfx.gpu.adapter.get_info().backend)),
-            load_to_first_frame_ms: self.page.first_frame_ms,
-            refresh_ms: ms(self.page.callbacks.refresh()),
-            callbacks_taken: self.page.taken,
-            callbacks_passed: self.page.passed,
+            load_to_first_frame_ms: self.platform.first_frame_ms,
+            refresh_ms: ms(self.platform.callbacks.refresh()),
+            callbacks_taken: self.platform.taken,
+            callbacks_passed: self.platform.passed,
             present_intervals_ms: presents.windows(2).map(|p| ms(p[1] - p[0])).collect(),
             recent_callbacks: self
-                .page
+                .platform
                 .recent_callbacks
                 .iter()
                 .map(|&(at, taken)| CallbackSeen {
@@ -332,7 +355,7 @@ impl App {
                     taken,
                 })
                 .collect(),
-            failure: self.failure.as_ref().map(|f| f.message.clone()),
+            failure: self.failure().map(|f| f.message.clone()),
         }
     }
 }

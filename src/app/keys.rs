@@ -1,40 +1,11 @@
 //! The key bindings: every action the window answers to, with the keys that trigger it and a
 //! description, in one table that the help overlay and the README both show.
 
-use crate::lab::compare::Preset;
 use looplab_timing::Strategy;
 use winit::keyboard::KeyCode;
 
-/// A way to steer the ship; its key steers while it is held.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Direction {
-    Left,
-    Right,
-    Up,
-    Down,
-}
-
-/// The digit keys, 0 to 9.
-pub const DIGITS: [KeyCode; 10] = [
-    KeyCode::Digit0,
-    KeyCode::Digit1,
-    KeyCode::Digit2,
-    KeyCode::Digit3,
-    KeyCode::Digit4,
-    KeyCode::Digit5,
-    KeyCode::Digit6,
-    KeyCode::Digit7,
-    KeyCode::Digit8,
-    KeyCode::Digit9,
-];
-
-/// Every way to steer.
-pub const DIRECTIONS: [Direction; 4] = [
-    Direction::Left,
-    Direction::Right,
-    Direction::Up,
-    Direction::Down,
-];
+use crate::lab::compare::Preset;
+use crate::session::ship_input::Direction;
 
 /// Something a person can ask of the running loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -356,6 +327,7 @@ pub fn next_strategy(strategy: Strategy) -> Strategy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hooks::key_script::DIGITS;
 
     #[test]
     fn digits_pick_strategies_in_table_order() {
@@ -481,11 +453,11 @@ mod tests {
 
     #[test]
     fn the_readme_shows_this_key_table() {
-        let readme = include_str!("../README.md");
+        let readme = include_str!("../../README.md");
         let table = markdown_table();
         assert!(
             readme.contains(&table),
-            "README.md's key table differs from input::BINDINGS; it should read:\n{table}"
+            "README.md's key table differs from keys::BINDINGS; it should read:\n{table}"
         );
     }
 }

@@ -7,9 +7,9 @@ use std::time::Duration;
 use looplab_timing::FramePlan;
 use serde::{Deserialize, Serialize};
 
-use super::App;
-use super::controls::Effect;
-use crate::input::Action;
+use super::Demo;
+use crate::app::controls::Effect;
+use crate::app::keys::Action;
 use crate::lab::compare::Compare;
 use crate::tour::{FigureTracker, Need, Standing, Tour, stops};
 
@@ -46,7 +46,7 @@ pub struct StopReport {
     pub too_slow: bool,
 }
 
-impl App {
+impl Demo {
     /// The tour's keys; `None` for any other action.
     pub(super) fn tour_key(&mut self, action: Action, now: Duration) -> Option<Effect> {
         let moved = match (action, self.touring.as_mut()) {

@@ -1,0 +1,168 @@
+//! A frame as the demo sees it: its updates run, what it draws, and what the driver
+//! reports back once it was presented (or not).
+
+use std::time::Duration;
+
+use looplab_timing::{Clock, FramePlan, UpdateBudget};
+
+use super::Demo;
+use crate::app::compose::FrameInputs;
+use crate::app::overlay::PlatformFacts;
+use crate::platform::clock::{block_for, spin_for};
+use crate::session::frame::FrameRecord;
+use crate::world::accuracy::FrameAccuracy;
+
+/// Real time the updates of one frame may take before the rest are dropped: a quarter of a
+/// second, so even with no update limit (the spiral of death) the window answers input
+/// several times a second.
+const UPDATE_BUDGET: Duration = UpdateBudget::DEFAULT_LIMIT;
+
+/// How long the window's first seconds say how to start the tour.
+const TOUR_INVITE_FOR: Duration = Duration::from_secs(20);
+
+/// A frame whose updates have run: its plan, and its record so far.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub plan: FramePlan,
+    pub record: FrameRecord,
+}
+
+/// What preparing a frame's picture measured.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Prepared {
+    /// The simulated render load (and a capture's) spun before drawing.
+    pub load: Duration,
+    /// How far the drawn bullets are from where they truly are.
+    pub accuracy: FrameAccuracy,
+}
+
+impl Demo {
+    /// Starts a frame at `clock`'s now: runs its planned updates (the loop slept of its own
+    /// accord since `slept_since`, or went straight on from the last frame).
+    pub fn run_updates(&mut self, clock: &impl Clock, slept_since: Option<Duration>) -> Frame {
+        if let Some(stall) = self.input.stall.take() {
+            block_for(stall);
+        }
+        let now = clock.now();
+        let update_cost = self.controls.knobs.update_cost;
+        let budget = UpdateBudget::new(now, UPDATE_BUDGET);
+        let mut replay = self.replay.as_mut();
+        let reached_before = replay.as_ref().is_some_and(|r| r.outcome().is_some());
+        let plan = self
+            .controls
+            .session_mut()
+            .frame_within(now, |world, step| {
+                if let Some(r) = replay.as_mut() {
+                    r.checkpoint.before_update(world, step);
+                }
+                spin_for(update_cost);
+                budget.check(clock.now())
+            });
+        if let Some(r) = self.replay.as_mut() {
+            r.checkpoint.finish(self.controls.session().world());
+            if !reached_before {
+                r.log_outcome();
+            }
+        }
+        let updated = clock.now();
+        if plan.skipped > Duration::ZERO && budget.spent(updated) {
+            log::debug!("update budget spent: {} updates run", plan.updates);
+        }
+        let record = FrameRecord {
+            waited: slept_since.map_or(Duration::ZERO, |since| now.saturating_sub(since)),
+            update_time: updated - now,
+            inputs: self.input.take_applied(),
+            ..self.controls.session().record(&plan)
+        };
+        Frame { plan, record }
+    }
+
+    /// Before the picture of `plan` is composed: spins the simulated render load, measures
+    /// what the frame will draw against the truth, and runs compare mode's lanes to now.
+    pub fn prepare_draw(&mut self, clock: &impl Clock, plan: &FramePlan) -> Prepared {
+        let captured = self
+            .controls
+            .knobs
+            .capture
+            .as_mut()
+            .map_or(Duration::ZERO, |c| c.take());
+        let spun_from = clock.now();
+        spin_for(self.controls.knobs.render_cost + captured);
+        let load = clock.now().saturating_sub(spun_from);
+        let accuracy = self.controls.session_mut().measure_accuracy(plan);
+        self.readouts.smooth(accuracy);
+        if let Some(compare) = &mut self.compare {
+            compare.advance_to(clock.now());
+        }
+        Prepared { load, accuracy }
+    }
+
+    /// Calls `draw` with what the frame of `plan` shows at `now` (the composer's inputs),
+    /// and returns what it returns.
+    pub fn with_frame_inputs<R>(
+        &self,
+        plan: &FramePlan,
+        facts: &PlatformFacts,
+        now: Duration,
+        draw: impl FnOnce(&FrameInputs) -> R,
+    ) -> R {
+        let tour = self
+            .touring
+            .as_ref()
+            .filter(|t| t.on)
+            .and_then(|t| t.tour.panel(&t.standing));
+        let inputs = FrameInputs::new(
+            self.controls.session(),
+            &self.controls.knobs,
+            plan,
+            &self.readouts,
+            facts,
+        )
+        .with_lanes(self.compare.as_ref(), now)
+        .with_tour(tour.as_ref())
+        .with_tour_invite(self.touring.is_none() && now < TOUR_INVITE_FOR);
+        draw(&inputs)
+    }
+
+    /// The frame of `plan` reached the screen at `clock`'s now: its time goes in `record`,
+    /// the tour watches it and the run counts it. Returns when it was presented.
+    pub fn presented(
+        &mut self,
+        clock: &impl Clock,
+        plan: &FramePlan,
+        record: &mut FrameRecord,
+    ) -> Duration {
+        if self.run.presented == 0 {
+            // The loop starts with its first picture on screen: the time it took to get
+            // there (the GPU warming up, the first present) is neither simulated nor
+            // counted against the wall clock, so the metronome's gap means what its caption
+            // says.
+            self.resync(clock.now());
+        }
+        let presented = clock.now();
+        record.presented = Some(presented);
+        self.watch_tour(presented, plan, record.waited);
+        record.cpu = crate::platform::process::cpu_time().unwrap_or_default();
+        self.run.presented(record);
+        self.readouts.last = *record;
+        presented
+    }
+
+    /// The frame was not drawn (nothing to draw on, or the surface would not give a frame).
+    pub fn skipped(&mut self) {
+        self.run.skipped += 1;
+    }
+
+    /// Records a finished frame at `now`.
+    pub fn finish_frame(&mut self, record: &FrameRecord, accuracy: FrameAccuracy, now: Duration) {
+        self.readouts.steer_delay.frame_ran(record);
+        let steer_delay = self.readouts.steer_delay.presented(record);
+        let strategy = self.controls.strategy();
+        self.run.frame_done(record, strategy, accuracy, steer_delay);
+        if !self.controls.settings().paused {
+            self.readouts.history.push(*record);
+        }
+        self.readouts.cpu.sample();
+        self.run.speed.check(self.controls.session(), now);
+    }
+}

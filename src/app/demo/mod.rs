@@ -1,0 +1,307 @@
+//! The demo: what a person sees and steers in the window, with no window in it.
+//!
+//! It holds the controls (and through them the session: the planner and the world), the
+//! keys recorded since the last frame, compare mode's lanes, the guided tour, the readouts
+//! the overlay shows, what the run keeps for its files, and a replay's check. The driver
+//! ([`super::driver`]) owns the window, the surface and the loop's phases, and talks to the
+//! demo through a few calls, in a frame's order:
+//!
+//! 1. the input of a frame: [`Demo::input`] records keys as they come, and
+//!    [`Demo::apply_input`] applies them when the frame starts, answering with what it
+//!    asks of the window ([`Requests`]);
+//! 2. the start of a frame: [`Demo::run_updates`] runs the planned updates;
+//! 3. what to draw: [`Demo::prepare_draw`], then [`Demo::with_frame_inputs`] for the
+//!    composer;
+//! 4. what was presented: [`Demo::presented`] or [`Demo::skipped`], then
+//!    [`Demo::finish_frame`].
+//!
+//! Nothing here opens a window or waits on an event loop, so tests drive it with a manual
+//! clock. Keys are named by winit's `KeyCode`, a plain enum.
+
+mod frame;
+mod outputs;
+pub mod touring;
+
+pub use frame::{Frame, Prepared};
+
+use std::time::Duration;
+
+use looplab_timing::{LoopSettings, Rate, Strategy};
+
+use super::compose::Readouts;
+use super::controls::{Controls, Effect, Knobs};
+use super::input_queue::{Input, InputQueue};
+use super::lanes_view;
+use super::record::RunRecord;
+use super::replay::ReplayCheck;
+use crate::app::keys::{self, Action};
+use crate::lab::compare::{Compare, LaneSpec, Preset};
+use crate::session::Session;
+use crate::session::recording::Recording;
+use crate::session::ship_input::Button;
+use crate::session::steering::SteerScript;
+use crate::world::WorldConfig;
+use touring::Touring;
+
+/// How the demo starts: the loop and the world a run begins with (a `--record` file's
+/// header and the trace's name them), and compare mode's custom lanes.
+#[derive(Clone, Debug)]
+pub struct DemoSetup {
+    pub strategy: Strategy,
+    pub settings: LoopSettings,
+    pub world: WorldConfig,
+    pub knobs: Knobs,
+    /// Steer the ship by this recording and check the state at its end (`--replay`).
+    pub replay: Option<Recording>,
+    /// Compare mode's lanes given with `--lane` (its `custom` preset).
+    pub lanes: Vec<LaneSpec>,
+    /// Start with the guided tour's first stop (`--tour`).
+    pub tour: bool,
+    /// Keep every frame for `--frame-log`, and every presented one for `--trace`.
+    pub keep_frames: bool,
+    pub keep_trace: bool,
+}
+
+/// What the input applied at a frame's start asks of the window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Requests {
+    /// Present with vsync on or off, as the V key left it.
+    pub vsync: Option<bool>,
+    /// The window's new title (the strategy changed).
+    pub title: Option<String>,
+    /// Esc or Q: end the run.
+    pub quit: bool,
+}
+
+/// The demo: see the module's docs.
+pub struct Demo {
+    /// The loop, world and lanes the run started with.
+    start: DemoSetup,
+    controls: Controls,
+    input: InputQueue,
+    readouts: Readouts,
+    /// Compare mode's lanes, while it is on.
+    compare: Option<Compare>,
+    run: RunRecord,
+    /// The recording being played back, and the state reached at its end.
+    replay: Option<ReplayCheck>,
+    /// The guided tour, once started.
+    touring: Option<Touring>,
+}
+
+impl Demo {
+    pub fn new(start: DemoSetup) -> Self {
+        let mut controls = Controls::new(
+            start.strategy,
+            start.settings.clone(),
+            start.knobs.clone(),
+            &start.world,
+        );
+        let replay = start.replay.as_ref().map(|recording| {
+            controls
+                .session_mut()
+                .play(SteerScript::new(recording.changes.clone()));
+            ReplayCheck::new(recording)
+        });
+        let mut input = InputQueue::default();
+        if start.tour {
+            // As if Enter were pressed before the first frame: the tour's first stop.
+            input.clicked([Action::TourNext], Duration::ZERO);
+        }
+        Self {
+            controls,
+            input,
+            readouts: Readouts::default(),
+            compare: None,
+            run: RunRecord::new(start.keep_frames, start.keep_trace),
+            replay,
+            touring: None,
+            start,
+        }
+    }
+
+    /// The window's title: the strategy's key and name.
+    pub fn title(&self) -> String {
+        let s = self.controls.strategy();
+        format!("Looplab: {} {}", keys::strategy_key(s), s.id())
+    }
+
+    /// Where keys, clicks and focus changes are recorded as they come, to be applied when
+    /// the next frame starts.
+    pub fn input(&mut self) -> &mut InputQueue {
+        &mut self.input
+    }
+
+    pub fn knobs(&self) -> &Knobs {
+        &self.controls.knobs
+    }
+
+    pub fn session(&self) -> &Session {
+        self.controls.session()
+    }
+
+    pub fn strategy(&self) -> Strategy {
+        self.controls.strategy()
+    }
+
+    pub fn settings(&self) -> &LoopSettings {
+        self.controls.settings()
+    }
+
+    /// The world the run started with.
+    pub fn world(&self) -> &WorldConfig {
+        &self.start.world
+    }
+
+    /// The refresh rate snapped deltas assume.
+    pub fn display(&self) -> Rate {
+        self.controls.display()
+    }
+
+    /// The display's refresh rate, once told or measured.
+    pub fn set_display(&mut self, refresh: Rate) {
+        self.controls.set_display(refresh);
+    }
+
+    /// Starts the loop's clocks again at `now`: the time since is neither simulated nor
+    /// clamped (the window was hidden, or the first picture took its time).
+    pub fn resync(&mut self, now: Duration) {
+        self.controls.session_mut().resync(now);
+    }
+
+    /// Frames presented so far.
+    pub fn presented_count(&self) -> u64 {
+        self.run.presented
+    }
+
+    /// Share of one core the process used lately, in percent.
+    pub fn cpu_percent(&self) -> Option<f64> {
+        self.readouts.cpu.percent()
+    }
+
+    /// Applies the input recorded since the last frame, at `now` (the frame's start), and
+    /// says what it asks of the window.
+    pub fn apply_input(&mut self, now: Duration) -> Requests {
+        let mut requests = Requests::default();
+        for (input, arrival) in self.input.take() {
+            let effect = self.effect_of(input, arrival);
+            // Every press counts as input; a release only when it let go of a held key (a
+            // lost focus lets go of all four, held or not).
+            if matches!(input, Input::Press(_)) || effect.steered {
+                self.input.count_applied();
+                self.run.inputs_applied += 1;
+            }
+            if effect.steered {
+                self.follow_steering(input, arrival);
+            }
+            self.take_effect(effect, arrival, &mut requests);
+        }
+        self.sync_compare(now);
+        requests
+    }
+
+    /// What one input does: a tour key moves the tour, a key of compare mode's acts on its
+    /// lanes, any other on the loop.
+    fn effect_of(&mut self, input: Input, arrival: Duration) -> Effect {
+        match input {
+            Input::Press(action) => {
+                self.run.key_applied(arrival);
+                if let Some(effect) = self.tour_key(action, arrival) {
+                    effect
+                } else {
+                    match self.lane_key(action) {
+                        Some(line) => Effect::log(line),
+                        None => self.controls.apply_at(action, arrival),
+                    }
+                }
+            }
+            Input::Release(direction) => self.controls.release(direction, arrival),
+        }
+    }
+
+    /// An arrow pressed or let go at `arrival` changed the ship's controls: its press is
+    /// followed to the screen (see [`InputDelay`](crate::session::input_delay::InputDelay)).
+    fn follow_steering(&mut self, input: Input, arrival: Duration) {
+        let session = self.controls.session();
+        let delays = &mut self.readouts.steer_delay;
+        match input {
+            Input::Press(Action::Steer(direction)) => {
+                let from = session.press_acts_from(arrival);
+                delays.pressed(arrival, Button::Arrow(direction), from);
+            }
+            Input::Release(direction) => delays.released(Button::Arrow(direction)),
+            Input::Press(_) => {}
+        }
+    }
+
+    /// Does what an applied input asks besides its change of the knobs, gathering what it
+    /// asks of the window into `requests`.
+    fn take_effect(&mut self, effect: Effect, arrival: Duration, requests: &mut Requests) {
+        if effect.steered {
+            // A replay steers by its recording; the arrows do nothing, in the lanes too.
+            if let Some(c) = self.compare.as_mut().filter(|_| self.replay.is_none()) {
+                c.steer(self.controls.steer_held(), arrival);
+            }
+        }
+        if let Some(line) = &effect.log {
+            log::info!("{line}");
+        }
+        if effect.vsync_changed {
+            requests.vsync = Some(self.controls.knobs.vsync);
+        }
+        if effect.strategy_changed {
+            requests.title = Some(self.title());
+            self.readouts.history.clear();
+        }
+        self.input.stall = effect.stall.or(self.input.stall);
+        requests.quit |= effect.quit;
+    }
+
+    /// In compare mode: K selects the lanes, and the strategy and loop keys act on them.
+    /// `None` for any other key, or outside compare mode: it acts on the window's loop.
+    fn lane_key(&mut self, action: Action) -> Option<String> {
+        let compare = self.compare.as_mut()?;
+        let selected = self.controls.knobs.selected_lane;
+        if action == Action::SelectLane {
+            let next = lanes_view::next_selection(compare, selected);
+            self.controls.knobs.selected_lane = next;
+            return Some(match next {
+                Some(i) => format!(
+                    "compare: keys act on lane {} ({})",
+                    i + 1,
+                    compare.lanes[i].profile().name
+                ),
+                None => "compare: keys act on all lanes".to_string(),
+            });
+        }
+        lanes_view::apply_to_lanes(compare, selected, action)
+    }
+
+    /// Starts or ends compare mode, or changes its preset, as the knob says. The lanes start
+    /// `now`, from the seed and bullet count in use, with the loop's current settings and
+    /// the arrows held now.
+    fn sync_compare(&mut self, now: Duration) {
+        let wanted = self.controls.knobs.compare;
+        if self.compare.as_ref().map(|c| c.preset) == wanted {
+            return;
+        }
+        self.controls.knobs.selected_lane = None;
+        self.compare = wanted.map(|preset| {
+            let world = WorldConfig {
+                seed: self.start.world.seed,
+                bullets: self.controls.session().world().bullets.len(),
+            };
+            let settings = self.controls.settings().clone().with_paused(false);
+            let lanes = match preset {
+                Preset::Custom => self.start.lanes.clone(),
+                p => p.lanes(),
+            };
+            let mut c = Compare::with_lanes(preset, lanes, &settings, &world, now);
+            c.steer(self.controls.steer_held(), now);
+            c
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,128 @@
+//! The demo driven as the driver drives it, with a manual clock and no window: keys in,
+//! frames run, pictures reported presented.
+
+use std::time::Duration;
+
+use looplab_timing::{LoopSettings, ManualClock, Strategy};
+use winit::keyboard::KeyCode;
+
+use super::{Demo, DemoSetup, Requests};
+use crate::app::controls::Knobs;
+use crate::app::overlay::{PacedBy, PlatformFacts};
+use crate::app::stats::{Platform, RunEnd, WindowReport};
+use crate::world::WorldConfig;
+
+fn demo(tour: bool) -> Demo {
+    Demo::new(DemoSetup {
+        strategy: Strategy::Interpolated,
+        settings: LoopSettings::default(),
+        world: WorldConfig {
+            seed: 7,
+            bullets: 50,
+        },
+        knobs: Knobs::default(),
+        replay: None,
+        lanes: Vec::new(),
+        tour,
+        keep_frames: false,
+        keep_trace: false,
+    })
+}
+
+fn facts() -> PlatformFacts {
+    PlatformFacts {
+        present_mode: wgpu::PresentMode::Fifo,
+        paced_by: PacedBy::Loop,
+        hidden_note: None,
+        cpu_percent: None,
+        adapter: "test".into(),
+    }
+}
+
+/// One frame as the driver runs it at `clock`'s now: input, updates, picture, present.
+fn frame(demo: &mut Demo, clock: &ManualClock) -> Requests {
+    let requests = demo.apply_input(clock.now());
+    let mut frame = demo.run_updates(clock, None);
+    let prepared = demo.prepare_draw(clock, &frame.plan);
+    let drawn = demo.with_frame_inputs(&frame.plan, &facts(), clock.now(), |inputs| {
+        inputs.session.shown().ship.pos
+    });
+    assert_eq!(drawn, demo.session().shown().ship.pos);
+    demo.presented(clock, &frame.plan, &mut frame.record);
+    demo.finish_frame(&frame.record, prepared.accuracy, clock.now());
+    requests
+}
+
+fn window_report() -> WindowReport {
+    WindowReport {
+        platform: Platform::X11,
+        end: RunEnd::Running,
+        surface_recoveries: Default::default(),
+        gpu_errors: 0,
+        adapter: None,
+        present_mode: None,
+        surface_size: None,
+        frame_wait: crate::platform::frame_wait::FramePacer::new(looplab_timing::WaitMode::Precise)
+            .report(),
+        display: crate::app::display_rate::DisplayRate::new().report(),
+        hidden: crate::app::visibility::Visibility::default().report(false),
+    }
+}
+
+#[test]
+fn a_held_arrow_steers_the_ship_over_frames_run_without_a_window() {
+    let mut d = demo(false);
+    let mut clock = ManualClock::new();
+    frame(&mut d, &clock);
+    let start = d.session().world().ship.pos;
+    d.input().key(KeyCode::ArrowRight, true, false, clock.now());
+    for _ in 0..30 {
+        clock.advance(Duration::from_millis(16));
+        frame(&mut d, &clock);
+    }
+    let moved = d.session().world().ship.pos - start;
+    assert!(moved.x > 10.0, "the ship moved {moved:?}");
+    assert!(moved.y.abs() < 1e-3, "the ship moved {moved:?}");
+    assert_eq!(d.presented_count(), 31);
+    let report = d.stats_report(clock.now(), window_report());
+    assert_eq!(report.frames_presented, 31);
+    assert_eq!(report.inputs_applied, 1);
+    assert_eq!(report.ship.taps.made, 1);
+}
+
+#[test]
+fn keys_answer_with_what_they_ask_of_the_window() {
+    let mut d = demo(false);
+    let mut clock = ManualClock::new();
+    assert_eq!(frame(&mut d, &clock), Requests::default());
+    d.input().key(KeyCode::KeyV, true, false, clock.now());
+    d.input().key(KeyCode::Digit2, true, false, clock.now());
+    clock.advance(Duration::from_millis(16));
+    let asked = frame(&mut d, &clock);
+    assert_eq!(asked.vsync, Some(!Knobs::default().vsync));
+    assert_eq!(d.strategy(), Strategy::FixedSleep);
+    assert_eq!(asked.title, Some(d.title()));
+    assert!(asked.title.unwrap().contains(Strategy::FixedSleep.id()));
+    assert!(!asked.quit);
+    d.input().key(KeyCode::Escape, true, false, clock.now());
+    assert!(d.apply_input(clock.now()).quit);
+}
+
+#[test]
+fn the_tour_option_starts_at_the_first_stop_on_the_first_frame() {
+    let mut with_tour = demo(true);
+    let mut without = demo(false);
+    let clock = ManualClock::new();
+    let asked = frame(&mut with_tour, &clock);
+    frame(&mut without, &clock);
+    // The first stop sets the loop up (its strategy named in the title).
+    assert!(asked.title.is_some());
+    let report = with_tour.stats_report(clock.now(), window_report());
+    assert_eq!(report.tour.map(|t| t.stops.len()), Some(1));
+    assert!(
+        without
+            .stats_report(clock.now(), window_report())
+            .tour
+            .is_none()
+    );
+}

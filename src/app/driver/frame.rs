@@ -1,0 +1,100 @@
+//! A frame of the driver's loop from start to end: the demo's updates run in
+//! `about_to_wait`; on `RedrawRequested` the picture is composed, painted and presented, and
+//! the demo told what reached the screen.
+
+use std::time::Duration;
+
+use super::{App, Phase};
+use crate::app::demo::{Frame, Prepared};
+use crate::app::overlay::PlatformFacts;
+use crate::render::FrameOutcome;
+use crate::session::frame::RenderTimes;
+
+impl App {
+    /// Starts a frame (the loop slept of its own accord since `slept_since`, or went straight
+    /// on from the last frame): the demo runs its updates, and the driver asks for its
+    /// redraw or, with nothing to draw on, finishes it at once.
+    pub(super) fn begin_frame(&mut self, slept_since: Option<Duration>) {
+        let frame = self.demo.run_updates(&self.clock, slept_since);
+        self.platform.updates_ran(&self.demo);
+        match &self.window {
+            Some(w) if w.gfx.size().0 > 0 && !self.visibility.is_hidden() => {
+                self.phase = Phase::Drawing(frame);
+                w.gfx.window.request_redraw();
+            }
+            // Nothing to draw on (minimized, or hidden and running on): the loop keeps time
+            // without rendering.
+            _ => self.skip_frame(frame),
+        }
+    }
+
+    /// Composes, paints and presents the frame waiting for its redraw.
+    pub(super) fn draw(&mut self) {
+        let Phase::Drawing(Frame { plan, mut record }) = self.phase else {
+            return;
+        };
+        if self.window.is_none() {
+            return;
+        }
+        // A compositor lets the frame draw at its frame callback: a time on its grid.
+        let let_draw = self.clock.now();
+        let Prepared { load, accuracy } = self.demo.prepare_draw(&self.clock, &plan);
+        let now = self.clock.now();
+        let Some(w) = &mut self.window else {
+            return;
+        };
+        let facts = PlatformFacts {
+            present_mode: w.gfx.present_mode(),
+            paced_by: w.paced_by,
+            hidden_note: self.visibility.note(now, self.options.run_hidden),
+            cpu_percent: self.demo.cpu_percent(),
+            adapter: w.gfx.adapter.clone(),
+        };
+        let size = w.gfx.size();
+        let (outcome, render, clicked, took) =
+            self.demo.with_frame_inputs(&plan, &facts, now, |inputs| {
+                let composed = w.composer.compose(inputs, Some(&w.gfx.window), size);
+                let (paint, clicked, took) = match composed.words {
+                    Some(words) => (Some(words.paint), words.actions, words.took),
+                    None => (None, Vec::new(), Duration::ZERO),
+                };
+                let (outcome, render) = w.gfx.render(&composed.sprites, paint);
+                (outcome, render, clicked, took)
+            });
+        self.demo.input().clicked(clicked, now);
+        record.render = RenderTimes {
+            overlay: took,
+            load,
+            ..render
+        };
+        match outcome {
+            FrameOutcome::Presented => {
+                let presented = self.demo.presented(&self.clock, &plan, &mut record);
+                self.presented(&plan, let_draw, presented);
+            }
+            FrameOutcome::Skipped(why) => {
+                self.demo.skipped();
+                log::debug!("frame skipped: {why}");
+            }
+        }
+        self.finish_frame(&Frame { plan, record }, accuracy);
+    }
+
+    /// Closes a frame that will not be drawn.
+    pub(super) fn skip_frame(&mut self, frame: Frame) {
+        self.demo.skipped();
+        self.finish_frame(&frame, Default::default());
+    }
+
+    /// Records a finished frame and waits for the next one's wake time.
+    fn finish_frame(&mut self, frame: &Frame, accuracy: crate::world::accuracy::FrameAccuracy) {
+        let now = self.clock.now();
+        self.demo.finish_frame(&frame.record, accuracy, now);
+        if !matches!(self.phase, Phase::Resting) && !self.phase.is_quitting() {
+            self.phase = Phase::Idle {
+                wake: frame.plan.wake,
+                since: now,
+            };
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! The driver: a winit `ApplicationHandler` that owns the window, its surface and the loop's
+//! phases, and hands everything a person sees and steers to the [`Demo`].
+//!
+//! - `window_event` only records input (and follows resizes and visibility);
+//! - `about_to_wait` is where frames start: it waits for the strategy's wake time (the OS
+//!   timer for most of it, a spin for the last stretch), has the demo apply the recorded
+//!   input and run the planned updates, and asks for a redraw;
+//! - `RedrawRequested` composes the frame, paints and presents it.
+//!
+//! Where the loop is between those steps is one value, [`Phase`]. The timing decisions are
+//! the planner's (the `looplab-timing` crate), the same code the lab drives with a virtual
+//! clock; what a frame draws is the composer's ([`compose`](crate::app::compose)), the same
+//! code `looplab motion` and the bench draw with. What differs between a native window and a
+//! browser page is in [`native`] and [`page`], the only files here that name a target.
+
+mod frame;
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::run;
+#[cfg(target_arch = "wasm32")]
+pub use page::run;
+
+use std::time::Duration;
+
+use looplab_timing::{Rate, Wake};
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, WindowEvent};
+use winit::event_loop::ActiveEventLoop;
+use winit::keyboard::PhysicalKey;
+use winit::window::{Window, WindowId};
+
+use super::compose::Composer;
+use super::demo::{Demo, DemoSetup, Frame};
+use super::display_rate::DisplayRate;
+use super::overlay::PacedBy;
+use super::stats::{Platform, RunEnd, StatsReport, WindowReport};
+use super::visibility::{Change, Moment, Visibility};
+use super::{AppEvent, AppOptions};
+use crate::failure::Failure;
+use crate::hooks::Hooks;
+use crate::platform::clock::WallClock;
+use crate::platform::frame_wait::FramePacer;
+use crate::render::Graphics;
+use crate::text::settings::describe_settings;
+use crate::text::strategy as strategy_text;
+use crate::world::WORLD_SIZE;
+
+#[cfg(not(target_arch = "wasm32"))]
+use native::NativeState as PlatformState;
+#[cfg(target_arch = "wasm32")]
+use page::PageLoop as PlatformState;
+
+/// What the driver keeps of the options: how the run ends, what it writes, and the hooks.
+// A page writes no files and takes no hooks.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+struct DriverOptions {
+    /// Quit by itself after this much real time.
+    exit_after: Option<Duration>,
+    outputs: super::Outputs,
+    /// Keep simulating while the window is hidden (it never draws then).
+    run_hidden: bool,
+    hooks: Hooks,
+}
+
+/// Where the window's loop is.
+// One value, held by the driver: boxing the frame in flight would allocate every frame.
+#[allow(clippy::large_enum_variant)]
+enum Phase {
+    /// No window yet: it is made when the event loop resumes, from this instance. In a page
+    /// there is none (the instance is made once the browser has said whether its WebGPU
+    /// works), and the loop stays here, its window open, until the GPU has answered.
+    Starting(Option<wgpu::Instance>),
+    /// Waiting for the next frame's wake time; the last frame finished at `since`.
+    Idle { wake: Wake, since: Duration },
+    /// A frame's updates have run and its redraw has been asked for.
+    Drawing(Frame),
+    /// Nobody can see the window: no frames, no spinning, until it is shown again.
+    Resting,
+    /// The event loop has been asked to end, for this reason (and, when it failed, why).
+    Quitting {
+        why: RunEnd,
+        failure: Option<Failure>,
+    },
+}
+
+impl Phase {
+    fn is_quitting(&self) -> bool {
+        matches!(self, Phase::Quitting { .. })
+    }
+}
+
+/// The window and what draws in it.
+struct WindowParts {
+    gfx: Graphics,
+    composer: Composer,
+    /// Who starts the frames: the loop, a Wayland compositor or a browser.
+    paced_by: PacedBy,
+    /// The display's refresh rate, for snapped deltas, and where it came from.
+    display: DisplayRate,
+}
+
+/// The window's driver: see the module's docs.
+struct App {
+    options: DriverOptions,
+    clock: WallClock,
+    phase: Phase,
+    window: Option<WindowParts>,
+    /// Waits for frame deadlines without blocking the event loop.
+    pacer: FramePacer,
+    visibility: Visibility,
+    demo: Demo,
+    /// What only a native window, or only a page, keeps.
+    platform: PlatformState,
+}
+
+impl App {
+    fn new(options: AppOptions, instance: Option<wgpu::Instance>, clock: WallClock) -> Self {
+        let AppOptions {
+            strategy,
+            settings,
+            world,
+            knobs,
+            exit_after,
+            outputs,
+            run_hidden,
+            replay,
+            lanes,
+            tour,
+            hooks,
+        } = options;
+        let demo = Demo::new(DemoSetup {
+            strategy,
+            settings,
+            world,
+            knobs,
+            replay,
+            lanes,
+            tour,
+            keep_frames: outputs.frame_log.is_some(),
+            keep_trace: outputs.trace.is_some(),
+        });
+        Self {
+            clock,
+            phase: Phase::Starting(instance),
+            window: None,
+            pacer: FramePacer::new(hooks.pacing),
+            visibility: Visibility::default(),
+            demo,
+            platform: PlatformState::default(),
+            options: DriverOptions {
+                exit_after,
+                outputs,
+                run_hidden,
+                hooks,
+            },
+        }
+    }
+
+    /// Asks the event loop to end; the first reason given stands, but a failure wins.
+    fn quit(&mut self, event_loop: &ActiveEventLoop, why: RunEnd) {
+        self.end(event_loop, why, None);
+    }
+
+    fn fail(&mut self, event_loop: &ActiveEventLoop, failure: Failure) {
+        self.end(event_loop, RunEnd::Failed, Some(failure));
+    }
+
+    fn end(&mut self, event_loop: &ActiveEventLoop, why: RunEnd, failure: Option<Failure>) {
+        match &mut self.phase {
+            Phase::Quitting {
+                why: ended,
+                failure: first,
+            } => {
+                if first.is_none() && failure.is_some() {
+                    *first = failure;
+                    *ended = RunEnd::Failed;
+                }
+            }
+            _ => self.phase = Phase::Quitting { why, failure },
+        }
+        event_loop.exit();
+    }
+
+    /// A moment of the run, for the hidden time's totals.
+    fn moment(&self) -> Moment {
+        Moment {
+            at: self.clock.now(),
+            cpu: crate::platform::process::cpu_time().unwrap_or_default(),
+            presented: self.demo.presented_count(),
+        }
+    }
+
+    /// The window was hidden or shown again.
+    fn visibility_changed(&mut self, change: Option<Change>) {
+        let run_hidden = self.options.run_hidden;
+        // A loop that is quitting (its window going away) stays so.
+        if matches!(self.phase, Phase::Starting(_)) || self.phase.is_quitting() {
+            return;
+        }
+        match change {
+            Some(Change::Hidden) => {
+                // Nobody would see the frame waiting for its redraw.
+                if let Phase::Drawing(frame) = self.phase {
+                    self.skip_frame(frame);
+                }
+                self.platform.hidden();
+                if run_hidden {
+                    log::info!("window hidden: the game runs on without drawing (--run-hidden)");
+                } else {
+                    self.phase = Phase::Resting;
+                    log::info!(
+                        "window hidden: the game pauses and the loop rests until it is shown"
+                    );
+                }
+            }
+            Some(Change::Shown { after }) => {
+                // Whatever wake-up was asked before is stale.
+                self.pacer.forget();
+                if run_hidden {
+                    log::info!("window shown after {:.1} s hidden", after.as_secs_f64());
+                } else {
+                    // The hidden time is neither simulated nor clamped: the game goes on
+                    // from where it paused.
+                    let now = self.clock.now();
+                    self.demo.resync(now);
+                    self.phase = Phase::Idle {
+                        wake: Wake::Immediately,
+                        since: now,
+                    };
+                    log::info!(
+                        "window shown after {:.1} s hidden: the game goes on from where it paused",
+                        after.as_secs_f64()
+                    );
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Has the demo apply the input recorded since the last frame, and does what it asks of
+    /// the window.
+    fn apply_input(&mut self, event_loop: &ActiveEventLoop) {
+        let requests = self.demo.apply_input(self.clock.now());
+        if let Some(w) = &mut self.window {
+            if let Some(vsync) = requests.vsync {
+                w.gfx.set_vsync(vsync);
+                log::info!("present mode: {:?}", w.gfx.present_mode());
+            }
+            if let Some(title) = &requests.title {
+                w.gfx.window.set_title(title);
+            }
+        }
+        if requests.quit {
+            if PlatformState::CLOSED_WITH_ITS_TAB {
+                log::info!("a page is closed with its tab: Esc and Q do nothing here");
+            } else {
+                self.quit(event_loop, RunEnd::QuitKey);
+            }
+        }
+    }
+
+    /// What the window is made with.
+    fn window_attributes(&self) -> winit::window::WindowAttributes {
+        Window::default_attributes()
+            .with_title(self.demo.title())
+            // The scene is dark; saying so also spares a Wayland window's decorations from
+            // asking the desktop portal for its colour scheme (without a portal that logs an
+            // error after a 100 ms wait).
+            .with_theme(Some(winit::window::Theme::Dark))
+            .with_inner_size(winit::dpi::PhysicalSize::new(
+                WORLD_SIZE.x as u32,
+                WORLD_SIZE.y as u32,
+            ))
+    }
+
+    /// The window's parts around its GPU state, once it has one; the loop starts.
+    fn window_opened(&mut self, gfx: Graphics, paced_by: PacedBy) {
+        let strategy = self.demo.strategy();
+        log::info!(
+            "strategy: {} ({}), {}, {}",
+            strategy.id(),
+            strategy_text::text(strategy).name,
+            describe_settings(self.demo.settings()),
+            self.demo.world()
+        );
+        let mut display = DisplayRate::new();
+        let refresh = gfx
+            .window
+            .current_monitor()
+            .and_then(|m| m.refresh_rate_millihertz())
+            .and_then(|mhz| Rate::hz(f64::from(mhz) / 1000.0).ok());
+        match refresh {
+            Some(r) => {
+                log::info!("display: {r}");
+                if let Some(r) = display.told(r) {
+                    self.demo.set_display(r);
+                }
+            }
+            None => log::info!(
+                "display: refresh rate unknown; snapped deltas assume {} until the presents \
+                 measure it",
+                self.demo.display()
+            ),
+        }
+        let composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
+        self.window = Some(WindowParts {
+            gfx,
+            composer,
+            paced_by,
+            display,
+        });
+        self.phase = Phase::Idle {
+            wake: Wake::Immediately,
+            since: self.clock.now(),
+        };
+    }
+
+    /// The report `--stats` writes: the driver's part, and the demo's.
+    fn stats_report(&self) -> StatsReport {
+        let now = self.clock.now();
+        let gfx = self.window.as_ref().map(|w| &w.gfx);
+        let window = WindowReport {
+            platform: match self.window.as_ref().map(|w| w.paced_by) {
+                Some(PacedBy::Compositor) => Platform::Wayland,
+                Some(PacedBy::Browser) => Platform::Browser,
+                _ => Platform::X11,
+            },
+            end: match &self.phase {
+                Phase::Quitting { why, .. } => *why,
+                _ => RunEnd::Running,
+            },
+            surface_recoveries: gfx.map(|g| g.recoveries()).unwrap_or_default(),
+            gpu_errors: gfx.map_or(0, |g| g.gpu.error_count()),
+            adapter: gfx.map(|g| g.gpu.adapter_summary()),
+            present_mode: gfx.map(|g| format!("{:?}", g.present_mode())),
+            surface_size: gfx.map(|g| g.size()),
+            frame_wait: self.pacer.report(),
+            display: self
+                .window
+                .as_ref()
+                .map_or_else(|| DisplayRate::new().report(), |w| w.display.report()),
+            hidden: self.visibility.report(self.options.run_hidden),
+        };
+        self.demo.stats_report(now, window)
+    }
+}
+
+impl ApplicationHandler<AppEvent> for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        // Resumed again (a mobile platform's lifecycle): the window is there, or coming.
+        if let Phase::Starting(instance) = &mut self.phase {
+            let instance = instance.take();
+            self.open_window(event_loop, instance);
+        }
+    }
+
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, event: AppEvent) {
+        match event {
+            AppEvent::ScriptedKey(k) => {
+                let now = self.clock.now();
+                self.demo
+                    .input()
+                    .key_with_shift(k.code, k.shift, k.down, now);
+            }
+            AppEvent::GpuReady => self.gpu_ready(event_loop),
+            AppEvent::Signal(signal) => {
+                log::info!(
+                    "{}: writing what the run was asked for, then quitting (a second one quits at once)",
+                    signal.name()
+                );
+                self.quit(event_loop, RunEnd::of_signal(signal));
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        if let Some(w) = &mut self.window
+            && !matches!(event, WindowEvent::RedrawRequested)
+            && w.composer.on_window_event(&w.gfx.window, &event)
+            && !matches!(event, WindowEvent::KeyboardInput { .. })
+        {
+            return;
+        }
+        let now = self.clock.now();
+        match event {
+            WindowEvent::CloseRequested => {
+                log::info!("window closed");
+                self.quit(event_loop, RunEnd::WindowClosed);
+            }
+            WindowEvent::Resized(size) => {
+                if let Some(w) = &mut self.window {
+                    w.gfx.resize(size.width, size.height);
+                }
+                let change = self
+                    .visibility
+                    .resized(size.width, size.height, self.moment());
+                self.visibility_changed(change);
+            }
+            WindowEvent::Occluded(occluded) => {
+                let change = self.visibility.occluded(occluded, self.moment());
+                self.visibility_changed(change);
+            }
+            WindowEvent::ModifiersChanged(m) => self.demo.input().set_shift(m.state().shift_key()),
+            WindowEvent::KeyboardInput {
+                event,
+                is_synthetic,
+                ..
+            } => {
+                if let PhysicalKey::Code(code) = event.physical_key
+                    && !event.repeat
+                {
+                    let down = event.state == ElementState::Pressed;
+                    self.demo.input().key(code, down, is_synthetic, now);
+                }
+            }
+            WindowEvent::Focused(false) => self.demo.input().focus_lost(now),
+            WindowEvent::RedrawRequested => self.redraw_requested(event_loop),
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(limit) = self.options.exit_after
+            && self.clock.now() >= limit
+            && !self.phase.is_quitting()
+        {
+            log::info!("exit after {} s", limit.as_secs_f64());
+            self.quit(event_loop, RunEnd::ExitAfter);
+        }
+        let flow = self.next_step(event_loop);
+        event_loop.set_control_flow(flow);
+    }
+}
