@@ -45,7 +45,7 @@ fn taps(until: Duration) -> Vec<Duration> {
 }
 
 /// What one loop did on one machine.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Run {
     pub peer: String,
     pub profile: String,
@@ -81,6 +81,28 @@ pub struct Run {
     pub hash: Option<u64>,
 }
 
+impl Run {
+    /// The picture's figures from each picture's drawn instant, lag behind the game clock
+    /// and display time, all in seconds: the typical lag, the error around it, the judder.
+    fn measure_pictures(&mut self, pictures: &[(f64, f64, f64)]) {
+        let mut lags: Vec<f64> = pictures.iter().map(|p| p.1).collect();
+        lags.sort_unstable_by(f64::total_cmp);
+        let typical = lags.get(lags.len() / 2).copied().unwrap_or(0.0);
+        self.lag_ms = typical * 1e3;
+        let errors: Vec<f64> = pictures
+            .iter()
+            .map(|p| (p.1 - typical).abs() * SPEED)
+            .collect();
+        self.error_px = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
+        self.error_max_px = errors.iter().copied().fold(0.0, f64::max);
+        let judders: Vec<f64> = pictures
+            .windows(2)
+            .map(|w| ((w[1].0 - w[0].0) - (w[1].2 - w[0].2)).abs() * SPEED)
+            .collect();
+        self.judder_px = judders.iter().sum::<f64>() / judders.len().max(1) as f64;
+    }
+}
+
 /// Runs `peer` on `profile` for `length` of virtual time.
 pub fn run(peer: &Peer, profile: &Profile, length: Duration) -> Run {
     let mut machine = Machine::new(profile.clone(), SEED, Duration::ZERO);
@@ -92,24 +114,8 @@ pub fn run(peer: &Peer, profile: &Profile, length: Duration) -> Run {
     let mut r = Run {
         peer: peer.name.to_string(),
         profile: profile.name.clone(),
-        frames: 0,
-        fps: 0.0,
-        ups: 0.0,
-        game_real: 0.0,
-        dropped_ms: 0.0,
-        dropping_frames: 0,
-        histogram: [0; 4],
-        alternations: 0,
-        max_updates: 0,
-        longest_frame_ms: 0.0,
-        lag_ms: 0.0,
-        error_px: 0.0,
-        error_max_px: 0.0,
-        judder_px: 0.0,
         taps: tap_times.len() as u64,
-        taps_lost: 0,
-        taps_doubled: 0,
-        hash: None,
+        ..Run::default()
     };
     let (mut last_updates, mut game_now) = (None::<u32>, 0.0);
     // Each picture's drawn instant, lag and display time.
@@ -165,21 +171,7 @@ pub fn run(peer: &Peer, profile: &Profile, length: Duration) -> Run {
     r.fps = r.frames as f64 / seconds;
     r.ups = updates_total as f64 / seconds;
     r.game_real = game_now / seconds;
-    let mut lags: Vec<f64> = pictures.iter().map(|p| p.1).collect();
-    lags.sort_unstable_by(f64::total_cmp);
-    let typical = lags.get(lags.len() / 2).copied().unwrap_or(0.0);
-    r.lag_ms = typical * 1e3;
-    let errors: Vec<f64> = pictures
-        .iter()
-        .map(|p| (p.1 - typical).abs() * SPEED)
-        .collect();
-    r.error_px = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
-    r.error_max_px = errors.iter().copied().fold(0.0, f64::max);
-    let judders: Vec<f64> = pictures
-        .windows(2)
-        .map(|w| ((w[1].0 - w[0].0) - (w[1].2 - w[0].2)).abs() * SPEED)
-        .collect();
-    r.judder_px = judders.iter().sum::<f64>() / judders.len().max(1) as f64;
+    r.measure_pictures(&pictures);
     r.hash = hash;
     r
 }

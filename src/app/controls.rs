@@ -255,31 +255,15 @@ impl Controls {
             self.session.set_settings(settings);
             return Effect::log(line);
         }
+        if let Some(effect) = self.apply_to_knobs(action) {
+            return effect;
+        }
         match action {
             // Changes of the loop's settings, made above; here only when nothing changed.
             UpdateRate(_) | FrameCap(_) | MaxUpdates(_) | TogglePause | TimeScale(_)
             | NextDelta => Effect::default(),
             SelectStrategy(s) => self.set_strategy(s),
             NextStrategy => self.set_strategy(keys::next_strategy(self.strategy())),
-            ToggleVsync => {
-                self.knobs.vsync = !self.knobs.vsync;
-                Effect {
-                    log: Some(format!("vsync: {}", on_off(self.knobs.vsync))),
-                    vsync_changed: true,
-                    ..Effect::default()
-                }
-            }
-            UpdateCost(up) => {
-                step_cost(&mut self.knobs.update_cost, &UPDATE_COSTS_MS, up, "update")
-            }
-            RenderCost(up) => {
-                step_cost(&mut self.knobs.render_cost, &RENDER_COSTS_MS, up, "render")
-            }
-            Stall => Effect {
-                log: Some(format!("stall: {}", format_duration(STALL))),
-                stall: Some(STALL),
-                ..Effect::default()
-            },
             SingleStep => {
                 self.session.single_step();
                 Effect::log("single step".to_string())
@@ -289,28 +273,8 @@ impl Controls {
                 self.session.set_bullet_count(next);
                 Effect::log(format!("bullets: {next}"))
             }
-            ToggleGhosts => toggle(&mut self.knobs.ghosts, "ghosts"),
-            ToggleHelp => toggle(&mut self.knobs.help, "help"),
-            ToggleOverlay => toggle(&mut self.knobs.overlay, "overlay"),
-            ToggleTimeline => toggle(&mut self.knobs.timeline, "timeline"),
-            ToggleCompare => {
-                self.knobs.compare = match self.knobs.compare {
-                    Some(_) => None,
-                    None => Some(self.last_preset),
-                };
-                Effect::log(match self.knobs.compare {
-                    Some(p) => format!("compare: {p} ({})", p.description()),
-                    None => "compare: off".to_string(),
-                })
-            }
-            // The lanes' and the tour's keys: the window acts on them before they get here.
+            // The lanes' and the tour's keys: the demo acts on them before they get here.
             SelectLane | TourNext | TourPrevious | TourLeave => Effect::default(),
-            ComparePreset(p) => {
-                self.knobs.compare = Some(p);
-                self.knobs.selected_lane = None;
-                self.last_preset = p;
-                Effect::log(format!("compare: {p} ({})", p.description()))
-            }
             Steer(direction) => self.hold(direction, true, arrival),
             Dash => {
                 self.session.press(Button::Dash, arrival);
@@ -321,23 +285,77 @@ impl Controls {
                 self.session.set_input_mode(mode);
                 Effect::log(format!("input: {}", mode.describe()))
             }
-            ResetKnobs => {
-                let (strategy, settings, knobs, bullets) = self.initial.clone();
-                let vsync_changed = knobs.vsync != self.knobs.vsync;
-                let mut effect = self.set_strategy(strategy);
-                self.session.set_settings(settings);
-                self.knobs = knobs;
-                self.session.set_bullet_count(bullets);
-                effect.log = Some("reset: every knob back to its start value".to_string());
-                effect.vsync_changed = vsync_changed;
-                effect
-            }
+            ResetKnobs => self.reset(),
             Quit => Effect {
                 log: Some("quit".to_string()),
                 quit: true,
                 ..Effect::default()
             },
+            // The knobs' keys, applied above.
+            ToggleVsync | UpdateCost(_) | RenderCost(_) | Stall | ToggleGhosts | ToggleHelp
+            | ToggleOverlay | ToggleTimeline | ToggleCompare | ComparePreset(_) => {
+                Effect::default()
+            }
         }
+    }
+
+    /// The keys that change a knob rather than the loop: what is drawn, the simulated
+    /// costs, vsync and compare mode. `None` for any other action.
+    fn apply_to_knobs(&mut self, action: Action) -> Option<Effect> {
+        use Action::*;
+        let knobs = &mut self.knobs;
+        Some(match action {
+            ToggleVsync => {
+                knobs.vsync = !knobs.vsync;
+                Effect {
+                    log: Some(format!("vsync: {}", on_off(knobs.vsync))),
+                    vsync_changed: true,
+                    ..Effect::default()
+                }
+            }
+            UpdateCost(up) => step_cost(&mut knobs.update_cost, &UPDATE_COSTS_MS, up, "update"),
+            RenderCost(up) => step_cost(&mut knobs.render_cost, &RENDER_COSTS_MS, up, "render"),
+            Stall => Effect {
+                log: Some(format!("stall: {}", format_duration(STALL))),
+                stall: Some(STALL),
+                ..Effect::default()
+            },
+            ToggleGhosts => toggle(&mut knobs.ghosts, "ghosts"),
+            ToggleHelp => toggle(&mut knobs.help, "help"),
+            ToggleOverlay => toggle(&mut knobs.overlay, "overlay"),
+            ToggleTimeline => toggle(&mut knobs.timeline, "timeline"),
+            ToggleCompare => {
+                knobs.compare = match knobs.compare {
+                    Some(_) => None,
+                    None => Some(self.last_preset),
+                };
+                Effect::log(match knobs.compare {
+                    Some(p) => format!("compare: {p} ({})", p.description()),
+                    None => "compare: off".to_string(),
+                })
+            }
+            ComparePreset(p) => {
+                knobs.compare = Some(p);
+                knobs.selected_lane = None;
+                self.last_preset = p;
+                Effect::log(format!("compare: {p} ({})", p.description()))
+            }
+            _ => return None,
+        })
+    }
+
+    /// 0: every knob, the strategy, the loop's settings and the bullet count back to what
+    /// the run started with.
+    fn reset(&mut self) -> Effect {
+        let (strategy, settings, knobs, bullets) = self.initial.clone();
+        let vsync_changed = knobs.vsync != self.knobs.vsync;
+        let mut effect = self.set_strategy(strategy);
+        self.session.set_settings(settings);
+        self.knobs = knobs;
+        self.session.set_bullet_count(bullets);
+        effect.log = Some("reset: every knob back to its start value".to_string());
+        effect.vsync_changed = vsync_changed;
+        effect
     }
 }
 

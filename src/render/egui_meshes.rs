@@ -153,29 +153,7 @@ impl EguiMeshes {
         }
         let origin = match delta.pos {
             None => {
-                // Gamma-encoded bytes sampled as they are: see the shader.
-                let texture = device.create_texture(&texture_2d(
-                    "egui texture",
-                    width,
-                    height,
-                    wgpu::TextureFormat::Rgba8Unorm,
-                    wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                ));
-                let bind_group = bind_texture(
-                    device,
-                    &self.texture_layout,
-                    &mut self.samplers,
-                    &texture,
-                    delta.options,
-                );
-                self.textures.insert(
-                    id,
-                    MeshTexture {
-                        texture,
-                        options: delta.options,
-                        bind_group,
-                    },
-                );
+                self.create_texture(device, id, width, height, delta.options);
                 wgpu::Origin3d::ZERO
             }
             Some([x, y]) => {
@@ -218,6 +196,41 @@ impl EguiMeshes {
                 width,
                 height,
                 depth_or_array_layers: 1,
+            },
+        );
+    }
+
+    /// Makes texture `id` anew, `width` by `height`, sampled with `options`; its pixels come
+    /// after.
+    fn create_texture(
+        &mut self,
+        device: &wgpu::Device,
+        id: TextureId,
+        width: u32,
+        height: u32,
+        options: TextureOptions,
+    ) {
+        // Gamma-encoded bytes sampled as they are: see the shader.
+        let texture = device.create_texture(&texture_2d(
+            "egui texture",
+            width,
+            height,
+            wgpu::TextureFormat::Rgba8Unorm,
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        ));
+        let bind_group = bind_texture(
+            device,
+            &self.texture_layout,
+            &mut self.samplers,
+            &texture,
+            options,
+        );
+        self.textures.insert(
+            id,
+            MeshTexture {
+                texture,
+                options,
+                bind_group,
             },
         );
     }

@@ -151,30 +151,8 @@ impl Graphics {
                 gpu.adapter.get_info().name
             ));
         }
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| !f.is_srgb())
-            .unwrap_or(caps.formats[0]);
         let size = window.inner_size();
-        let mut config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: choose_present_mode(&caps.present_modes, vsync),
-            desired_maximum_frame_latency: 2,
-            // Opaque where offered: a page's canvas otherwise lets the page show through
-            // wherever the overlay's text blends with less than full alpha.
-            alpha_mode: if caps.alpha_modes.contains(&wgpu::CompositeAlphaMode::Opaque) {
-                wgpu::CompositeAlphaMode::Opaque
-            } else {
-                caps.alpha_modes[0]
-            },
-            view_formats: vec![],
-            color_space: wgpu::SurfaceColorSpace::Auto,
-        };
+        let mut config = surface_config(&caps, size.width, size.height, vsync);
         if size.width > 0 && size.height > 0 {
             surface.configure(&gpu.device, &config);
         } else {
@@ -183,11 +161,11 @@ impl Graphics {
             config.width = 0;
             config.height = 0;
         }
-        let painter = Painter::new(&gpu.device, &gpu.queue, format, bare)?;
+        let painter = Painter::new(&gpu.device, &gpu.queue, config.format, bare)?;
         log::info!(
             "GPU: {}, surface {:?} {}x{}, present modes {:?}, using {:?}",
             gpu.adapter_summary(),
-            format,
+            config.format,
             config.width,
             config.height,
             caps.present_modes,
@@ -333,5 +311,39 @@ impl Graphics {
             self.reconfigure();
         }
         (FrameOutcome::Presented, timings)
+    }
+}
+
+/// How a window's surface of `width` by `height` is set up: a format written as it is
+/// (not sRGB: the shaders write gamma-encoded colours), the present mode vsync asks for,
+/// and two frames in flight.
+fn surface_config(
+    caps: &wgpu::SurfaceCapabilities,
+    width: u32,
+    height: u32,
+    vsync: bool,
+) -> wgpu::SurfaceConfiguration {
+    let format = caps
+        .formats
+        .iter()
+        .copied()
+        .find(|f| !f.is_srgb())
+        .unwrap_or(caps.formats[0]);
+    wgpu::SurfaceConfiguration {
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        format,
+        width: width.max(1),
+        height: height.max(1),
+        present_mode: choose_present_mode(&caps.present_modes, vsync),
+        desired_maximum_frame_latency: 2,
+        // Opaque where offered: a page's canvas otherwise lets the page show through
+        // wherever the overlay's text blends with less than full alpha.
+        alpha_mode: if caps.alpha_modes.contains(&wgpu::CompositeAlphaMode::Opaque) {
+            wgpu::CompositeAlphaMode::Opaque
+        } else {
+            caps.alpha_modes[0]
+        },
+        view_formats: vec![],
+        color_space: wgpu::SurfaceColorSpace::Auto,
     }
 }

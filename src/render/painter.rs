@@ -94,9 +94,51 @@ impl Painter {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
         });
-        let mut commands = Vec::with_capacity(1);
 
         let t = Stopwatch::start();
+        self.upload(device, queue, size, frame, overlay);
+        timings.upload = t.elapsed();
+
+        let t = Stopwatch::start();
+        {
+            let mut pass = encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("sprites and overlay"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(CLEAR),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    ..Default::default()
+                })
+                .forget_lifetime();
+            self.sprites.draw_behind(&mut pass);
+            self.draw_bullets(&mut pass, frame, size);
+            pass.set_scissor_rect(0, 0, size.0, size.1);
+            self.sprites.draw_over(&mut pass);
+            self.egui.draw(&mut pass, size);
+        }
+        let commands = vec![encoder.finish()];
+        timings.encode = t.elapsed();
+        self.to_free.append(&mut self.free_after_paint);
+        Painted { commands, timings }
+    }
+
+    /// Uploads what the frame draws: the overlay's meshes and textures (and the panels'
+    /// backgrounds behind them), and the sprites, or with the bare renderer its bullets
+    /// apart from everything else.
+    fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        size: (u32, u32),
+        frame: &SpriteFrame,
+        overlay: Option<OverlayPaint>,
+    ) {
         match overlay {
             Some(mut overlay) => {
                 scene::panel_backgrounds(&frame.transform, &overlay.panels, &mut self.panels);
@@ -137,56 +179,37 @@ impl Painter {
             }
             None => self.sprites.prepare(device, queue, frame, &self.panels),
         }
-        timings.upload = t.elapsed();
+    }
 
-        let t = Stopwatch::start();
-        {
-            let mut pass = encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("sprites and overlay"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(CLEAR),
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    ..Default::default()
-                })
-                .forget_lifetime();
-            self.sprites.draw_behind(&mut pass);
-            if frame.groups.is_empty() {
-                let clip = frame.clip.and_then(|r| scissor(&frame.transform, r, size));
-                if let Some((x, y, w, h)) = clip {
-                    pass.set_scissor_rect(x, y, w, h);
-                }
-                match &self.bare {
-                    Some(bare) => bare.draw(&mut pass),
-                    None => self.sprites.draw_bullets(&mut pass),
-                }
-            } else {
-                for group in frame.groups {
-                    let clip = match group.clip {
-                        Some(r) => scissor(&frame.transform, r, size),
-                        None => Some((0, 0, size.0, size.1)),
-                    };
-                    if let Some((x, y, w, h)) = clip {
-                        pass.set_scissor_rect(x, y, w, h);
-                        self.sprites
-                            .draw_bullet_range(&mut pass, group.range.clone());
-                    }
-                }
+    /// Draws the bullets: in one clip (the stream's region), or, for compare mode's lanes,
+    /// each group of bullets in its own tile.
+    fn draw_bullets(
+        &self,
+        pass: &mut wgpu::RenderPass<'static>,
+        frame: &SpriteFrame,
+        size: (u32, u32),
+    ) {
+        if frame.groups.is_empty() {
+            let clip = frame.clip.and_then(|r| scissor(&frame.transform, r, size));
+            if let Some((x, y, w, h)) = clip {
+                pass.set_scissor_rect(x, y, w, h);
             }
-            pass.set_scissor_rect(0, 0, size.0, size.1);
-            self.sprites.draw_over(&mut pass);
-            self.egui.draw(&mut pass, size);
+            match &self.bare {
+                Some(bare) => bare.draw(pass),
+                None => self.sprites.draw_bullets(pass),
+            }
+            return;
         }
-        commands.push(encoder.finish());
-        timings.encode = t.elapsed();
-        self.to_free.append(&mut self.free_after_paint);
-        Painted { commands, timings }
+        for group in frame.groups {
+            let clip = match group.clip {
+                Some(r) => scissor(&frame.transform, r, size),
+                None => Some((0, 0, size.0, size.1)),
+            };
+            if let Some((x, y, w, h)) = clip {
+                pass.set_scissor_rect(x, y, w, h);
+                self.sprites.draw_bullet_range(pass, group.range.clone());
+            }
+        }
     }
 }
 

@@ -99,33 +99,7 @@ pub fn build() -> Result<Built, String> {
         );
     }
     let rustc_wasm = target_dir().join("wasm32-unknown-unknown/web/looplab.wasm");
-    // wasm-opt runs before wasm-bindgen: Debian's binaryen (108) mistakes the table of
-    // JavaScript objects that wasm-bindgen adds for a table of functions, and the page
-    // then fails as it starts.
-    let (wasm, unoptimized_bytes) = if which("wasm-opt") {
-        let shrunk = target_dir().join("looplab.opt.wasm");
-        run(
-            Command::new("wasm-opt")
-                .arg("-Os")
-                // What rustc's wasm32 target emits by default.
-                .args([
-                    "--enable-bulk-memory",
-                    "--enable-mutable-globals",
-                    "--enable-nontrapping-float-to-int",
-                    "--enable-sign-ext",
-                    "--enable-reference-types",
-                    "--enable-multivalue",
-                    "--enable-simd",
-                ])
-                .arg(&rustc_wasm)
-                .arg("-o")
-                .arg(&shrunk),
-            "wasm-opt",
-        )?;
-        (shrunk, Some(size(&rustc_wasm)?))
-    } else {
-        (rustc_wasm, None)
-    };
+    let (wasm, unoptimized_bytes) = optimize(rustc_wasm)?;
     let dist = dist_dir();
     if dist.exists() {
         std::fs::remove_dir_all(&dist)
@@ -156,6 +130,37 @@ pub fn build() -> Result<Built, String> {
         unoptimized_bytes,
         took: started.elapsed(),
     })
+}
+
+/// The module `rustc_wasm` shrunk by wasm-opt where it is installed, and its size before;
+/// as it is, where it is not.
+fn optimize(rustc_wasm: PathBuf) -> Result<(PathBuf, Option<u64>), String> {
+    if !which("wasm-opt") {
+        return Ok((rustc_wasm, None));
+    }
+    // wasm-opt runs before wasm-bindgen: Debian's binaryen (108) mistakes the table of
+    // JavaScript objects that wasm-bindgen adds for a table of functions, and the page
+    // then fails as it starts.
+    let shrunk = target_dir().join("looplab.opt.wasm");
+    run(
+        Command::new("wasm-opt")
+            .arg("-Os")
+            // What rustc's wasm32 target emits by default.
+            .args([
+                "--enable-bulk-memory",
+                "--enable-mutable-globals",
+                "--enable-nontrapping-float-to-int",
+                "--enable-sign-ext",
+                "--enable-reference-types",
+                "--enable-multivalue",
+                "--enable-simd",
+            ])
+            .arg(&rustc_wasm)
+            .arg("-o")
+            .arg(&shrunk),
+        "wasm-opt",
+    )?;
+    Ok((shrunk, Some(size(&rustc_wasm)?)))
 }
 
 /// The size of `bytes` gzipped at the best compression.

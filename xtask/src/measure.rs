@@ -127,21 +127,7 @@ pub fn measure(built: &Built) -> Result<String, String> {
                 "| cap {cap} Hz ({PACING_SCENE}): present interval mean / stddev, callbacks every {refresh:.2} ms | {mean:.2} / {sd:.2} ms |\n"
             );
         }
-        let ratio = |key: &str| {
-            native[key].as_f64().unwrap_or(f64::NAN) / wasm[key].as_f64().unwrap_or(f64::NAN)
-        };
-        out += &format!(
-            "| planner, one frame: wasm / native | {:.0} / {:.0} ns ({:.2}x native speed) |\n",
-            wasm["planner_frame_ns"].as_f64().unwrap_or(f64::NAN),
-            native["planner_frame_ns"].as_f64().unwrap_or(f64::NAN),
-            ratio("planner_frame_ns")
-        );
-        out += &format!(
-            "| world update, {BULLETS} bullets: wasm / native | {:.1} / {:.1} µs ({:.2}x native speed) |\n",
-            wasm["world_update_us"].as_f64().unwrap_or(f64::NAN),
-            native["world_update_us"].as_f64().unwrap_or(f64::NAN),
-            ratio("world_update_us")
-        );
+        out += &kernel_rows(&native, &wasm);
         let errors: Vec<_> = browser
             .console()?
             .into_iter()
@@ -161,6 +147,26 @@ pub fn measure(built: &Built) -> Result<String, String> {
             .unwrap_or_default()
     );
     Ok(out)
+}
+
+/// The table's rows of the planner's and the world's cost in the page against native.
+fn kernel_rows(native: &Value, wasm: &Value) -> String {
+    let ratio = |key: &str| {
+        native[key].as_f64().unwrap_or(f64::NAN) / wasm[key].as_f64().unwrap_or(f64::NAN)
+    };
+    let mut out = format!(
+        "| planner, one frame: wasm / native | {:.0} / {:.0} ns ({:.2}x native speed) |\n",
+        wasm["planner_frame_ns"].as_f64().unwrap_or(f64::NAN),
+        native["planner_frame_ns"].as_f64().unwrap_or(f64::NAN),
+        ratio("planner_frame_ns")
+    );
+    out += &format!(
+        "| world update, {BULLETS} bullets: wasm / native | {:.1} / {:.1} µs ({:.2}x native speed) |\n",
+        wasm["world_update_us"].as_f64().unwrap_or(f64::NAN),
+        native["world_update_us"].as_f64().unwrap_or(f64::NAN),
+        ratio("world_update_us")
+    );
+    out
 }
 
 /// The same kernel natively, from the release build (`looplab bench --kernel`).
