@@ -13,7 +13,7 @@ use looplab::app::visibility::{Moment, Visibility};
 use looplab::lab::compare::{Compare, Preset};
 use looplab::session::Session;
 use looplab::tour::{
-    Figures, FramesAgainst, MachineVerdict, Need, Standing, Tour, TourPanel, stops, walk,
+    Figures, FramesAgainst, MachineVerdict, Need, StopStatus, Tour, TourPanel, stops, walk,
 };
 use looplab::world::WorldConfig;
 use looplab::world::ship::Steer;
@@ -244,8 +244,8 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
                 .to_vec(),
         };
         let mut standings = vec![
-            Standing::Watching,
-            Standing::Seen(Duration::from_secs_f64(9.9), figure),
+            StopStatus::Watching,
+            StopStatus::Seen(Duration::from_secs_f64(9.9), figure),
         ];
         for machine in verdicts {
             let mut tour = tour.clone();
@@ -254,7 +254,7 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
                 ..Figures::default()
             };
             match tour.watch(&figures, past) {
-                Standing::NotSeen(why) => standings.push(Standing::NotSeen(why)),
+                StopStatus::NotSeen(why) => standings.push(StopStatus::NotSeen(why)),
                 other => panic!("{}: {other:?} with no figures", stop.id),
             }
         }

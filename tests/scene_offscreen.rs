@@ -12,7 +12,7 @@ use looplab::app::overlay::PlatformFacts;
 use looplab::render::gpu::Gpu;
 use looplab::render::offscreen::{OffscreenTarget, render};
 use looplab::render::painter::Painter;
-use looplab::render::scene::{self, DART_THROUGH, SHIP, Showing};
+use looplab::render::scene::{self, DART_THROUGH, SHIP, SceneView};
 use looplab::render::shapes::{EXACT, Shape, ShapeInstance, ViewTransform};
 use looplab::render::sprites::SpriteFrame;
 use looplab::session::Session;
@@ -44,8 +44,8 @@ fn session(bullets: usize) -> (Session, FramePlan) {
     (s, plan)
 }
 
-fn showing(view: View) -> Showing {
-    Showing {
+fn showing(view: View) -> SceneView {
+    SceneView {
         view,
         step: STEP,
         game_now: Duration::ZERO,
@@ -335,7 +335,7 @@ fn compare_mode_draws_each_lane_in_its_tile() {
             let plan = lane.picture().expect("a picture by 0.5 s").plan;
             LanePicture {
                 world: lane.session().world(),
-                showing: Showing {
+                showing: SceneView {
                     view: plan.view,
                     step: plan.step,
                     game_now: plan.game_now,

@@ -663,7 +663,7 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
     app.finish(Duration::from_secs(30));
     let stats = stats(&stats_path);
     let hidden = &stats.hidden;
-    assert_eq!(hidden.spells, 1, "{hidden:?}");
+    assert_eq!(hidden.times_hidden, 1, "{hidden:?}");
     assert!(!hidden.run_hidden, "the game paused: {hidden:?}");
     // Hidden once the cover was mapped (a busy machine maps it later), and not after.
     assert!(

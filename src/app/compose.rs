@@ -20,7 +20,7 @@ use super::overlay_host::{OverlayFrame, OverlayHost};
 use crate::lab::compare::Compare;
 use crate::platform::process::CpuMeter;
 use crate::render::lanes::LanesScratch;
-use crate::render::scene::{self, Showing};
+use crate::render::scene::{self, SceneView};
 use crate::render::shapes::{ShapeInstance, ViewTransform};
 use crate::render::sprites::SpriteFrame;
 use crate::session::Session;
@@ -219,7 +219,7 @@ impl Composer {
                 *strip = knobs
                     .timeline
                     .then(|| inputs.readouts.history.strip(TIMELINE_SPAN));
-                let showing = Showing {
+                let showing = SceneView {
                     view: plan.view,
                     step: plan.step,
                     game_now: plan.game_now,

@@ -8,7 +8,7 @@ use crate::app::keys::{self, Action};
 use crate::lab::compare::{Compare, LaneStatus};
 use crate::lab::lane::LaneChange;
 use crate::render::lanes::{self, LanePicture, LaneView, LanesScratch};
-use crate::render::scene::Showing;
+use crate::render::scene::SceneView;
 use crate::render::shapes::ViewTransform;
 use crate::render::sprites::SpriteFrame;
 use crate::world::layout::Region;
@@ -34,7 +34,7 @@ pub fn compare_frame<'a>(
         let plan = lane.picture().map(|p| p.plan);
         pictures.push(LanePicture {
             world: session.shown(),
-            showing: Showing {
+            showing: SceneView {
                 view: plan.map_or(View::Latest, |p| p.view),
                 step: plan.map_or(step, |p| p.step),
                 game_now: plan.map_or(Duration::ZERO, |p| p.game_now),

@@ -119,7 +119,7 @@ impl OverlayHost {
                 ..Default::default()
             },
         };
-        let mut laid = overlay::Laid::default();
+        let mut laid = overlay::LayoutOutcome::default();
         let mut output = self.ctx.run_pass(input, |ctx| {
             laid = overlay::ui(ctx, model, self.audit);
         });

@@ -27,8 +27,13 @@ pub enum Platform {
     X11,
     /// A Wayland client: its compositor paces it.
     Wayland,
+    Windows,
+    /// macOS (AppKit).
+    MacOs,
     /// A browser page: `requestAnimationFrame` paces it.
     Browser,
+    /// Another windowing system, or none yet (the window never opened).
+    Other,
 }
 
 impl RunEnd {

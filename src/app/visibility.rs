@@ -7,15 +7,15 @@
 //! again, goes on from where it was, the hidden time neither simulated nor clamped (the
 //! planner's resync); `--run-hidden` keeps the simulation running, without drawing.
 //!
-//! Each hidden spell is totted up (its real time, the CPU time the process spent in it, the
-//! frames presented meanwhile) for `--stats`, and the overlay says for a while after what
-//! happened.
+//! Each time the window is hidden is totted up (its real time, the CPU time the process
+//! spent in it, the frames presented meanwhile) for `--stats`, and the overlay says for a
+//! while after what happened.
 
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-/// How long after a hidden spell the overlay still mentions it.
+/// How long after the window was hidden the overlay still mentions it.
 const NOTE_FOR: Duration = Duration::from_secs(10);
 
 /// What changed.
@@ -28,7 +28,7 @@ pub enum Change {
     },
 }
 
-/// A moment of the run, as the hidden spells' totals count it.
+/// A moment of the run, as the hidden times' totals count it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Moment {
     /// On the loop's clock.
@@ -42,7 +42,8 @@ pub struct Moment {
 /// What happened while the window was hidden, for `--stats`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct HiddenReport {
-    pub spells: u32,
+    /// Times the window was hidden and shown again.
+    pub times_hidden: u32,
     pub seconds: f64,
     /// Share of one core the process used while hidden, percent (`None` if never hidden).
     pub cpu_percent: Option<f64>,
@@ -51,16 +52,16 @@ pub struct HiddenReport {
     pub run_hidden: bool,
 }
 
-/// The window's visibility, from its events, and the totals of its hidden spells.
+/// The window's visibility, from its events, and the totals of the times it was hidden.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Visibility {
     occluded: bool,
     zero_size: bool,
-    /// When the current spell began.
+    /// When the current hidden time began.
     hidden_since: Option<Moment>,
-    /// The last hidden spell: when it ended and how long it lasted.
-    last_spell: Option<(Duration, Duration)>,
-    spells: u32,
+    /// The last time hidden: when it ended and how long it lasted.
+    last_hidden: Option<(Duration, Duration)>,
+    times_hidden: u32,
     seconds: f64,
     cpu_seconds: f64,
     presented: u64,
@@ -84,9 +85,9 @@ impl Visibility {
         self.hidden_since.is_some()
     }
 
-    /// What the overlay says of the last hidden spell, for ten seconds after it ended.
+    /// What the overlay says of the last time hidden, for ten seconds after it ended.
     pub fn note(&self, now: Duration, run_hidden: bool) -> Option<String> {
-        let (shown, after) = self.last_spell?;
+        let (shown, after) = self.last_hidden?;
         if now.saturating_sub(shown) > NOTE_FOR {
             return None;
         }
@@ -94,10 +95,10 @@ impl Visibility {
         Some(format!("hidden {:.1} s, game {did}", after.as_secs_f64()))
     }
 
-    /// The totals of the spells that ended.
+    /// The totals of the hidden times that ended.
     pub fn report(&self, run_hidden: bool) -> HiddenReport {
         HiddenReport {
-            spells: self.spells,
+            times_hidden: self.times_hidden,
             seconds: self.seconds,
             cpu_percent: (self.seconds > 0.0).then(|| self.cpu_seconds / self.seconds * 100.0),
             frames_presented: self.presented,
@@ -115,8 +116,8 @@ impl Visibility {
             (false, Some(since)) => {
                 self.hidden_since = None;
                 let after = now.at.saturating_sub(since.at);
-                self.last_spell = Some((now.at, after));
-                self.spells += 1;
+                self.last_hidden = Some((now.at, after));
+                self.times_hidden += 1;
                 self.seconds += after.as_secs_f64();
                 self.cpu_seconds += now.cpu.saturating_sub(since.cpu).as_secs_f64();
                 self.presented += now.presented.saturating_sub(since.presented);
@@ -146,7 +147,7 @@ mod tests {
         assert_eq!(v.occluded(false, at(1)), None);
         assert_eq!(v.occluded(true, at(2)), Some(Change::Hidden));
         assert!(v.is_hidden());
-        // Shrunk to nothing while covered: still one spell.
+        // Shrunk to nothing while covered: still hidden once.
         assert_eq!(v.resized(0, 0, at(3)), None);
         assert_eq!(v.occluded(false, at(4)), None, "no area yet");
         assert_eq!(
@@ -163,7 +164,7 @@ mod tests {
     }
 
     #[test]
-    fn hidden_spells_are_totted_up() {
+    fn hidden_times_are_totted_up() {
         let mut v = Visibility::default();
         assert_eq!(v.report(false).cpu_percent, None, "never hidden");
         v.occluded(true, at(2));
@@ -176,7 +177,10 @@ mod tests {
         v.occluded(true, at(8));
         v.occluded(false, at(9));
         let r = v.report(true);
-        assert_eq!((r.spells, r.seconds, r.frames_presented), (2, 4.0, 60));
+        assert_eq!(
+            (r.times_hidden, r.seconds, r.frames_presented),
+            (2, 4.0, 60)
+        );
         assert!((r.cpu_percent.unwrap() - 1.0).abs() < 1e-9, "{r:?}");
         assert!(r.run_hidden);
     }

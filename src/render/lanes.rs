@@ -5,7 +5,7 @@
 
 use glam::Vec2;
 
-use super::scene::{self, Showing};
+use super::scene::{self, SceneView};
 use super::shapes::{EXACT, Shape, ShapeInstance, ViewTransform, marker};
 use super::sprites::{BulletGroup, SpriteFrame};
 use crate::world::World;
@@ -166,7 +166,7 @@ impl LaneView {
 /// What one lane shows.
 pub struct LanePicture<'a> {
     pub world: &'a World,
-    pub showing: Showing,
+    pub showing: SceneView,
     pub view: LaneView,
     pub selected: bool,
 }

@@ -75,7 +75,7 @@ pub fn panel_backgrounds(
 
 /// What a frame of the world shows, beside the world itself.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Showing {
+pub struct SceneView {
     /// The planner's view (latest, interpolated or extrapolated).
     pub view: View,
     /// The update step the view blends over.
@@ -93,7 +93,7 @@ pub struct Showing {
 /// the window, the bench and the tests. `shapes` is scratch space kept between frames.
 pub fn sprite_frame<'a>(
     world: &'a World,
-    showing: &Showing,
+    showing: &SceneView,
     strip: Option<&Strip>,
     transform: ViewTransform,
     shapes: &'a mut Vec<ShapeInstance>,
@@ -160,7 +160,7 @@ fn rect_body(prev: Vec2, pos: Vec2, vel: Vec2, size: Vec2, color: [u8; 4]) -> Sh
 
 /// Fills `out` with everything but the stream bullets and the timeline strip; returns how
 /// many of them (the regions' borders, first: plain rectangles) go under the bullets.
-pub fn build_shapes(world: &World, showing: &Showing, out: &mut Vec<ShapeInstance>) -> usize {
+pub fn build_shapes(world: &World, showing: &SceneView, out: &mut Vec<ShapeInstance>) -> usize {
     out.clear();
     region_borders(out);
     let behind = out.len();
@@ -289,7 +289,7 @@ mod tests {
             seed: 2,
             bullets: 10,
         });
-        let showing = |reference, ghosts| Showing {
+        let showing = |reference, ghosts| SceneView {
             view: View::Latest,
             step: Duration::from_millis(16),
             game_now: Duration::ZERO,
@@ -335,7 +335,7 @@ mod tests {
         let wall = world.darts.wall;
         world.darts.pos[0].x = wall.x + wall.thickness + 20.0;
         world.darts.prev[0] = world.darts.pos[0];
-        let showing = Showing {
+        let showing = SceneView {
             view: View::Latest,
             step: Duration::from_millis(16),
             game_now: Duration::ZERO,

@@ -217,7 +217,7 @@ pub struct Visit<'a> {
 
 /// How the current stop stands.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Standing {
+pub enum StopStatus {
     /// Watching; the limit has not passed.
     Watching,
     /// The claim came true: when, and the figure that showed it.
@@ -280,22 +280,22 @@ impl Tour {
     }
 
     /// Watches the current stop on this frame's `figures` (whose clock reads `now`).
-    pub fn watch(&mut self, figures: &Figures, now: Duration) -> Standing {
+    pub fn watch(&mut self, figures: &Figures, now: Duration) -> StopStatus {
         let Some(stop) = self.stops.get(self.at) else {
-            return Standing::Watching;
+            return StopStatus::Watching;
         };
         if let Some((at, figure)) = &self.seen[self.at] {
-            return Standing::Seen(*at, figure.clone());
+            return StopStatus::Seen(*at, figure.clone());
         }
         let elapsed = now.saturating_sub(self.since);
         if let Some(figure) = stop.watch.seen(figures) {
             self.seen[self.at] = Some((elapsed, figure.clone()));
             self.missed[self.at] = None;
-            return Standing::Seen(elapsed, figure);
+            return StopStatus::Seen(elapsed, figure);
         }
         if let Some(missed) = &self.missed[self.at] {
             // Said once, with the figures of the moment the time ran out.
-            return Standing::NotSeen(missed.why.clone());
+            return StopStatus::NotSeen(missed.why.clone());
         }
         if elapsed > stop.limit {
             let (why, too_slow) = match &figures.machine {
@@ -308,22 +308,22 @@ impl Tour {
                 why: why.clone(),
                 too_slow,
             });
-            return Standing::NotSeen(why);
+            return StopStatus::NotSeen(why);
         }
-        Standing::Watching
+        StopStatus::Watching
     }
 
-    /// What the panel shows of the current stop, standing as `standing` says.
-    pub fn panel(&self, standing: &Standing) -> Option<TourPanel> {
+    /// What the panel shows of the current stop, as `status` says it stands.
+    pub fn panel(&self, status: &StopStatus) -> Option<TourPanel> {
         let stop = self.stop()?;
         let (at, of) = self.position();
-        let (line, seen) = match standing {
-            Standing::Watching => (format!("watching for: {}", stop.watch.expected()), None),
-            Standing::Seen(after, figure) => (
+        let (line, seen) = match status {
+            StopStatus::Watching => (format!("watching for: {}", stop.watch.expected()), None),
+            StopStatus::Seen(after, figure) => (
                 format!("seen after {:.1} s: {figure}", after.as_secs_f64()),
                 Some(true),
             ),
-            Standing::NotSeen(why) => (format!("not seen: {why}"), Some(false)),
+            StopStatus::NotSeen(why) => (format!("not seen: {why}"), Some(false)),
         };
         Some(TourPanel {
             heading: format!("tour {}/{of}: {}", at + 1, stop.title),
@@ -373,9 +373,9 @@ mod tests {
         let second = tour.stop().unwrap().clone();
         // Its claim not yet true: watching, then after the limit, said so with the reason.
         let nothing = Figures::default();
-        assert_eq!(tour.watch(&nothing, s(13)), Standing::Watching);
+        assert_eq!(tour.watch(&nothing, s(13)), StopStatus::Watching);
         match tour.watch(&nothing, s(12) + second.limit + s(1)) {
-            Standing::NotSeen(why) => assert!(why.contains(second.may_differ), "{why}"),
+            StopStatus::NotSeen(why) => assert!(why.contains(second.may_differ), "{why}"),
             other => panic!("{other:?}"),
         }
         // A stop whose need of the machine was measured unmet says so, measured, and keeps
@@ -388,10 +388,10 @@ mod tests {
             ..Figures::default()
         };
         tour.begin_again(s(20));
-        assert_eq!(tour.watch(&slow, s(21)), Standing::Watching);
+        assert_eq!(tour.watch(&slow, s(21)), StopStatus::Watching);
         let said = tour.watch(&slow, s(20) + second.limit + s(1));
         match &said {
-            Standing::NotSeen(why) => {
+            StopStatus::NotSeen(why) => {
                 assert!(why.contains("9 of 60 frames") && !why.contains(second.may_differ))
             }
             other => panic!("{other:?}"),
@@ -408,8 +408,8 @@ mod tests {
         while tour.stop().unwrap().id != "a-nap-on-a-weak-gpu" {
             assert!(tour.go(true, s(1)));
         }
-        assert_eq!(tour.watch(&figures(200.0), s(2)), Standing::Watching);
-        let seen = Standing::Seen(s(2), "the game is 1.4 s behind the wall clock".into());
+        assert_eq!(tour.watch(&figures(200.0), s(2)), StopStatus::Watching);
+        let seen = StopStatus::Seen(s(2), "the game is 1.4 s behind the wall clock".into());
         assert_eq!(tour.watch(&figures(1400.0), s(3)), seen);
         assert_eq!(tour.watch(&figures(0.0), s(4)), seen);
         while tour.go(true, s(5)) {}

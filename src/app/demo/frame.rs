@@ -110,7 +110,7 @@ impl Demo {
             .touring
             .as_ref()
             .filter(|t| t.on)
-            .and_then(|t| t.tour.panel(&t.standing));
+            .and_then(|t| t.tour.panel(&t.status));
         let inputs = FrameInputs::new(
             self.controls.session(),
             &self.controls.knobs,

@@ -11,7 +11,7 @@ use super::Demo;
 use crate::app::controls::Effect;
 use crate::app::keys::Action;
 use crate::lab::compare::Compare;
-use crate::tour::{FigureTracker, Need, Standing, Tour, stops};
+use crate::tour::{FigureTracker, Need, StopStatus, Tour, stops};
 
 /// The tour as the window runs it (kept after it is left, for `--stats`).
 #[derive(Clone, Debug)]
@@ -21,7 +21,7 @@ pub struct Touring {
     pub on: bool,
     tracker: FigureTracker,
     /// How the current stop stands, as of the last frame.
-    pub standing: Standing,
+    pub status: StopStatus,
 }
 
 /// The tour in `--stats`: the stops visited, in the table's order, and what each showed.
@@ -57,7 +57,7 @@ impl Demo {
                     tour,
                     on: true,
                     tracker: FigureTracker::new(now, need),
-                    standing: Standing::Watching,
+                    status: StopStatus::Watching,
                 });
                 true
             }
@@ -83,7 +83,7 @@ impl Demo {
         }
         let stop = touring.tour.stop()?.clone();
         touring.tracker = FigureTracker::new(now, stop.needs);
-        touring.standing = Standing::Watching;
+        touring.status = StopStatus::Watching;
         let (at, of) = touring.tour.position();
         // Each stop starts the loop's clocks together, so its figures are its own.
         let mut effect = self.controls.apply_setup(&stop.setup);
@@ -121,20 +121,20 @@ impl Demo {
             .as_ref()
             .map_or_else(Vec::new, Compare::agreements);
         let figures = touring.tracker.figures(presented, &others);
-        let standing = touring.tour.watch(&figures, presented);
-        if standing != touring.standing {
+        let status = touring.tour.watch(&figures, presented);
+        if status != touring.status {
             let id = touring.tour.stop().map_or("", |s| s.id);
-            match &standing {
-                Standing::Seen(after, figure) => {
+            match &status {
+                StopStatus::Seen(after, figure) => {
                     log::info!(
                         "tour: {id} seen after {:.1} s: {figure}",
                         after.as_secs_f64()
                     )
                 }
-                Standing::NotSeen(why) => log::info!("tour: {id} not seen in time; {why}"),
-                Standing::Watching => {}
+                StopStatus::NotSeen(why) => log::info!("tour: {id} not seen in time; {why}"),
+                StopStatus::Watching => {}
             }
-            touring.standing = standing;
+            touring.status = status;
         }
     }
 

@@ -97,6 +97,8 @@ impl Phase {
 struct WindowParts {
     gfx: Graphics,
     composer: Composer,
+    /// The windowing system, as the event loop's display handle says.
+    platform: Platform,
     /// Who starts the frames: the loop, a Wayland compositor or a browser.
     paced_by: PacedBy,
     /// The display's refresh rate, for snapped deltas, and where it came from.
@@ -278,7 +280,7 @@ impl App {
     }
 
     /// The window's parts around its GPU state, once it has one; the loop starts.
-    fn window_opened(&mut self, gfx: Graphics, paced_by: PacedBy) {
+    fn window_opened(&mut self, gfx: Graphics, platform: Platform, paced_by: PacedBy) {
         let strategy = self.demo.strategy();
         log::info!(
             "strategy: {} ({}), {}, {}",
@@ -310,6 +312,7 @@ impl App {
         self.window = Some(WindowParts {
             gfx,
             composer,
+            platform,
             paced_by,
             display,
         });
@@ -324,11 +327,7 @@ impl App {
         let now = self.clock.now();
         let gfx = self.window.as_ref().map(|w| &w.gfx);
         let window = WindowReport {
-            platform: match self.window.as_ref().map(|w| w.paced_by) {
-                Some(PacedBy::Compositor) => Platform::Wayland,
-                Some(PacedBy::Browser) => Platform::Browser,
-                _ => Platform::X11,
-            },
+            platform: self.window.as_ref().map_or(Platform::Other, |w| w.platform),
             end: match &self.phase {
                 Phase::Quitting { why, .. } => *why,
                 _ => RunEnd::Running,

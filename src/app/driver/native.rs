@@ -11,6 +11,7 @@ use super::{App, Phase};
 use crate::app::demo::Demo;
 use crate::app::display_rate::RefreshSource;
 use crate::app::overlay::PacedBy;
+use crate::app::stats::Platform;
 use crate::app::{AppEvent, AppOptions, NO_DISPLAY_HELP};
 use crate::failure::Failure;
 use crate::hooks::surface_faults::SurfaceFaults;
@@ -119,7 +120,8 @@ impl App {
         let Some(instance) = instance else {
             return;
         };
-        let paced_by = if is_wayland(event_loop) {
+        let platform = platform_of(event_loop);
+        let paced_by = if platform == Platform::Wayland {
             log::info!(
                 "platform: Wayland; the compositor paces the window (a frame is drawn when the \
                  last one's frame callback comes), so vsync off and an uncapped loop cannot \
@@ -143,7 +145,7 @@ impl App {
                 )
             });
         match opened {
-            Ok(gfx) => self.window_opened(gfx, paced_by),
+            Ok(gfx) => self.window_opened(gfx, platform, paced_by),
             Err(message) => self.fail(event_loop, Failure::runtime(message)),
         }
     }
@@ -303,11 +305,14 @@ impl App {
     }
 }
 
-/// Whether the event loop talks to a Wayland compositor (its display handle says so, on any
-/// platform).
-fn is_wayland(event_loop: &ActiveEventLoop) -> bool {
+/// The windowing system the event loop talks to, as its display handle says.
+fn platform_of(event_loop: &ActiveEventLoop) -> Platform {
     use winit::raw_window_handle::{HasDisplayHandle, RawDisplayHandle};
-    event_loop
-        .display_handle()
-        .is_ok_and(|h| matches!(h.as_raw(), RawDisplayHandle::Wayland(_)))
+    match event_loop.display_handle().map(|h| h.as_raw()) {
+        Ok(RawDisplayHandle::Xlib(_) | RawDisplayHandle::Xcb(_)) => Platform::X11,
+        Ok(RawDisplayHandle::Wayland(_)) => Platform::Wayland,
+        Ok(RawDisplayHandle::Windows(_)) => Platform::Windows,
+        Ok(RawDisplayHandle::AppKit(_)) => Platform::MacOs,
+        _ => Platform::Other,
+    }
 }

@@ -31,7 +31,7 @@ use winit::platform::web::{EventLoopExtWebSys, WindowAttributesExtWebSys, Window
 use super::{App, Phase};
 use crate::app::demo::Demo;
 use crate::app::overlay::PacedBy;
-use crate::app::stats::StatsReport;
+use crate::app::stats::{Platform, StatsReport};
 use crate::app::{AppEvent, AppOptions};
 use crate::failure::Failure;
 use crate::platform::clock::WallClock;
@@ -237,7 +237,7 @@ impl App {
                     "platform: a browser page; requestAnimationFrame paces the loop, which \
                      cannot outrun the display, and a frame cap lets callbacks pass"
                 );
-                self.window_opened(gfx, PacedBy::Browser);
+                self.window_opened(gfx, Platform::Browser, PacedBy::Browser);
             }
             Err(message) => {
                 show_failure(&format!("Looplab cannot draw in this page: {message}"));

@@ -49,7 +49,7 @@ pub struct PlacedText {
 
 /// What [`ui`] laid out.
 #[derive(Default)]
-pub struct Laid {
+pub struct LayoutOutcome {
     /// Buttons clicked.
     pub actions: Vec<Action>,
     /// The panels' rectangles in points, whose backgrounds the sprite pipeline draws.
@@ -75,8 +75,8 @@ pub fn help_region(compare: bool) -> Region {
 
 /// Lays out the captions, the timeline's words and, when shown, the overlay panel and the
 /// help. With `audit`, also says where every text landed.
-pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> Laid {
-    let mut laid = Laid::default();
+pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> LayoutOutcome {
+    let mut laid = LayoutOutcome::default();
     let place = Placement::new(&m.transform);
     laid.texts = region_words(ctx, m, &place, audit);
     if !m.knobs.overlay {
@@ -111,7 +111,7 @@ fn region_words(
 ) -> Vec<PlacedText> {
     let knobs = m.knobs;
     let help = (knobs.overlay && knobs.help).then(|| help_region(knobs.compare.is_some()));
-    let mut words = Words {
+    let mut words = WorldText {
         painter: ctx.layer_painter(egui::LayerId::background()),
         place,
         covered: help,
@@ -442,7 +442,7 @@ impl Placement {
 const CAPTION_GREY: Color32 = Color32::from_gray(220);
 
 /// Text painted straight onto a layer at world positions.
-struct Words<'a> {
+struct WorldText<'a> {
     painter: egui::Painter,
     place: &'a Placement,
     /// Where a panel painted over the words is (the help): words there are not painted.
@@ -451,7 +451,7 @@ struct Words<'a> {
     audit: Option<Vec<PlacedText>>,
 }
 
-impl Words<'_> {
+impl WorldText<'_> {
     /// Paints `text`, which belongs in `within`, with its top left at the world point `at`;
     /// returns its width in points.
     fn text(&mut self, within: Region, at: Vec2, text: &str, size: f32, colour: Color32) -> f32 {
@@ -480,7 +480,7 @@ impl Words<'_> {
 
 /// The timeline's caption and legend, its row names, and how far the game clock is from the
 /// wall clock.
-fn timeline_words(words: &mut Words, strip: &Strip, paused: bool) {
+fn timeline_words(words: &mut WorldText, strip: &Strip, paused: bool) {
     let region = LAYOUT.timeline;
     let g = timeline::geometry(region);
     let colour = |k: MarkKind| {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use looplab_timing::{FramePlan, StatsSummary};
 
-pub use layout::{Laid, PlacedText, TOUR_INVITE, graph_scale_ms, help_region, ui};
+pub use layout::{LayoutOutcome, PlacedText, TOUR_INVITE, graph_scale_ms, help_region, ui};
 pub use speed::{SpeedWatch, speed_warning};
 pub use words::{captions, status_rows, steer_delay_text, taps_text};
 
