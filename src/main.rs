@@ -12,5 +12,5 @@ fn main() -> std::process::ExitCode {
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    looplab::web::start();
+    looplab::web::entry::start();
 }

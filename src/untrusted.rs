@@ -11,9 +11,9 @@ use crate::cli::{Cli, one_line};
 use crate::hooks::key_script::KeyScript;
 use crate::lab::compare::parse_lane;
 use crate::lab::profile::parse_profiles;
-use crate::page_args::page_options;
 use crate::session::recording::Recording;
 use crate::session::trace::Trace;
+use crate::web::address::page_options;
 
 /// A reader of user input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

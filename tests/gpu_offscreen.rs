@@ -20,7 +20,7 @@ const WIDTH: u32 = 1280;
 const HEIGHT: u32 = 720;
 
 fn gpu() -> Gpu {
-    looplab::testkit::private_runtime_dir(
+    looplab_headless::private_runtime_dir(
         &std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg"),
     )
     .unwrap_or_else(|e| panic!("{e}"));

@@ -23,7 +23,7 @@ use looplab_timing::{FramePlan, LoopSettings, Strategy, View};
 const STEP: Duration = Duration::from_nanos(16_666_667);
 
 fn gpu() -> Gpu {
-    looplab::testkit::private_runtime_dir(
+    looplab_headless::private_runtime_dir(
         &std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg"),
     )
     .unwrap_or_else(|e| panic!("{e}"));

@@ -65,7 +65,7 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
             std::fs::create_dir_all(dir).unwrap();
             std::fs::copy(&shot, dir.join(shot.file_name().unwrap())).unwrap();
         }
-        let picture = looplab::testkit::Image::read_png(&shot).unwrap();
+        let picture = looplab_headless::Image::read_png(&shot).unwrap();
         // The stop's heading, in gold, leads the panel.
         let gold = picture.count((16, 16, 316, 36), [255, 210, 90], 40);
         report.push((stop.id, gold));

@@ -322,7 +322,7 @@ fn the_ship_is_steered_and_the_timeline_drawn() {
     // The strip along the bottom is drawn in its colours, then hidden with T.
     let strip = (56, 626, 1264, 710);
     let marks = |path: &std::path::Path| {
-        let shot = looplab::testkit::Image::read_png(path).unwrap();
+        let shot = looplab_headless::Image::read_png(path).unwrap();
         let update = shot.count(strip, [90, 200, 110], 12);
         let render = shot.count(strip, [80, 140, 255], 12) + shot.count(strip, [175, 115, 255], 12);
         let wait = shot.count(strip, [95, 95, 110], 6);

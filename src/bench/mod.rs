@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::lab::compare::Preset;
 use crate::render::gpu::Gpu;
-use crate::testkit::Scratch;
 use headless::{PacingResult, RenderTickResult, SpriteVariant, ThroughputResult, WorldResult};
 use host::Host;
+use looplab_headless::Scratch;
 use measure::median;
 use windowed::{Display, LatencyResult, LatencySetting};
 
@@ -111,7 +111,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     let q = options.quick;
     let scratch = Scratch::new("bench")?;
     // Before the GPU opens: the displays the bench starts get the same directory.
-    crate::testkit::private_runtime_dir(&scratch.runtime_dir())?;
+    looplab_headless::private_runtime_dir(&scratch.runtime_dir())?;
     let gpu = Gpu::headless()?;
     let host = Host::describe(gpu.adapter_summary());
     let mut notes = Vec::new();

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::headless::{DrawTarget, PacingResult, SpriteVariant, ThroughputResult};
 use super::measure::{median, percentile};
 use crate::session::frame::{FrameLog, FrameRecord};
-use crate::testkit::{self, Scratch, Xvfb};
+use looplab_headless::{Scratch, Xvfb};
 
 /// Frames in the first second of a run are left out: start-up is not steady.
 const WARM_UP: Duration = Duration::from_secs(1);
@@ -58,7 +58,7 @@ impl Display {
         let log = self.file(&format!("{name}.json"));
         let _ = std::fs::remove_file(&log);
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-        let child = testkit::ends_with_us(&mut Command::new(exe))
+        let child = looplab_headless::ends_with_us(&mut Command::new(exe))
             .args(args)
             .args(["--frame-log", log.to_str().unwrap_or_default()])
             .env("DISPLAY", &self.name)
@@ -94,7 +94,7 @@ impl Display {
         let mut all: Vec<&str> = args.to_vec();
         all.extend(["--exit-after", &exit]);
         let (child, log) = self.spawn(name, &all)?;
-        testkit::focus_window(&self.name, "Looplab")
+        looplab_headless::focus_window(&self.name, "Looplab")
             .map_err(|e| format!("could not focus the window: {e}"))?;
         std::thread::sleep(Duration::from_millis(800));
         let mut rng = Rand32::new(7);
@@ -102,7 +102,7 @@ impl Display {
             // Random gaps, so key arrivals fall at every phase of the frame (and of the
             // update).
             std::thread::sleep(Duration::from_millis(90 + rng.rand_range(0..120) as u64));
-            let _ = testkit::run_on(&self.name, "xdotool", &["key", key]);
+            let _ = looplab_headless::run_on(&self.name, "xdotool", &["key", key]);
         }
         finish(child, &log, seconds)
     }

@@ -6,6 +6,7 @@
 mod args;
 mod lab;
 mod load;
+pub mod motion;
 
 use std::process::ExitCode;
 
@@ -147,12 +148,12 @@ fn run_window(app: &AppArgs) -> Result<(), Failure> {
 /// Ctrl+C, SIGTERM or SIGHUP in the lab or the bench stops the work where it is: a report
 /// or plot being written is abandoned (its temporary file removed, the file it was to
 /// replace left as it was), the bench's scratch directory goes, its display servers and
-/// windows end with it ([`crate::testkit::ends_with_us`]), and the process exits with the
+/// windows end with it ([`looplab_headless::ends_with_us`]), and the process exits with the
 /// signal's status. There is nothing to save: a lab or bench cut short has no report.
 fn stop_cleanly_on_signals() -> Result<(), Failure> {
     fn end_now() {
         files::remove_unfinished();
-        crate::testkit::remove_scratches();
+        looplab_headless::remove_scratches();
     }
     signals::watch(
         |signal| {
@@ -169,7 +170,7 @@ fn stop_cleanly_on_signals() -> Result<(), Failure> {
 fn run_motion(args: MotionArgs) -> Result<(), Failure> {
     let dir = &args.out;
     files::fresh_directory("--out", dir)?;
-    let options = crate::motion::MotionOptions {
+    let options = motion::MotionOptions {
         strategies: args.strategies,
         update_rate: args.ups,
         fps: args.fps,
@@ -178,7 +179,7 @@ fn run_motion(args: MotionArgs) -> Result<(), Failure> {
         height: args.width * 9 / 16,
         bullets: args.bullets,
     };
-    let frames = crate::motion::render_motion(&options, dir).map_err(Failure::runtime)?;
+    let frames = motion::render_motion(&options, dir).map_err(Failure::runtime)?;
     eprintln!(
         "{frames} frames for each of {} strategies written to {}",
         options.strategies.len(),

@@ -7,7 +7,8 @@ use plotters::prelude::*;
 
 use super::report::LabReport;
 use super::run::STRIP_END;
-use crate::session::timeline::{StripGeometry, StripPiece, TIMELINE_SPAN, strip_pieces};
+use crate::session::timeline::TIMELINE_SPAN;
+use crate::view::timeline::{StripGeometry, StripPiece, strip_pieces};
 use crate::world::layout::Region;
 use looplab_timing::Strategy;
 

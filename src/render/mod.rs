@@ -110,20 +110,8 @@ pub struct Graphics {
 impl Graphics {
     /// Creates the surface for `window`, a device that can present to it, and the pipelines:
     /// with the bare instanced renderer for the bullets when `bare`, and `faults` standing in
-    /// for some surface textures (both test hooks).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn new(
-        window: Arc<Window>,
-        instance: wgpu::Instance,
-        vsync: bool,
-        bare: bool,
-        faults: Option<SurfaceFaults>,
-    ) -> Result<Self, String> {
-        pollster::block_on(Self::create(window, instance, vsync, bare, faults))
-    }
-
-    /// [`Graphics::new`] as a future, for a page, whose thread may not block on the adapter
-    /// and device requests.
+    /// for some surface textures (both test hooks). A future, since a page's thread may not
+    /// block on the adapter and device requests; a native window blocks on it.
     pub async fn create(
         window: Arc<Window>,
         instance: wgpu::Instance,

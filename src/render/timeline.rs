@@ -3,7 +3,8 @@
 //! legend, how far behind the game is) are the overlay's.
 
 use super::shapes::{Shape, ShapeInstance, marker, segment};
-use crate::session::timeline::{Strip, StripGeometry, StripPiece, strip_pieces};
+use crate::session::timeline::Strip;
+use crate::view::timeline::{StripGeometry, StripPiece, strip_pieces};
 use crate::world::layout::{CAPTION_HEIGHT, Region};
 
 /// Width of the row names on the strip's left.

@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use looplab::app::stats::StatsReport;
-use looplab::testkit;
 
 /// The window tests share two cores with lavapipe and Xvfb: they run one at a time, so their
 /// frame rates are their own.
@@ -28,54 +27,58 @@ pub fn assert_clean(log: &str) {
 
 /// A private X server for one test (the project's test kit, with panics for errors).
 pub struct Xvfb {
-    server: testkit::Xvfb,
+    server: looplab_headless::Xvfb,
     pub display: String,
 }
 
 impl Xvfb {
     /// Starts Xvfb on a free display number.
     pub fn start() -> Xvfb {
-        let server = testkit::Xvfb::start("1280x800x24").unwrap_or_else(|e| panic!("{e}"));
+        let server = looplab_headless::Xvfb::start("1280x800x24").unwrap_or_else(|e| panic!("{e}"));
         let display = server.display().to_string();
         Xvfb { server, display }
     }
 
     /// Runs a command on this display and returns its output.
     pub fn run(&self, program: &str, args: &[&str]) -> Output {
-        testkit::run_on(self.server.display(), program, args).unwrap_or_else(|e| panic!("{e}"))
+        looplab_headless::run_on(self.server.display(), program, args)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Focuses the Looplab window and presses `keys`.
     pub fn keys(&self, keys: &[&str]) {
-        testkit::press_keys(&self.display, "Looplab", keys, 30).unwrap_or_else(|e| panic!("{e}"));
+        looplab_headless::press_keys(&self.display, "Looplab", keys, 30)
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// Focuses the Looplab window and holds `key` down for `seconds`.
     pub fn hold(&self, key: &str, seconds: f64) {
-        testkit::hold_key(&self.display, "Looplab", key, seconds).unwrap_or_else(|e| panic!("{e}"));
+        looplab_headless::hold_key(&self.display, "Looplab", key, seconds)
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// Waits until a Looplab window exists.
     pub fn wait_for_window(&self) {
-        testkit::wait_for_window(&self.display, "Looplab").unwrap_or_else(|e| panic!("{e}"));
+        looplab_headless::wait_for_window(&self.display, "Looplab")
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// A screenshot of the whole screen as PNG.
     pub fn screenshot(&self, path: &Path) {
-        testkit::screenshot(&self.display, path).unwrap_or_else(|e| panic!("{e}"));
+        looplab_headless::screenshot(&self.display, path).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
 /// A private Weston compositor (headless) for one test, in the scratch directory's runtime
 /// directory.
 pub struct Weston {
-    pub server: testkit::Weston,
+    pub server: looplab_headless::Weston,
 }
 
 impl Weston {
     /// Starts Weston with a 1280x800 output (the 720-pixel window and Weston's panel).
     pub fn start(scratch: &Scratch) -> Weston {
-        let server = testkit::Weston::start(&scratch.0.runtime_dir(), 1280, 800)
+        let server = looplab_headless::Weston::start(&scratch.0.runtime_dir(), 1280, 800)
             .unwrap_or_else(|e| panic!("{e}"));
         Weston { server }
     }
@@ -89,11 +92,11 @@ impl Weston {
 }
 
 /// A scratch directory removed at the end of the test.
-pub struct Scratch(testkit::Scratch);
+pub struct Scratch(looplab_headless::Scratch);
 
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
-        Scratch(testkit::Scratch::new(name).unwrap_or_else(|e| panic!("{e}")))
+        Scratch(looplab_headless::Scratch::new(name).unwrap_or_else(|e| panic!("{e}")))
     }
 
     pub fn path(&self, file: &str) -> PathBuf {

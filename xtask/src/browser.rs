@@ -1,5 +1,5 @@
 //! Headless Chromium driven through WebDriver: Debian's `chromium` and `chromium-driver`,
-//! through fantoccini. The browser's counterpart of the app's test kit (`src/testkit.rs`):
+//! through fantoccini. The browser's counterpart of the window's headless kit (`crates/looplab-headless`):
 //! the page's tests, its screenshot and its measurements all start the browser here.
 //!
 //! Without a GPU, Chromium draws WebGL2 with SwiftShader (ANGLE on its software Vulkan).

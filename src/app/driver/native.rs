@@ -136,13 +136,13 @@ impl App {
             .create_window(self.window_attributes())
             .map_err(|e| format!("cannot create a window: {e}"))
             .and_then(|window| {
-                Graphics::new(
+                pollster::block_on(Graphics::create(
                     Arc::new(window),
                     instance,
                     self.demo.knobs().vsync,
                     hooks.bare_renderer,
                     hooks.surface_faults.map(SurfaceFaults::every),
-                )
+                ))
             });
         match opened {
             Ok(gfx) => self.window_opened(gfx, platform, paced_by),

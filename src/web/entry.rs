@@ -1,13 +1,13 @@
 //! The page's entry point: the same window in a browser, where the browser owns the loop
 //! (see [`crate::app::driver::page`]). The page's address carries the window's options
-//! ([`crate::page_args`]); logs and panics go to the browser's console; and the page's
+//! ([`crate::web::address`]); logs and panics go to the browser's console; and the page's
 //! script gets two functions, `looplabStats()` (the run so far, as JSON) and
 //! `looplabKernel(bullets)` (the planner's and the world's cost in this browser).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::app::driver::page;
-use crate::page_args::page_options;
+use crate::web::address::page_options;
 
 /// Starts Looplab in the page; the browser's event loop runs it from here.
 pub fn start() {

@@ -1,5 +1,5 @@
-//! The kit that runs the real window where no person is watching, shared by the tests and
-//! `looplab bench`: a private Xvfb display or Weston compositor, a scratch directory with a private runtime
+//! The kit that runs the real window where no person is watching, shared by the tests,
+//! `looplab bench`'s windowed runs and xtask: a private Xvfb display or Weston compositor, a scratch directory with a private runtime
 //! directory, keys sent with xdotool, screenshots with ImageMagick. A missing tool is an
 //! error that names the Debian package to install; nothing here skips.
 
@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use crate::platform::files::Leftovers;
+use std::sync::{Mutex, MutexGuard};
 
 /// A private X server, stopped when dropped.
 pub struct Xvfb {
@@ -347,7 +347,7 @@ impl Scratch {
             std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700))
                 .map_err(|e| format!("cannot make {} private: {e}", runtime.display()))?;
         }
-        SCRATCHES.add(&dir);
+        scratches().push(dir.clone());
         Ok(Scratch { dir })
     }
 
@@ -365,7 +365,7 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
-        SCRATCHES.forget(&self.dir);
+        scratches().retain(|d| d != &self.dir);
     }
 }
 
@@ -402,11 +402,17 @@ pub fn private_runtime_dir(dir: &Path) -> Result<(), String> {
     .clone()
 }
 
-/// The scratch directories in use.
-static SCRATCHES: Leftovers = Leftovers::new();
+/// The scratch directories in use: a signal that ends the process at once leaves no
+/// destructor to remove them.
+fn scratches() -> MutexGuard<'static, Vec<PathBuf>> {
+    static IN_USE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    IN_USE.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Removes every scratch directory in use: the process is about to end on a signal, and
 /// no destructor will run.
 pub fn remove_scratches() {
-    SCRATCHES.remove_all();
+    for dir in scratches().drain(..) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
