@@ -4,7 +4,7 @@ use alloc::string::String;
 use core::fmt;
 use core::time::Duration;
 
-use crate::units::{Rate, TimeScale};
+use crate::accepted::{MAX_HZ, MAX_TIME_SCALE, MIN_HZ, STRATEGY_IDS};
 
 /// A value the loop cannot run with. Every message names the value and says what would be
 /// accepted, so it can be shown to a person as it is.
@@ -12,11 +12,12 @@ use crate::units::{Rate, TimeScale};
 #[non_exhaustive]
 pub enum TimingError {
     /// A rate in hertz that is not finite, not positive, or outside
-    /// [`Rate::MIN_HZ`]..=[`Rate::MAX_HZ`].
+    /// [`Rate::MIN_HZ`](crate::Rate::MIN_HZ)..=[`Rate::MAX_HZ`](crate::Rate::MAX_HZ).
     InvalidRate(f64),
     /// A period that no accepted rate has (zero, or longer than `1 / Rate::MIN_HZ`).
     InvalidPeriod(Duration),
-    /// A time scale that is negative, not finite, or above [`TimeScale::MAX`].
+    /// A time scale that is negative, not finite, or above
+    /// [`TimeScale::MAX`](crate::TimeScale::MAX).
     InvalidTimeScale(f64),
     /// Text that is not a rate.
     ParseRate(String),
@@ -35,23 +36,19 @@ impl fmt::Display for TimingError {
             TimingError::InvalidRate(hz) if *hz <= 0.0 => {
                 write!(f, "rate must be positive, got {hz}")
             }
-            TimingError::InvalidRate(hz) => write!(
-                f,
-                "rate {hz} Hz is outside {} to {} Hz",
-                Rate::MIN_HZ,
-                Rate::MAX_HZ
-            ),
+            TimingError::InvalidRate(hz) => {
+                write!(f, "rate {hz} Hz is outside {} to {} Hz", MIN_HZ, MAX_HZ)
+            }
             TimingError::InvalidPeriod(d) => write!(
                 f,
                 "a period of {d:?} is not a rate (periods from 1 us to 100 s are accepted)"
             ),
-            TimingError::InvalidTimeScale(x) if x.is_finite() && *x > TimeScale::MAX => {
-                write!(f, "time scale {x} is larger than {}", TimeScale::MAX)
+            TimingError::InvalidTimeScale(x) if x.is_finite() && *x > MAX_TIME_SCALE => {
+                write!(f, "time scale {x} is larger than {MAX_TIME_SCALE}")
             }
             TimingError::InvalidTimeScale(x) => write!(
                 f,
-                "time scale must be a number from 0 to {}, got {x}",
-                TimeScale::MAX
+                "time scale must be a number from 0 to {MAX_TIME_SCALE}, got {x}"
             ),
             TimingError::ParseRate(s) => {
                 write!(
@@ -64,11 +61,11 @@ impl fmt::Display for TimingError {
             }
             TimingError::UnknownStrategy(s) => {
                 write!(f, "unknown strategy {s:?} (choose from ")?;
-                for (i, strategy) in crate::Strategy::ALL.iter().enumerate() {
+                for (i, id) in STRATEGY_IDS.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    f.write_str(strategy.id())?;
+                    f.write_str(id)?;
                 }
                 f.write_str(")")
             }

@@ -221,6 +221,7 @@ pub struct ReadmeDoctests;
 
 extern crate alloc;
 
+mod accepted;
 mod accumulator;
 mod budget;
 mod callbacks;

@@ -9,6 +9,7 @@ use core::fmt;
 use core::str::FromStr;
 use core::time::Duration;
 
+use crate::accepted;
 use crate::error::TimingError;
 
 const NANOS_PER_SEC: u128 = 1_000_000_000;
@@ -34,10 +35,10 @@ pub struct Rate(f64);
 impl Rate {
     /// The lowest rate accepted, once every 100 seconds: slower than any loop needs, and it
     /// keeps every period within what a `u64` of nanoseconds times a frame count can hold.
-    pub const MIN_HZ: f64 = 0.01;
+    pub const MIN_HZ: f64 = accepted::MIN_HZ;
     /// The highest rate accepted: a period of one microsecond, about the finest an OS timer
     /// or a spin can resolve.
-    pub const MAX_HZ: f64 = 1_000_000.0;
+    pub const MAX_HZ: f64 = accepted::MAX_HZ;
     /// 60 Hz: the refresh rate of most displays and the step most physics engines assume.
     pub const SIXTY_HZ: Rate = Rate(60.0);
 
@@ -135,7 +136,7 @@ impl TimeScale {
     pub const ZERO: Self = Self { num: 0, den: 1 };
     /// The largest factor accepted. A thousand times real time already turns a second into
     /// a quarter of an hour of game time, past what any loop setting is meant to survive.
-    pub const MAX: f64 = 1000.0;
+    pub const MAX: f64 = accepted::MAX_TIME_SCALE;
 
     /// A scale from a factor such as 0.5 or 2, kept to the millionth, or an error if it is
     /// negative, not finite or above [`TimeScale::MAX`].

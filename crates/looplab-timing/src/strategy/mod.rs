@@ -30,6 +30,7 @@ use core::time::Duration;
 
 use alloc::string::ToString;
 
+use crate::accepted;
 use crate::accumulator::Accumulator;
 use crate::deadline::DeadlineGrid;
 use crate::error::TimingError;
@@ -107,16 +108,7 @@ impl Strategy {
 
     /// A stable lowercase identifier, `catch-up`, that [`FromStr`] reads back.
     pub fn id(self) -> &'static str {
-        match self {
-            Strategy::Uncapped => "uncapped",
-            Strategy::FixedSleep => "fixed-sleep",
-            Strategy::Variable => "variable",
-            Strategy::CatchUp => "catch-up",
-            Strategy::Interpolated => "interpolated",
-            Strategy::Extrapolated => "extrapolated",
-            Strategy::Predicted => "predicted",
-            Strategy::PredictedKept => "predicted-kept",
-        }
+        accepted::STRATEGY_IDS[self as usize]
     }
 
     /// How it plans updates.
@@ -211,6 +203,18 @@ impl Updates {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_strategy_is_declared_in_its_place_in_all_so_its_id_is_its_own() {
+        for (i, s) in Strategy::ALL.into_iter().enumerate() {
+            assert_eq!(s as usize, i, "{s:?}");
+            assert_eq!(s.id().parse::<Strategy>(), Ok(s));
+        }
+        let mut ids: alloc::vec::Vec<&str> = Strategy::ALL.map(Strategy::id).to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), Strategy::ALL.len());
+    }
 
     #[test]
     fn ids_round_trip_and_unknown_names_are_refused() {

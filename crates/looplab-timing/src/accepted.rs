@@ -1,0 +1,24 @@
+//! What the crate accepts, in one leaf that the types and the error messages both read: the
+//! range of rates, the largest time scale and the strategies' ids. The types publish these
+//! as [`Rate::MIN_HZ`](crate::Rate::MIN_HZ), [`TimeScale::MAX`](crate::TimeScale::MAX) and
+//! [`Strategy::id`](crate::Strategy::id); keeping them here lets the error type name them
+//! without importing the types that return it.
+
+/// The lowest rate accepted, in hertz.
+pub(crate) const MIN_HZ: f64 = 0.01;
+/// The highest rate accepted, in hertz.
+pub(crate) const MAX_HZ: f64 = 1_000_000.0;
+/// The largest time scale accepted.
+pub(crate) const MAX_TIME_SCALE: f64 = 1000.0;
+/// Each strategy's id, in the order the strategies are declared (and listed in
+/// [`Strategy::ALL`](crate::Strategy::ALL)).
+pub(crate) const STRATEGY_IDS: [&str; 8] = [
+    "uncapped",
+    "fixed-sleep",
+    "variable",
+    "catch-up",
+    "interpolated",
+    "extrapolated",
+    "predicted",
+    "predicted-kept",
+];
