@@ -9,7 +9,7 @@
 //!   picture and present, through a few calls that tests make without a window.
 //! - the demo's parts: [`controls`] (what each key does to the loop), [`input_queue`] (keys
 //!   as they came, until the frame applies them), [`lanes_view`], [`record`], [`replay`],
-//!   [`stats`] (`--stats`);
+//!   [`speed`] (whether the game keeps to real time), [`stats`] (`--stats`);
 //! - the picture: [`compose`] (the sprites and the overlay's words of one frame),
 //!   [`overlay`] and [`overlay_host`] (egui's words and panels), [`display_rate`] and
 //!   [`visibility`] (what the driver learns of the display and the window).
@@ -27,6 +27,7 @@ pub mod overlay;
 pub mod overlay_host;
 pub mod record;
 pub mod replay;
+pub mod speed;
 pub mod stats;
 pub mod visibility;
 

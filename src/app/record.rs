@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::overlay::SpeedWatch;
+use super::speed::SpeedWatch;
 use crate::failure::Failure;
 use crate::platform::files;
 use crate::session::frame::{FrameLog, FrameRecord, KeyLatency};

@@ -8,7 +8,6 @@ use std::time::Duration;
 use looplab_timing::Strategy;
 use serde::{Deserialize, Serialize};
 
-use super::demo::touring::TourReport;
 use super::display_rate::DisplayReport;
 use super::record::StrategyTotals;
 use super::visibility::HiddenReport;
@@ -240,4 +239,26 @@ pub fn compare_report(c: &Compare, now: Duration) -> CompareReport {
         preset: c.preset,
         lanes,
     }
+}
+
+/// The tour in `--stats`: the stops visited, in the table's order, and what each showed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TourReport {
+    pub stops: Vec<StopReport>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StopReport {
+    pub id: String,
+    /// Seconds from the stop's start to its claim coming true, and the figure that showed
+    /// it; `None` if it did not while the stop was on.
+    pub seen_after_s: Option<f64>,
+    pub seen: Option<String>,
+    /// Why it was not seen, when its time ran out first: what was expected, and what this
+    /// machine measured or may lack.
+    #[serde(default)]
+    pub missed: Option<String>,
+    /// The stop's need of the machine was measured unmet: it was too slow for the claim.
+    #[serde(default)]
+    pub too_slow: bool,
 }

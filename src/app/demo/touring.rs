@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use looplab_timing::FramePlan;
-use serde::{Deserialize, Serialize};
 
 use super::Demo;
 use crate::app::controls::Effect;
 use crate::app::keys::Action;
+use crate::app::stats::{StopReport, TourReport};
 use crate::lab::compare::Compare;
 use crate::tour::{FigureTracker, Need, StopStatus, Tour, stops};
 
@@ -22,28 +22,6 @@ pub struct Touring {
     tracker: FigureTracker,
     /// How the current stop stands, as of the last frame.
     pub status: StopStatus,
-}
-
-/// The tour in `--stats`: the stops visited, in the table's order, and what each showed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TourReport {
-    pub stops: Vec<StopReport>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StopReport {
-    pub id: String,
-    /// Seconds from the stop's start to its claim coming true, and the figure that showed
-    /// it; `None` if it did not while the stop was on.
-    pub seen_after_s: Option<f64>,
-    pub seen: Option<String>,
-    /// Why it was not seen, when its time ran out first: what was expected, and what this
-    /// machine measured or may lack.
-    #[serde(default)]
-    pub missed: Option<String>,
-    /// The stop's need of the machine was measured unmet: it was too slow for the claim.
-    #[serde(default)]
-    pub too_slow: bool,
 }
 
 impl Demo {

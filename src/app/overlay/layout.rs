@@ -8,9 +8,10 @@ use egui::{Align2, Color32, RichText};
 use glam::Vec2;
 use looplab_timing::Strategy;
 
-use super::super::controls::Knobs;
 use super::*;
+use crate::app::controls::Knobs;
 use crate::app::keys::{Action, BINDINGS, strategy_key};
+use crate::app::speed::speed_warning;
 use crate::render::shapes::ViewTransform;
 use crate::render::timeline;
 use crate::session::Session;

@@ -5,7 +5,6 @@
 //! point one world pixel), and the renderer paints what it lays out.
 
 mod layout;
-mod speed;
 mod words;
 
 use std::sync::Arc;
@@ -13,7 +12,6 @@ use std::sync::Arc;
 use looplab_timing::{FramePlan, StatsSummary};
 
 pub use layout::{LayoutOutcome, PlacedText, TOUR_INVITE, graph_scale_ms, help_region, ui};
-pub use speed::{SpeedWatch, speed_warning};
 pub use words::{captions, status_rows, steer_delay_text, taps_text};
 
 use super::controls::Knobs;
@@ -103,6 +101,7 @@ mod tests {
     use super::words::*;
     use super::*;
     use crate::app::compose::{FrameInputs, Readouts, overlay_model};
+    use crate::app::speed::speed_warning;
     use crate::session::ship_input::Taps;
     use crate::world::WorldConfig;
     use crate::world::layout::LAYOUT;
