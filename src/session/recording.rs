@@ -230,15 +230,55 @@ impl Recording {
     /// by hand.
     pub fn parse(text: &str) -> Result<Recording, String> {
         let (header, lines): (Header, _) =
-            json_lines::open(text, "looplab_recording", "recording", VERSION).map_err(|e| {
-                if e.starts_with("is a version 1 ") {
-                    "is a version 1 recording, of held arrows; this Looplab records what each \
-                     update received (version 2) and cannot replay it exactly: record it again"
-                        .to_string()
-                } else {
-                    e
-                }
-            })?;
+            json_lines::open(text, "looplab_recording", "recording", VERSION)
+                .map_err(explain_version_1)?;
+        let run = HeaderRun::check(&header)?;
+        let body = Body::read(text, lines)?;
+        let (Some((end_line, end)), Some((checked_len, written))) = (body.end, body.checksum)
+        else {
+            return Err(cut_short(body.changes.len()));
+        };
+        check_checksum(text, checked_len, &written)?;
+        let end = recorded_end(end_line, end, body.changes.last())?;
+        Ok(Recording {
+            world: WorldConfig {
+                seed: header.seed,
+                bullets: header.bullets,
+            },
+            strategy: run.strategy,
+            update_rate: run.update_rate,
+            max_updates: header.max_updates,
+            frame_cap: run.frame_cap,
+            changes: body.changes,
+            end,
+        })
+    }
+}
+
+/// Turns the shared "another version" refusal of a version 1 file into one that says why
+/// it cannot be played: it recorded held arrows, which the updates no longer read.
+fn explain_version_1(e: String) -> String {
+    if e.starts_with("is a version 1 ") {
+        "is a version 1 recording, of held arrows; this Looplab records what each \
+         update received (version 2) and cannot replay it exactly: record it again"
+            .to_string()
+    } else {
+        e
+    }
+}
+
+/// What the header's loop fields stand for, checked once so a bad header is refused on
+/// line 1 rather than when the replay reaches it.
+struct HeaderRun {
+    strategy: Strategy,
+    update_rate: Rate,
+    frame_cap: Option<Rate>,
+}
+
+impl HeaderRun {
+    /// The header's strategy and rates, or what is wrong with them, its bullets or its
+    /// update limit (in that order, so a file with several faults names the same one).
+    fn check(header: &Header) -> Result<HeaderRun, String> {
         let strategy: Strategy = header
             .strategy
             .parse()
@@ -259,102 +299,139 @@ impl Recording {
         if header.max_updates == Some(0) {
             return Err("line 1: max_updates must be at least 1 (or null)".into());
         }
-        let mut changes: Vec<SteerChange> = Vec::new();
-        let (mut end, mut checksum) = (None, None);
-        for (n, line) in lines {
-            if checksum.is_some() {
-                return Err(format!("has more after its checksum line (line {n})"));
-            }
-            match serde_json::from_str::<Line>(line) {
-                Ok(Line::Change(_) | Line::End(_)) if end.is_some() => {
-                    return Err(format!(
-                        "line {n}: only the checksum may follow the end line"
-                    ));
-                }
-                Ok(Line::Change(c)) => {
-                    let thrust = Vec2::from_array(c.thrust);
-                    if !thrust.is_finite() || thrust.length() > 1.0 + 1e-6 {
-                        return Err(format!(
-                            "line {n}: thrust must be two numbers, at most 1 long"
-                        ));
-                    }
-                    if c.dashes > MAX_DASHES {
-                        return Err(format!(
-                            "line {n}: dashes must be at most {MAX_DASHES} an update"
-                        ));
-                    }
-                    let game_time = Duration::from_nanos(c.game_time_ns);
-                    if changes
-                        .last()
-                        .is_some_and(|p| p.step >= c.step || p.game_time > game_time)
-                    {
-                        return Err(format!("line {n}: steps must increase"));
-                    }
-                    changes.push(SteerChange {
-                        step: c.step,
-                        game_time,
-                        input: ShipInput {
-                            thrust,
-                            dashes: c.dashes,
-                        },
-                    });
-                }
-                Ok(Line::End(e)) => end = Some((n, e.end)),
-                Ok(Line::Checksum(c)) => checksum = Some((line_start(text, n - 1), c.checksum)),
-                // A last line cut off mid-write (no newline after it): the run was killed.
-                Err(_) if end.is_none() && !text.ends_with('\n') && is_last_line(text, n) => {
-                    return Err(cut_short(changes.len()));
-                }
-                Err(_) => {
-                    return Err(format!(
-                        "line {n} is not an input line, the end line or the checksum"
-                    ));
-                }
-            }
-        }
-        let (Some((end_line, e)), Some((checked_len, written))) = (end, checksum) else {
-            return Err(cut_short(changes.len()));
-        };
-        let written = u64::from_str_radix(&written, 16).ok();
-        if written != Some(xxh3_64(&text.as_bytes()[..checked_len])) {
-            return Err("was changed after it was written (its checksum does not match)".into());
-        }
-        let hash = e
-            .hash
-            .parse::<StateHash>()
-            .map_err(|_| format!("line {end_line}: hash is not 16 hex digits"))?;
-        let game_time = Duration::from_nanos(e.game_time_ns);
-        if game_time > MAX_GAME_TIME {
-            return Err(format!(
-                "line {end_line}: it ends after more than a day of game time"
-            ));
-        }
-        if changes
-            .last()
-            .is_some_and(|c| c.step >= e.steps || c.game_time >= game_time)
-        {
-            return Err(format!(
-                "line {end_line}: it ends before its last input change"
-            ));
-        }
-        Ok(Recording {
-            world: WorldConfig {
-                seed: header.seed,
-                bullets: header.bullets,
-            },
+        Ok(HeaderRun {
             strategy,
             update_rate,
-            max_updates: header.max_updates,
             frame_cap,
-            changes,
-            end: RecordedEnd {
-                steps: e.steps,
-                game_time,
-                hash,
-                ship: e.ship,
-            },
         })
     }
+}
+
+/// The lines after the header as read so far: the changes, then the end line and the
+/// checksum line with the line number or byte offset each is checked against.
+#[derive(Default)]
+struct Body {
+    changes: Vec<SteerChange>,
+    /// The end line's number and state.
+    end: Option<(usize, EndState)>,
+    /// Where the checksum line starts (the bytes it covers) and the checksum written.
+    checksum: Option<(usize, String)>,
+}
+
+impl Body {
+    /// Reads every line after the header of `text`, refusing the first out of place.
+    fn read<'a>(text: &str, lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Body, String> {
+        let mut body = Body::default();
+        for (n, line) in lines {
+            if body.checksum.is_some() {
+                return Err(format!("has more after its checksum line (line {n})"));
+            }
+            body.take(text, n, line)?;
+        }
+        Ok(body)
+    }
+
+    /// Takes line `n` of `text`: a change while there is no end yet, the end, or the
+    /// checksum after it.
+    fn take(&mut self, text: &str, n: usize, line: &str) -> Result<(), String> {
+        match serde_json::from_str::<Line>(line) {
+            Ok(Line::Change(_) | Line::End(_)) if self.end.is_some() => Err(format!(
+                "line {n}: only the checksum may follow the end line"
+            )),
+            Ok(Line::Change(c)) => {
+                let change = checked_change(n, &c, self.changes.last())?;
+                self.changes.push(change);
+                Ok(())
+            }
+            Ok(Line::End(e)) => {
+                self.end = Some((n, e.end));
+                Ok(())
+            }
+            Ok(Line::Checksum(c)) => {
+                self.checksum = Some((line_start(text, n - 1), c.checksum));
+                Ok(())
+            }
+            // A last line cut off mid-write (no newline after it): the run was killed.
+            Err(_) if self.end.is_none() && !text.ends_with('\n') && is_last_line(text, n) => {
+                Err(cut_short(self.changes.len()))
+            }
+            Err(_) => Err(format!(
+                "line {n} is not an input line, the end line or the checksum"
+            )),
+        }
+    }
+}
+
+/// The change on line `n`, refused if its input is one no update could have received or
+/// it does not come after `previous`, so a replay never meets an input out of order.
+fn checked_change(
+    n: usize,
+    c: &ChangeLine,
+    previous: Option<&SteerChange>,
+) -> Result<SteerChange, String> {
+    let thrust = Vec2::from_array(c.thrust);
+    if !thrust.is_finite() || thrust.length() > 1.0 + 1e-6 {
+        return Err(format!(
+            "line {n}: thrust must be two numbers, at most 1 long"
+        ));
+    }
+    if c.dashes > MAX_DASHES {
+        return Err(format!(
+            "line {n}: dashes must be at most {MAX_DASHES} an update"
+        ));
+    }
+    let game_time = Duration::from_nanos(c.game_time_ns);
+    if previous.is_some_and(|p| p.step >= c.step || p.game_time > game_time) {
+        return Err(format!("line {n}: steps must increase"));
+    }
+    Ok(SteerChange {
+        step: c.step,
+        game_time,
+        input: ShipInput {
+            thrust,
+            dashes: c.dashes,
+        },
+    })
+}
+
+/// Refuses `text` unless `written` is the checksum of its first `checked_len` bytes (every
+/// line before the checksum line), so a damaged or hand-edited file is not played wrongly.
+fn check_checksum(text: &str, checked_len: usize, written: &str) -> Result<(), String> {
+    let written = u64::from_str_radix(written, 16).ok();
+    if written != Some(xxh3_64(&text.as_bytes()[..checked_len])) {
+        return Err("was changed after it was written (its checksum does not match)".into());
+    }
+    Ok(())
+}
+
+/// The end state on line `end_line`, refused if a replay could not reach it: a hash that
+/// is not one, more than a day of game time, or an end before the `last` change.
+fn recorded_end(
+    end_line: usize,
+    e: EndState,
+    last: Option<&SteerChange>,
+) -> Result<RecordedEnd, String> {
+    let hash = e
+        .hash
+        .parse::<StateHash>()
+        .map_err(|_| format!("line {end_line}: hash is not 16 hex digits"))?;
+    let game_time = Duration::from_nanos(e.game_time_ns);
+    if game_time > MAX_GAME_TIME {
+        return Err(format!(
+            "line {end_line}: it ends after more than a day of game time"
+        ));
+    }
+    if last.is_some_and(|c| c.step >= e.steps || c.game_time >= game_time) {
+        return Err(format!(
+            "line {end_line}: it ends before its last input change"
+        ));
+    }
+    Ok(RecordedEnd {
+        steps: e.steps,
+        game_time,
+        hash,
+        ship: e.ship,
+    })
 }
 
 /// Why a recording with no end is refused: `changes` complete change lines were written
