@@ -244,76 +244,14 @@ impl Profile {
     pub fn parse(spec: &str) -> Result<Profile, String> {
         let spec = spec.trim();
         let Some((name, settings)) = spec.split_once(':') else {
-            return Self::builtin()
-                .into_iter()
-                .find(|p| p.name == spec)
-                .ok_or_else(|| {
-                    let names: Vec<String> = Self::builtin().into_iter().map(|p| p.name).collect();
-                    format!(
-                        "unknown profile {spec:?} (choose from {}, or write NAME:render=5ms,update=1ms,...)",
-                        names.join(", ")
-                    )
-                });
+            return Self::builtin_named(spec);
         };
         let name = name.trim();
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            return Err(format!(
-                "profile name {name:?} must be letters, digits, '-' or '_'"
-            ));
-        }
+        check_profile_name(name)?;
         let mut p = Self::base(name, "custom");
         let mut vsync = None;
         for pair in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (key, value) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("{pair:?} in profile {name:?} is not key=value"))?;
-            let (key, value) = (key.trim(), value.trim());
-            let in_profile = |e: String| format!("{key} in profile {name:?}: {e}");
-            match key {
-                "render" => p.render = parse_duration(value).map_err(in_profile)?,
-                "update" => p.update = parse_duration(value).map_err(in_profile)?,
-                "jitter" => p.jitter = parse_duration(value).map_err(in_profile)?,
-                "refresh" => match value {
-                    "off" | "none" => vsync = vsync.or(Some(false)),
-                    v => {
-                        p.refresh = v.parse::<Rate>().map_err(|e| in_profile(e.to_string()))?;
-                        vsync = vsync.or(Some(true));
-                    }
-                },
-                "vsync" => {
-                    vsync = Some(match value {
-                        "on" | "true" | "yes" => true,
-                        "off" | "false" | "no" => false,
-                        v => return Err(in_profile(format!("{v:?} is not on or off"))),
-                    })
-                }
-                "noise" => p.noise = parse_fraction(value).map_err(in_profile)?,
-                "timer" => {
-                    p.timer = match value {
-                        "precise" => Duration::ZERO,
-                        "coarse" => COARSE_TIMER,
-                        v => parse_duration(v).map_err(in_profile)?,
-                    }
-                }
-                "stall" => {
-                    let (length, at) = value.split_once('@').ok_or_else(|| {
-                        in_profile(format!("{value:?} is not LENGTH@AT, like 1s@5s"))
-                    })?;
-                    p.stall = Some(Stall {
-                        length: parse_duration(length).map_err(in_profile)?,
-                        at: parse_duration(at).map_err(in_profile)?,
-                    });
-                }
-                other => {
-                    return Err(format!(
-                        "unknown key {other:?} in profile {name:?} (use render, update, jitter, refresh, vsync, noise, timer, stall)"
-                    ));
-                }
-            }
+            p.apply_setting(&mut vsync, name, pair)?;
         }
         p.vsync = vsync.unwrap_or(false);
         if p.jitter > p.render {
@@ -323,30 +261,110 @@ impl Profile {
                 format_duration(p.render)
             ));
         }
+        p.description = p.custom_description();
+        Ok(p)
+    }
+
+    /// The built-in profile called `name`, or a refusal that lists them all and shows how
+    /// to write a custom one.
+    fn builtin_named(name: &str) -> Result<Profile, String> {
+        Self::builtin()
+            .into_iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| {
+                let names: Vec<String> = Self::builtin().into_iter().map(|p| p.name).collect();
+                format!(
+                    "unknown profile {name:?} (choose from {}, or write NAME:render=5ms,update=1ms,...)",
+                    names.join(", ")
+                )
+            })
+    }
+
+    /// Applies one `key=value` of custom profile `name`. Vsync is gathered apart in `vsync`
+    /// because a `refresh` turns it on only where no `vsync` key said otherwise, whichever
+    /// comes first.
+    fn apply_setting(
+        &mut self,
+        vsync: &mut Option<bool>,
+        name: &str,
+        pair: &str,
+    ) -> Result<(), String> {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("{pair:?} in profile {name:?} is not key=value"))?;
+        let (key, value) = (key.trim(), value.trim());
+        let in_profile = |e: String| format!("{key} in profile {name:?}: {e}");
+        match key {
+            "render" => self.render = parse_duration(value).map_err(in_profile)?,
+            "update" => self.update = parse_duration(value).map_err(in_profile)?,
+            "jitter" => self.jitter = parse_duration(value).map_err(in_profile)?,
+            "refresh" => match value {
+                "off" | "none" => *vsync = vsync.or(Some(false)),
+                v => {
+                    self.refresh = v.parse::<Rate>().map_err(|e| in_profile(e.to_string()))?;
+                    *vsync = vsync.or(Some(true));
+                }
+            },
+            "vsync" => {
+                *vsync = Some(match value {
+                    "on" | "true" | "yes" => true,
+                    "off" | "false" | "no" => false,
+                    v => return Err(in_profile(format!("{v:?} is not on or off"))),
+                })
+            }
+            "noise" => self.noise = parse_fraction(value).map_err(in_profile)?,
+            "timer" => {
+                self.timer = match value {
+                    "precise" => Duration::ZERO,
+                    "coarse" => COARSE_TIMER,
+                    v => parse_duration(v).map_err(in_profile)?,
+                }
+            }
+            "stall" => {
+                let (length, at) = value
+                    .split_once('@')
+                    .ok_or_else(|| in_profile(format!("{value:?} is not LENGTH@AT, like 1s@5s")))?;
+                self.stall = Some(Stall {
+                    length: parse_duration(length).map_err(in_profile)?,
+                    at: parse_duration(at).map_err(in_profile)?,
+                });
+            }
+            other => {
+                return Err(format!(
+                    "unknown key {other:?} in profile {name:?} (use render, update, jitter, refresh, vsync, noise, timer, stall)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A custom profile's description: its costs, then only what differs from the defaults,
+    /// so a listing shows at a glance what the profile is about.
+    fn custom_description(&self) -> String {
         let mut description = format!(
             "render {}, update {}",
-            format_duration(p.render),
-            format_duration(p.update)
+            format_duration(self.render),
+            format_duration(self.update)
         );
-        if !p.jitter.is_zero() {
-            let _ = write!(description, " ±{}", format_duration(p.jitter));
+        if !self.jitter.is_zero() {
+            let _ = write!(description, " ±{}", format_duration(self.jitter));
         }
-        if p.vsync {
-            let _ = write!(description, ", vsync {}", p.refresh);
-        } else if p.refresh != Rate::SIXTY_HZ {
-            let _ = write!(description, ", a {} display, no vsync", p.refresh);
+        if self.vsync {
+            let _ = write!(description, ", vsync {}", self.refresh);
+        } else if self.refresh != Rate::SIXTY_HZ {
+            let _ = write!(description, ", a {} display, no vsync", self.refresh);
         }
-        if p.noise > 0.0 {
-            let _ = write!(description, ", timer noise ±{}%", p.noise * 100.0);
+        if self.noise > 0.0 {
+            let _ = write!(description, ", timer noise ±{}%", self.noise * 100.0);
         }
-        if !p.timer.is_zero() {
+        if !self.timer.is_zero() {
             let _ = write!(
                 description,
                 ", sleeps up to {} late",
-                format_duration(p.timer)
+                format_duration(self.timer)
             );
         }
-        if let Some(s) = p.stall {
+        if let Some(s) = self.stall {
             let _ = write!(
                 description,
                 ", {} stall at {}",
@@ -354,9 +372,23 @@ impl Profile {
                 format_duration(s.at)
             );
         }
-        p.description = description;
-        Ok(p)
+        description
     }
+}
+
+/// Refuses a custom profile's name unless it is letters, digits, '-' or '_', so it never
+/// needs quoting in the report's comma-separated values.
+fn check_profile_name(name: &str) -> Result<(), String> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(format!(
+            "profile name {name:?} must be letters, digits, '-' or '_'"
+        ));
+    }
+    Ok(())
 }
 
 /// A fraction from `0.02` or `2%`, at most one half.
