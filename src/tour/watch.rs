@@ -103,7 +103,8 @@ pub enum Watch {
 }
 
 impl Watch {
-    /// The figure that shows the condition holds in `f`, if it does.
+    /// The figure that shows the condition holds in `f`, if it does. A condition on one
+    /// figure is read here; one that weighs several has a function of its own.
     pub fn seen(&self, f: &Figures) -> Option<String> {
         match *self {
             Watch::GameAhead { at_least_ms } => (-f.game_behind_ms >= at_least_ms).then(|| {
@@ -121,21 +122,8 @@ impl Watch {
             Watch::InStep {
                 within_ms,
                 for_seconds,
-            } => (f.seconds >= for_seconds && f.game_behind_ms.abs() <= within_ms).then(|| {
-                format!(
-                    "{:.0} s in and the game is within {:.0} ms of the wall clock",
-                    f.seconds,
-                    f.game_behind_ms.abs().max(1.0)
-                )
-            }),
-            Watch::Tunnels { at_least } => (f.darts >= MIN_DARTS && f.tunnel_share >= at_least)
-                .then(|| {
-                    format!(
-                        "{:.0}% of {} darts went through the wall",
-                        f.tunnel_share * 100.0,
-                        f.darts
-                    )
-                }),
+            } => in_step_seen(f, within_ms, for_seconds),
+            Watch::Tunnels { at_least } => tunnels_seen(f, at_least),
             Watch::LanesDiverge => f
                 .lanes_diverged_at
                 .map(|at| format!("the lanes' worlds differed by game time {at:.1} s")),
@@ -149,73 +137,21 @@ impl Watch {
                     f.doubles_per_second
                 )
             }),
-            Watch::Smooth { still_at_most } => (f.seconds >= 1.5
-                && f.fps > 0
-                && f.still_share <= still_at_most)
-                .then(|| {
-                    format!(
-                        "{} pictures a second, {:.0}% of them standing still",
-                        f.fps,
-                        f.still_share * 100.0
-                    )
-                }),
-            Watch::Naps { before_at_least } => (f.seconds >= 2.0
-                && f.fps > 0
-                && f.napped_share >= before_at_least)
-                .then(|| {
-                    format!(
-                        "the loop slept before {:.0}% of {} frames: {:.0}% of the time given back",
-                        f.napped_share * 100.0,
-                        f.fps,
-                        f.asleep_share * 100.0
-                    )
-                }),
-            Watch::PacedAt { fps, within_ms } => (f.seconds >= 1.5
-                && f.fps.abs_diff(fps) <= 1
-                && f.game_behind_ms.abs() <= within_ms)
-                .then(|| {
-                    format!(
-                        "{} pictures a second with no wait of the loop's own, the game in step",
-                        f.fps
-                    )
-                }),
+            Watch::Smooth { still_at_most } => smooth_seen(f, still_at_most),
+            Watch::Naps { before_at_least } => naps_seen(f, before_at_least),
+            Watch::PacedAt { fps, within_ms } => paced_at_seen(f, fps, within_ms),
             Watch::SlowsInsteadOfSpiralling {
                 below,
                 most_updates,
-            } => (f.seconds >= 2.0
-                && f.game_per_real < below
-                && f.fps > 0
-                && f.most_updates <= most_updates)
-                .then(|| {
-                    format!(
-                        "the game runs at {:.2}x real time, {} frames a second, never over {} updates a frame",
-                        f.game_per_real, f.fps, most_updates
-                    )
-                }),
-            Watch::AlphaSweeps { fifths } => (f.seconds >= 1.5 && f.alpha_fifths >= fifths)
-                .then_some(f.alpha_range)
-                .flatten()
-                .map(|(lo, hi)| {
-                    format!(
-                        "{} pictures a second, drawn from {lo:.2} to {hi:.2} of the way to the next update",
-                        f.fps
-                    )
-                }),
+            } => slows_seen(f, below, most_updates),
+            Watch::AlphaSweeps { fifths } => alpha_sweeps_seen(f, fifths),
             Watch::Overshoots { at_least_px } => (f.overshoot_px >= at_least_px).then(|| {
                 format!(
                     "a ball drawn {:.0} px through the wall of its box, then taken back",
                     f.overshoot_px
                 )
             }),
-            Watch::OnTime { within_px } => (f.seconds >= 1.5
-                && f.fps > 0
-                && f.metronome_error_px <= within_px)
-                .then(|| {
-                    format!(
-                        "{} pictures a second, the metronome never more than {:.1} px from where it truly is",
-                        f.fps, f.metronome_error_px
-                    )
-                }),
+            Watch::OnTime { within_px } => on_time_seen(f, within_px),
             Watch::TapsLost { at_least } => (f.taps_lost >= at_least).then(|| {
                 format!(
                     "{} of {} taps never reached the game",
@@ -281,6 +217,108 @@ impl Watch {
 
 /// Darts that must reach the wall before a share of them says anything.
 const MIN_DARTS: u64 = 10;
+
+/// [`Watch::InStep`]: only once the stop has run `for_seconds`, so a game that starts in
+/// step and then drifts is not taken for one that keeps to the wall clock.
+fn in_step_seen(f: &Figures, within_ms: f64, for_seconds: f64) -> Option<String> {
+    (f.seconds >= for_seconds && f.game_behind_ms.abs() <= within_ms).then(|| {
+        format!(
+            "{:.0} s in and the game is within {:.0} ms of the wall clock",
+            f.seconds,
+            f.game_behind_ms.abs().max(1.0)
+        )
+    })
+}
+
+/// [`Watch::Tunnels`]: only once [`MIN_DARTS`] have reached the wall, so one early dart
+/// through it is not a share.
+fn tunnels_seen(f: &Figures, at_least: f64) -> Option<String> {
+    (f.darts >= MIN_DARTS && f.tunnel_share >= at_least).then(|| {
+        format!(
+            "{:.0}% of {} darts went through the wall",
+            f.tunnel_share * 100.0,
+            f.darts
+        )
+    })
+}
+
+/// [`Watch::Smooth`]: only after a whole second of pictures, and with pictures at all,
+/// since no pictures standing still is not smooth motion.
+fn smooth_seen(f: &Figures, still_at_most: f64) -> Option<String> {
+    (f.seconds >= 1.5 && f.fps > 0 && f.still_share <= still_at_most).then(|| {
+        format!(
+            "{} pictures a second, {:.0}% of them standing still",
+            f.fps,
+            f.still_share * 100.0
+        )
+    })
+}
+
+/// [`Watch::Naps`]: only after two seconds, so the frames counted are the loop's steady
+/// pace rather than its start.
+fn naps_seen(f: &Figures, before_at_least: f64) -> Option<String> {
+    (f.seconds >= 2.0 && f.fps > 0 && f.napped_share >= before_at_least).then(|| {
+        format!(
+            "the loop slept before {:.0}% of {} frames: {:.0}% of the time given back",
+            f.napped_share * 100.0,
+            f.fps,
+            f.asleep_share * 100.0
+        )
+    })
+}
+
+/// [`Watch::PacedAt`]: a whole second at the rate with the game in step, which together
+/// say the pace comes from outside the loop.
+fn paced_at_seen(f: &Figures, fps: usize, within_ms: f64) -> Option<String> {
+    (f.seconds >= 1.5 && f.fps.abs_diff(fps) <= 1 && f.game_behind_ms.abs() <= within_ms).then(
+        || {
+            format!(
+                "{} pictures a second with no wait of the loop's own, the game in step",
+                f.fps
+            )
+        },
+    )
+}
+
+/// [`Watch::SlowsInsteadOfSpiralling`]: the game slower than real time is only graceful
+/// while frames keep coming and no frame runs more updates than the limit.
+fn slows_seen(f: &Figures, below: f64, most_updates: u32) -> Option<String> {
+    (f.seconds >= 2.0
+        && f.game_per_real < below
+        && f.fps > 0
+        && f.most_updates <= most_updates)
+        .then(|| {
+            format!(
+                "the game runs at {:.2}x real time, {} frames a second, never over {} updates a frame",
+                f.game_per_real, f.fps, most_updates
+            )
+        })
+}
+
+/// [`Watch::AlphaSweeps`]: said with the least and most alpha drawn, which show how far
+/// between two updates the pictures fell.
+fn alpha_sweeps_seen(f: &Figures, fifths: usize) -> Option<String> {
+    (f.seconds >= 1.5 && f.alpha_fifths >= fifths)
+        .then_some(f.alpha_range)
+        .flatten()
+        .map(|(lo, hi)| {
+            format!(
+                "{} pictures a second, drawn from {lo:.2} to {hi:.2} of the way to the next update",
+                f.fps
+            )
+        })
+}
+
+/// [`Watch::OnTime`]: only after a whole second of pictures, since no pictures drawn is
+/// not a metronome drawn where it truly is.
+fn on_time_seen(f: &Figures, within_px: f64) -> Option<String> {
+    (f.seconds >= 1.5 && f.fps > 0 && f.metronome_error_px <= within_px).then(|| {
+        format!(
+            "{} pictures a second, the metronome never more than {:.1} px from where it truly is",
+            f.fps, f.metronome_error_px
+        )
+    })
+}
 
 /// Milliseconds as a person reads them: `350 ms`, `1.4 s`.
 fn seconds(ms: f64) -> String {
