@@ -33,13 +33,89 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
             )
         })?
         .clone();
-    let col = |name: &str| header.iter().position(|h| h == name);
-    let (fps, frametime, elapsed) = (col("fps"), col("frametime"), col("elapsed"));
-    if frametime.is_none() && fps.is_none() {
-        return Err("the header has no frame-time column (frametime or fps)".into());
+    let columns = Columns::of(&header)?;
+    let rows = logged_rows(&mut reader, found, &columns)?;
+    streams.frame_time_column = columns.frame_time_name().into();
+    let units = Units::of(&rows, columns.frametime.is_some(), &mut streams.notes);
+    let sampling = sampling(&rows, &units);
+    if sampling.is_some() {
+        streams.sampled = sampling;
     }
-    // (frame time in the file's unit, elapsed in the file's unit, line)
-    let mut rows: Vec<(f64, Option<f64>, usize)> = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let ms = row.time * units.frame_to_ms;
+        let before = i.checked_sub(1).and_then(|j| rows[j].elapsed);
+        let count = match (sampling, before, row.elapsed) {
+            (Some(_), Some(before), Some(now)) if ms > 0.0 => {
+                frames_since(before, now, ms, units.elapsed_to_ms)
+            }
+            _ => 1.0,
+        };
+        streams.push(frame_row(ms, count), row.line)?;
+    }
+    streams.rows = rows.len();
+    Ok(())
+}
+
+/// Where the columns the frame times come from are in the header: `frametime` where the
+/// version has it, else `fps`; `elapsed` to tell a sampled log from a row a frame.
+struct Columns {
+    fps: Option<usize>,
+    frametime: Option<usize>,
+    elapsed: Option<usize>,
+}
+
+impl Columns {
+    /// The columns of `header`, refused where it has neither frame-time column.
+    fn of(header: &csv::StringRecord) -> Result<Columns, String> {
+        let col = |name: &str| header.iter().position(|h| h == name);
+        let (fps, frametime, elapsed) = (col("fps"), col("frametime"), col("elapsed"));
+        if frametime.is_none() && fps.is_none() {
+            return Err("the header has no frame-time column (frametime or fps)".into());
+        }
+        Ok(Columns {
+            fps,
+            frametime,
+            elapsed,
+        })
+    }
+
+    /// The name of the column the frame times come from, for the summary.
+    fn frame_time_name(&self) -> &'static str {
+        if self.frametime.is_some() {
+            "frametime"
+        } else {
+            "fps"
+        }
+    }
+
+    /// Row `record`'s frame time, in the file's unit (`1000 / fps` where there is no
+    /// `frametime`); refused where it has none, since a row without one is no frame.
+    fn frame_time(&self, record: &csv::StringRecord, line: usize) -> Result<f64, String> {
+        let time = match self.frametime {
+            Some(_) => number_at(record, self.frametime, "frametime", line)?,
+            None => number_at(record, self.fps, "fps", line)?
+                .filter(|&f| f > 0.0)
+                .map(|f| 1000.0 / f),
+        };
+        time.ok_or_else(|| format!("line {line}: no frame time"))
+    }
+}
+
+/// A row as the log holds it, its values still in the file's units: they can only be told
+/// once every row is read.
+struct LoggedRow {
+    time: f64,
+    elapsed: Option<f64>,
+    line: usize,
+}
+
+/// Every row after the header, blank lines skipped, at most [`super::MAX_FRAMES`] of them.
+fn logged_rows(
+    reader: &mut csv::Reader<&[u8]>,
+    found: &Found,
+    columns: &Columns,
+) -> Result<Vec<LoggedRow>, String> {
+    let mut rows: Vec<LoggedRow> = Vec::new();
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {
@@ -51,87 +127,103 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
         if record.len() == 1 && record.get(0) == Some("") {
             continue;
         }
-        let num = |i: Option<usize>, name: &str| {
-            number(i.and_then(|i| record.get(i)))
-                .map_err(|bad| format!("line {line}, {name}: {bad} is not a number"))
-        };
-        let time = match frametime {
-            Some(_) => num(frametime, "frametime")?,
-            None => num(fps, "fps")?.filter(|&f| f > 0.0).map(|f| 1000.0 / f),
-        };
-        let Some(time) = time else {
-            return Err(format!("line {line}: no frame time"));
-        };
+        let time = columns.frame_time(&record, line)?;
         if rows.len() >= super::MAX_FRAMES {
             return Err(format!("holds more than {} rows", super::MAX_FRAMES));
         }
-        rows.push((time, num(elapsed, "elapsed")?, line));
-    }
-    streams.frame_time_column = if frametime.is_some() {
-        "frametime"
-    } else {
-        "fps"
-    }
-    .into();
-    // Units, from the values.
-    let mut times: Vec<f64> = rows.iter().map(|r| r.0).collect();
-    let median_time = median(&mut times);
-    let frame_scale = if frametime.is_some() && median_time > 1000.0 {
-        streams
-            .notes
-            .push("frametime in microseconds (MangoHud 0.6.0-0.6.8)".into());
-        1e-3
-    } else {
-        1.0
-    };
-    let elapsed_to_ms = if frametime.is_some() { 1e-6 } else { 1e-3 };
-    if frametime.is_none() {
-        streams
-            .notes
-            .push("no frametime column (MangoHud 0.5): frame times are 1000 / fps".into());
-    }
-    // Sampled, or a row a frame?
-    let mut gaps: Vec<f64> = rows
-        .windows(2)
-        .filter_map(|w| Some((w[1].1? - w[0].1?) * elapsed_to_ms))
-        .collect();
-    let median_gap = median(&mut gaps);
-    let sampled = gaps.len() >= 3 && median_gap > 2.0 * median_time * frame_scale;
-    if sampled {
-        streams.sampled = Some(Sampling {
-            every: Duration::from_secs_f64(median_gap / 1e3),
-            samples: rows.len(),
+        rows.push(LoggedRow {
+            time,
+            elapsed: number_at(&record, columns.elapsed, "elapsed", line)?,
+            line,
         });
     }
-    for (i, &(time, elapsed, line)) in rows.iter().enumerate() {
-        let ms = time * frame_scale;
-        // A sample stands for the frames since the one before it.
-        let count = match (sampled, i.checked_sub(1).and_then(|j| rows[j].1), elapsed) {
-            (true, Some(before), Some(now)) if ms > 0.0 => {
-                let span = (now - before) * elapsed_to_ms;
-                (span / ms).round().clamp(1.0, f64::from(u32::MAX))
-            }
-            _ => 1.0,
+    Ok(rows)
+}
+
+/// Column `i`'s value in `record` (`None` where there is no such column or it is empty),
+/// refused, with its line and column `name`, where it is not a number.
+fn number_at(
+    record: &csv::StringRecord,
+    i: Option<usize>,
+    name: &str,
+    line: usize,
+) -> Result<Option<f64>, String> {
+    number(i.and_then(|i| record.get(i)))
+        .map_err(|bad| format!("line {line}, {name}: {bad} is not a number"))
+}
+
+/// How the file's values become milliseconds, told from the values (see the module's
+/// head): the file does not say which version wrote it.
+struct Units {
+    /// The frame time's factor: 1e-3 for 0.6.0-0.6.8's microseconds.
+    frame_to_ms: f64,
+    /// `elapsed`'s factor: nanoseconds, or 0.5's microseconds.
+    elapsed_to_ms: f64,
+    /// The median frame time, in the file's unit.
+    median_time: f64,
+}
+
+impl Units {
+    /// The units of `rows`, adding a note for each that the summary should name.
+    fn of(rows: &[LoggedRow], has_frametime: bool, notes: &mut Vec<String>) -> Units {
+        let mut times: Vec<f64> = rows.iter().map(|r| r.time).collect();
+        let median_time = median(&mut times);
+        let frame_to_ms = if has_frametime && median_time > 1000.0 {
+            notes.push("frametime in microseconds (MangoHud 0.6.0-0.6.8)".into());
+            1e-3
+        } else {
+            1.0
         };
-        streams.push(
-            Row {
-                application: "",
-                swap_chain: None,
-                frame: Frame {
-                    interval_ms: ms,
-                    more: count as u32 - 1,
-                    ..Frame::default()
-                },
-                generated: false,
-                sync_interval: None,
-                allows_tearing: None,
-                present_mode: None,
-            },
-            line,
-        )?;
+        let elapsed_to_ms = if has_frametime { 1e-6 } else { 1e-3 };
+        if !has_frametime {
+            notes.push("no frametime column (MangoHud 0.5): frame times are 1000 / fps".into());
+        }
+        Units {
+            frame_to_ms,
+            elapsed_to_ms,
+            median_time,
+        }
     }
-    streams.rows = rows.len();
-    Ok(())
+}
+
+/// How often the log was written, where its rows are samples rather than a row a frame:
+/// rows much further apart (by `elapsed`) than the frame times they carry.
+fn sampling(rows: &[LoggedRow], units: &Units) -> Option<Sampling> {
+    let mut gaps: Vec<f64> = rows
+        .windows(2)
+        .filter_map(|w| Some((w[1].elapsed? - w[0].elapsed?) * units.elapsed_to_ms))
+        .collect();
+    let median_gap = median(&mut gaps);
+    let sampled = gaps.len() >= 3 && median_gap > 2.0 * units.median_time * units.frame_to_ms;
+    sampled.then(|| Sampling {
+        every: Duration::from_secs_f64(median_gap / 1e3),
+        samples: rows.len(),
+    })
+}
+
+/// The frames a sample at `now` stands for: those of `ms` each since the sample at
+/// `before` (both `elapsed`), at least one.
+fn frames_since(before: f64, now: f64, ms: f64, elapsed_to_ms: f64) -> f64 {
+    let span = (now - before) * elapsed_to_ms;
+    (span / ms).round().clamp(1.0, f64::from(u32::MAX))
+}
+
+/// A row of `count` frames of `ms` each: MangoHud's log names no application and says
+/// nothing of how a frame was presented, so its time is all a row has.
+fn frame_row(ms: f64, count: f64) -> Row<'static> {
+    Row {
+        application: "",
+        swap_chain: None,
+        frame: Frame {
+            interval_ms: ms,
+            more: count as u32 - 1,
+            ..Frame::default()
+        },
+        generated: false,
+        sync_interval: None,
+        allows_tearing: None,
+        present_mode: None,
+    }
 }
 
 /// The median of `xs` (sorted in place); zero for none.
