@@ -111,87 +111,116 @@ pub fn detect(text: &str) -> Result<Found, String> {
             header_line: n,
         });
     }
-    let first_names = names(first);
-    // MangoHud: a system line, its values, then the columns (or, with log_versioning, a
-    // version block first).
-    let mango_system = |names: &[&str]| names.len() >= 6 && names[..6] == MANGO_SYSTEM;
-    if mango_system(&first_names) || first.trim() == "v1" {
-        let mut seen_system = mango_system(&first_names);
-        while let Some((line, at, n)) = lines.next_non_empty() {
-            let line_names = names(line);
-            if line_names.first() == Some(&"fps") {
-                return Ok(Found {
-                    format: Format {
-                        tool: Tool::MangoHud,
-                        columns: ColumnSet::MangoHud,
-                    },
-                    header_at: at,
-                    header_line: n,
-                });
-            }
-            seen_system |= mango_system(&line_names);
-            if n > 8 {
-                break;
-            }
-        }
-        if seen_system {
-            return Err("is a MangoHud log with no column header (fps,frametime,...)".into());
-        }
+    if let Some(found) = mangohud_header(first, &mut lines)? {
+        return Ok(found);
     }
     // CapFrameX's CSV: `//Key=Value` lines, then a PresentMon header.
     let mut tool = None;
     let (mut header, mut header_at, mut header_line) = (first, at, n);
     if first.trim_start().starts_with("//") {
         tool = Some(Tool::CapFrameX);
-        loop {
-            let Some((line, at, n)) = lines.next_non_empty() else {
-                return Err("is a CapFrameX file with only // lines and no column header".into());
-            };
-            if !line.trim_start().starts_with("//") {
-                (header, header_at, header_line) = (line, at, n);
-                break;
-            }
-        }
+        (header, header_at, header_line) = after_comment_lines(&mut lines)?;
     }
     let cols = names(header);
     if let Some(why) = summary_file(&cols) {
         return Err(why);
     }
-    let has = |name: &str| cols.contains(&name);
     if cols.first() != Some(&"Application") {
         return Err(format!(
             "is not a frame capture Looplab reads (it reads {READS}; told from the first line)"
         ));
     }
-    let columns = if has("MsCPUBusy") {
-        ColumnSet::PresentMon2
-    } else if has("CPUBusy") || has("FrameTime") {
-        ColumnSet::PresentMon2Metrics
-    } else if has("MsBetweenPresents") || has("msBetweenPresents") {
-        ColumnSet::PresentMon1
-    } else {
-        return Err(
-            "has a PresentMon-style header with no frame-time column (MsBetweenPresents, MsCPUBusy or FrameTime)".into(),
-        );
-    };
-    let tool = tool.unwrap_or(
-        if has("Render Queue Depth") || has("GPU0Clk(MHz)") || cols.get(1) == Some(&"GPU") {
-            Tool::FrameView
-        } else if has("Motherboard") && has("Driver Package") {
-            Tool::Ocat
-        } else if columns != ColumnSet::PresentMon1
-            && (has("GPUPower") || has("CPUUtilization") || has("CPUFrameQPC"))
-        {
-            Tool::PresentMonApp
-        } else {
-            Tool::PresentMon
-        },
-    );
+    let columns = presentmon_columns(&cols)?;
+    let tool = tool.unwrap_or_else(|| presentmon_tool(&cols, columns));
     Ok(Found {
         format: Format { tool, columns },
         header_at,
         header_line,
     })
+}
+
+/// MangoHud's column header, where `first` (the first line) starts a MangoHud log: a
+/// system line, its values, then the columns (or, with log_versioning, a version block
+/// first). `None` where it is not one, so the other formats are tried; refused where the
+/// system line is there but no header follows within the first lines.
+fn mangohud_header(first: &str, lines: &mut LineIter<'_>) -> Result<Option<Found>, String> {
+    let mango_system = |names: &[&str]| names.len() >= 6 && names[..6] == MANGO_SYSTEM;
+    let first_names = names(first);
+    if !mango_system(&first_names) && first.trim() != "v1" {
+        return Ok(None);
+    }
+    let mut seen_system = mango_system(&first_names);
+    while let Some((line, at, n)) = lines.next_non_empty() {
+        let line_names = names(line);
+        if line_names.first() == Some(&"fps") {
+            return Ok(Some(Found {
+                format: Format {
+                    tool: Tool::MangoHud,
+                    columns: ColumnSet::MangoHud,
+                },
+                header_at: at,
+                header_line: n,
+            }));
+        }
+        seen_system |= mango_system(&line_names);
+        if n > 8 {
+            break;
+        }
+    }
+    if seen_system {
+        return Err("is a MangoHud log with no column header (fps,frametime,...)".into());
+    }
+    Ok(None)
+}
+
+/// The first line after CapFrameX's `//Key=Value` lines (its text, offset and number):
+/// the PresentMon header they stand before.
+fn after_comment_lines<'a>(lines: &mut LineIter<'a>) -> Result<(&'a str, usize, usize), String> {
+    loop {
+        let Some((line, at, n)) = lines.next_non_empty() else {
+            return Err("is a CapFrameX file with only // lines and no column header".into());
+        };
+        if !line.trim_start().starts_with("//") {
+            return Ok((line, at, n));
+        }
+    }
+}
+
+/// Whether the header `cols` has a column named `name`, whole and case-sensitively.
+fn has(cols: &[&str], name: &str) -> bool {
+    cols.contains(&name)
+}
+
+/// The column set of a PresentMon-family header `cols`, told by the frame-time column each
+/// set alone has; refused where it has none of them.
+fn presentmon_columns(cols: &[&str]) -> Result<ColumnSet, String> {
+    if has(cols, "MsCPUBusy") {
+        Ok(ColumnSet::PresentMon2)
+    } else if has(cols, "CPUBusy") || has(cols, "FrameTime") {
+        Ok(ColumnSet::PresentMon2Metrics)
+    } else if has(cols, "MsBetweenPresents") || has(cols, "msBetweenPresents") {
+        Ok(ColumnSet::PresentMon1)
+    } else {
+        Err(
+            "has a PresentMon-style header with no frame-time column (MsBetweenPresents, MsCPUBusy or FrameTime)".into(),
+        )
+    }
+}
+
+/// The PresentMon-family tool that wrote the header `cols` of `columns`, told by the
+/// columns each adds to PresentMon's own.
+fn presentmon_tool(cols: &[&str], columns: ColumnSet) -> Tool {
+    if has(cols, "Render Queue Depth") || has(cols, "GPU0Clk(MHz)") || cols.get(1) == Some(&"GPU") {
+        Tool::FrameView
+    } else if has(cols, "Motherboard") && has(cols, "Driver Package") {
+        Tool::Ocat
+    } else if columns != ColumnSet::PresentMon1
+        && (has(cols, "GPUPower") || has(cols, "CPUUtilization") || has(cols, "CPUFrameQPC"))
+    {
+        Tool::PresentMonApp
+    } else {
+        Tool::PresentMon
+    }
 }
 
 /// MangoHud's system line (`cpuscheduler` after these since 0.6.2).
