@@ -97,15 +97,7 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
         .map_err(|e| format!("line {}: {}", found.header_line, csv_error(&e)))?
         .clone();
     let roles = Roles::of(&header, found.format.columns)?;
-    let name = |i: usize| header.get(i).unwrap_or("?").to_string();
-    streams.frame_time_column = name(roles.interval);
-    streams.cpu_column = roles.cpu_busy.map(name);
-    streams.gpu_column = roles.gpu_busy.map(name);
-    streams.in_present_column = roles.in_present.map(name);
-    streams.screen_column = roles.screen.map(name);
-    let line_of = |record: &csv::StringRecord| {
-        found.header_line - 1 + record.position().map_or(0, |p| p.line() as usize)
-    };
+    roles.name_columns(&header, streams);
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {
@@ -119,62 +111,117 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
                 ));
             }
         }
-        let line = line_of(&record);
+        let line = found.header_line - 1 + record.position().map_or(0, |p| p.line() as usize);
         // A blank line, or a row cut short before its frame time: not a frame.
         if record.len() == 1 && record.get(0) == Some("") {
             continue;
         }
-        let field = |i: Option<usize>| i.and_then(|i| record.get(i));
-        let num = |i: Option<usize>| -> Result<Option<f64>, String> {
-            match i {
-                None => Ok(None),
-                Some(i) => number(record.get(i))
-                    .map_err(|bad| format!("line {line}, {}: {bad} is not a number", name(i))),
-            }
+        let fields = Fields {
+            record: &record,
+            header: &header,
+            line,
         };
-        let Some(interval) = num(Some(roles.interval))? else {
+        streams.push(roles.row(&fields)?, line)?;
+    }
+    Ok(())
+}
+
+impl Roles {
+    /// Tells `streams` which of `header`'s columns the frame time and the costs come
+    /// from, for the summary to name.
+    fn name_columns(&self, header: &csv::StringRecord, streams: &mut Streams) {
+        let name = |i: usize| column_name(header, i);
+        streams.frame_time_column = column_name(header, self.interval);
+        streams.cpu_column = self.cpu_busy.map(name);
+        streams.gpu_column = self.gpu_busy.map(name);
+        streams.in_present_column = self.in_present.map(name);
+        streams.screen_column = self.screen.map(name);
+    }
+
+    /// The row `f`, each value read from its role's column; refused where it has no
+    /// frame time or a value is not a number.
+    fn row<'a>(&self, f: &Fields<'a>) -> Result<super::Row<'a>, String> {
+        let Some(interval) = f.number(Some(self.interval))? else {
             return Err(format!(
-                "line {line}: no {} (the row ends before it, or it is empty)",
-                name(roles.interval)
+                "line {}: no {} (the row ends before it, or it is empty)",
+                f.line,
+                column_name(f.header, self.interval)
             ));
         };
-        let until_displayed = num(roles.until_displayed)?;
-        let dropped = num(roles.dropped)?;
-        let displayed = match (dropped, roles.until_displayed) {
-            (Some(d), _) => Some(d == 0.0),
-            // 2.x writes NA where a frame was not displayed.
-            (None, Some(_)) if roles.dropped.is_none() => {
-                Some(until_displayed.is_some_and(|u| u > 0.0))
-            }
-            _ => None,
-        };
-        let generated = field(roles.frame_type)
+        let displayed = self.displayed(f)?;
+        let generated = f
+            .text(self.frame_type)
             .is_some_and(|t| !t.is_empty() && t != "Application" && t != "NA");
         let frame = Frame {
             interval_ms: interval,
-            cpu_busy_ms: num(roles.cpu_busy)?,
-            gpu_busy_ms: num(roles.gpu_busy)?,
-            in_present_ms: num(roles.in_present)?,
+            cpu_busy_ms: f.number(self.cpu_busy)?,
+            gpu_busy_ms: f.number(self.gpu_busy)?,
+            in_present_ms: f.number(self.in_present)?,
             displayed,
-            screen_ms: num(roles.screen)?.filter(|&s| s > 0.0),
+            screen_ms: f.number(self.screen)?.filter(|&s| s > 0.0),
             more: 0,
         };
-        let sync = num(roles.sync_interval)?;
-        let tearing = num(roles.allows_tearing)?;
-        streams.push(
-            super::Row {
-                application: field(roles.application).unwrap_or(""),
-                swap_chain: field(roles.swap_chain),
-                frame,
-                generated,
-                sync_interval: sync.map(|s| s as u32),
-                allows_tearing: tearing.map(|t| t != 0.0),
-                present_mode: field(roles.present_mode).filter(|m| !m.is_empty()),
-            },
-            line,
-        )?;
+        let sync = f.number(self.sync_interval)?;
+        let tearing = f.number(self.allows_tearing)?;
+        Ok(super::Row {
+            application: f.text(self.application).unwrap_or(""),
+            swap_chain: f.text(self.swap_chain),
+            frame,
+            generated,
+            sync_interval: sync.map(|s| s as u32),
+            allows_tearing: tearing.map(|t| t != 0.0),
+            present_mode: f.text(self.present_mode).filter(|m| !m.is_empty()),
+        })
     }
-    Ok(())
+
+    /// Whether the display showed row `f`'s frame: from `Dropped` where the set has it,
+    /// else from whether it has a time until displayed; `None` where neither says.
+    fn displayed(&self, f: &Fields<'_>) -> Result<Option<bool>, String> {
+        let until_displayed = f.number(self.until_displayed)?;
+        let dropped = f.number(self.dropped)?;
+        Ok(match (dropped, self.until_displayed) {
+            (Some(d), _) => Some(d == 0.0),
+            // 2.x writes NA where a frame was not displayed.
+            (None, Some(_)) if self.dropped.is_none() => {
+                Some(until_displayed.is_some_and(|u| u > 0.0))
+            }
+            _ => None,
+        })
+    }
+}
+
+/// One row's fields, with what a refusal names: its line and the header's column names.
+struct Fields<'a> {
+    record: &'a csv::StringRecord,
+    header: &'a csv::StringRecord,
+    line: usize,
+}
+
+impl<'a> Fields<'a> {
+    /// Column `i`'s text, where the role has a column and the row reaches it.
+    fn text(&self, i: Option<usize>) -> Option<&'a str> {
+        i.and_then(|i| self.record.get(i))
+    }
+
+    /// Column `i`'s number (`None` where the role has no column or the value is missing),
+    /// refused with its line and column where it is not a number.
+    fn number(&self, i: Option<usize>) -> Result<Option<f64>, String> {
+        match i {
+            None => Ok(None),
+            Some(i) => number(self.record.get(i)).map_err(|bad| {
+                format!(
+                    "line {}, {}: {bad} is not a number",
+                    self.line,
+                    column_name(self.header, i)
+                )
+            }),
+        }
+    }
+}
+
+/// Column `i`'s name in `header`, as the summary and refusals give it.
+fn column_name(header: &csv::StringRecord, i: usize) -> String {
+    header.get(i).unwrap_or("?").to_string()
 }
 
 /// A CSV error in one line, without the crate's position (the caller says the line).
