@@ -255,37 +255,71 @@ fn others_in_words(chosen: &str, others: &[Other]) -> String {
 /// no new frame.
 fn display_of(c: &Capture) -> Display {
     let Some(column) = &c.screen_column else {
-        return Display {
-            hz: None,
-            source: "the capture has no display times".into(),
-            refreshes: None,
-            repeated: None,
-        };
+        return Display::without_rate("the capture has no display times".into());
     };
     if c.presenting.vsync() == Some(false) && c.presenting.allows_tearing == Some(true) {
-        return Display {
+        return Display::without_rate(format!(
+            "its presents tore (SyncInterval 0, tearing allowed), so the changes in {column} follow the game, not a refresh"
+        ));
+    }
+    let screens = display_changes(c);
+    if screens.len() < 10 {
+        return Display::without_rate(format!(
+            "{column} holds too few display changes ({})",
+            screens.len()
+        ));
+    }
+    let Some(hz) = median_rate(&screens) else {
+        return Display::without_rate(format!(
+            "the display changes in {column} keep to no refresh rate"
+        ));
+    };
+    let grid = Grid::of(&screens, hz);
+    if grid.on_grid * 10 < screens.len() * 9 {
+        return Display::without_rate(format!(
+            "the display changes in {column} keep to no refresh grid ({} of {} near {hz:.1} Hz's; a variable-refresh display, or tearing presents)",
+            grid.on_grid,
+            screens.len()
+        ));
+    }
+    Display {
+        hz: Some(hz),
+        source: format!(
+            "estimated from {} display changes ({column}), {:.0}% on its grid",
+            screens.len(),
+            grid.on_grid as f64 * 100.0 / screens.len() as f64
+        ),
+        refreshes: Some(grid.refreshes),
+        repeated: Some(grid.repeated),
+    }
+}
+
+impl Display {
+    /// A display whose rate the capture does not tell, and `source`, why: the lab then
+    /// models 60 Hz.
+    fn without_rate(source: String) -> Display {
+        Display {
             hz: None,
-            source: format!(
-                "its presents tore (SyncInterval 0, tearing allowed), so the changes in {column} follow the game, not a refresh"
-            ),
+            source,
             refreshes: None,
             repeated: None,
-        };
+        }
     }
-    let screens: Vec<f64> = c
-        .frames
+}
+
+/// The times between the display changes of the frames the display showed, ms: a frame
+/// not displayed changed nothing.
+fn display_changes(c: &Capture) -> Vec<f64> {
+    c.frames
         .iter()
         .filter(|f| f.displayed != Some(false))
         .filter_map(|f| f.screen_ms)
-        .collect();
-    if screens.len() < 10 {
-        return Display {
-            hz: None,
-            source: format!("{column} holds too few display changes ({})", screens.len()),
-            refreshes: None,
-            repeated: None,
-        };
-    }
+        .collect()
+}
+
+/// The median of the rates the estimator finds as the changes `screens` come, once it
+/// has seen 30 of them (fewer give it too little to go on); `None` where it finds none.
+fn median_rate(screens: &[f64]) -> Option<f64> {
     let mut estimator = RefreshEstimator::new();
     let mut at = 0.0;
     let mut rates: Vec<f64> = Vec::new();
@@ -299,45 +333,37 @@ fn display_of(c: &Capture) -> Display {
         }
     }
     rates.sort_unstable_by(f64::total_cmp);
-    let Some(hz) = (!rates.is_empty()).then(|| quantile(&rates, 0.5)) else {
-        return Display {
-            hz: None,
-            source: format!("the display changes in {column} keep to no refresh rate"),
-            refreshes: None,
-            repeated: None,
-        };
-    };
-    // On the grid: a change whole periods after the one before, within a tenth of one.
-    let period = 1e3 / hz;
-    let (mut on_grid, mut refreshes, mut repeated) = (0usize, 0u64, 0u64);
-    for s in &screens {
-        let whole = (s / period).round().max(1.0);
-        if (s - whole * period).abs() <= 0.1 * period {
-            on_grid += 1;
+    (!rates.is_empty()).then(|| quantile(&rates, 0.5))
+}
+
+/// How the display changes sit on a refresh grid: a change is on it when it comes whole
+/// periods after the one before, within a tenth of one.
+struct Grid {
+    /// Changes on the grid.
+    on_grid: usize,
+    /// Refreshes the changes span, on the grid's rate.
+    refreshes: u64,
+    /// Of those, refreshes that showed no new frame.
+    repeated: u64,
+}
+
+impl Grid {
+    /// The changes `screens` on the grid of `hz`.
+    fn of(screens: &[f64], hz: f64) -> Grid {
+        let period = 1e3 / hz;
+        let (mut on_grid, mut refreshes, mut repeated) = (0usize, 0u64, 0u64);
+        for s in screens {
+            let whole = (s / period).round().max(1.0);
+            if (s - whole * period).abs() <= 0.1 * period {
+                on_grid += 1;
+            }
+            refreshes += whole as u64;
+            repeated += whole as u64 - 1;
         }
-        refreshes += whole as u64;
-        repeated += whole as u64 - 1;
-    }
-    if on_grid * 10 < screens.len() * 9 {
-        return Display {
-            hz: None,
-            source: format!(
-                "the display changes in {column} keep to no refresh grid ({} of {} near {hz:.1} Hz's; a variable-refresh display, or tearing presents)",
-                on_grid,
-                screens.len()
-            ),
-            refreshes: None,
-            repeated: None,
-        };
-    }
-    Display {
-        hz: Some(hz),
-        source: format!(
-            "estimated from {} display changes ({column}), {:.0}% on its grid",
-            screens.len(),
-            on_grid as f64 * 100.0 / screens.len() as f64
-        ),
-        refreshes: Some(refreshes),
-        repeated: Some(repeated),
+        Grid {
+            on_grid,
+            refreshes,
+            repeated,
+        }
     }
 }
