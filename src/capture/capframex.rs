@@ -117,17 +117,7 @@ pub(super) fn read(text: &str, streams: &mut Streams) -> Result<(), String> {
         )
     })?;
     let runs = session.runs.len();
-    let Some(data) = session
-        .runs
-        .into_iter()
-        .filter_map(|r| r.capture_data)
-        .max_by_key(|d| d.ms_between_presents.0.as_ref().map_or(0, Vec::len))
-    else {
-        return Err("is a CapFrameX capture with no runs".into());
-    };
-    if !data.ms_between_presents.has() {
-        return Err("is a CapFrameX capture with no MsBetweenPresents".into());
-    }
+    let data = longest_run(session.runs)?;
     if runs > 1 {
         streams
             .notes
@@ -138,56 +128,91 @@ pub(super) fn read(text: &str, streams: &mut Streams) -> Result<(), String> {
         .process_name
         .or(session.info.game_name)
         .unwrap_or_default();
-    streams.frame_time_column = "MsBetweenPresents".into();
-    let named = |has: bool, name: &str| has.then(|| name.to_string());
-    streams.cpu_column = named(data.cpu_active.has(), "CpuActive");
-    streams.gpu_column = named(data.gpu_active.has(), "GpuActive");
-    streams.in_present_column = named(data.ms_in_present_api.has(), "MsInPresentAPI");
-    streams.screen_column = named(
-        data.ms_between_display_change.has(),
-        "MsBetweenDisplayChange",
-    );
-    let n = data.ms_between_presents.0.as_ref().map_or(0, Vec::len);
-    for i in 0..n {
+    data.name_columns(streams);
+    for i in 0..data.frames() {
         // The JSON has no line numbers: a frame is told by its place in the arrays.
-        let Some(interval) = data.ms_between_presents.at(i) else {
-            return Err(format!("frame {} has no MsBetweenPresents", i + 1));
-        };
-        let dropped = data
-            .dropped
-            .as_ref()
-            .and_then(|d| d.get(i).copied().flatten());
-        let until = data.ms_until_displayed.at(i);
-        let displayed = match dropped {
-            Some(d) => Some(!d && until.is_none_or(|u| u > 0.0)),
-            None => until.map(|u| u > 0.0),
-        };
-        let mode = data
-            .present_mode
-            .at(i)
-            .and_then(|m| PRESENT_MODES.get(m as usize).copied());
         streams
-            .push(
-                Row {
-                    application: &application,
-                    swap_chain: None,
-                    frame: Frame {
-                        interval_ms: interval,
-                        cpu_busy_ms: data.cpu_active.at(i),
-                        gpu_busy_ms: data.gpu_active.at(i),
-                        in_present_ms: data.ms_in_present_api.at(i),
-                        displayed,
-                        screen_ms: data.ms_between_display_change.at(i).filter(|&s| s > 0.0),
-                        more: 0,
-                    },
-                    generated: false,
-                    sync_interval: data.sync_interval.at(i).map(|s| s as u32),
-                    allows_tearing: data.allows_tearing.at(i).map(|t| t != 0.0),
-                    present_mode: mode,
-                },
-                i + 1,
-            )
+            .push(data.row(i, &application)?, i + 1)
             .map_err(|e| e.replacen("line", "frame", 1))?;
     }
     Ok(())
+}
+
+/// The capture data of the run with the most frames (CapFrameX aggregates several runs
+/// in one file), refused where there is none or it has no frame times.
+fn longest_run(runs: Vec<Run>) -> Result<CaptureData, String> {
+    let Some(data) = runs
+        .into_iter()
+        .filter_map(|r| r.capture_data)
+        .max_by_key(CaptureData::frames)
+    else {
+        return Err("is a CapFrameX capture with no runs".into());
+    };
+    if !data.ms_between_presents.has() {
+        return Err("is a CapFrameX capture with no MsBetweenPresents".into());
+    }
+    Ok(data)
+}
+
+impl CaptureData {
+    /// Frames in the run: the length of its frame-time array.
+    fn frames(&self) -> usize {
+        self.ms_between_presents.0.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Tells `streams` which arrays the frame time and the costs come from, for the
+    /// summary to name: only those the run recorded.
+    fn name_columns(&self, streams: &mut Streams) {
+        streams.frame_time_column = "MsBetweenPresents".into();
+        let named = |has: bool, name: &str| has.then(|| name.to_string());
+        streams.cpu_column = named(self.cpu_active.has(), "CpuActive");
+        streams.gpu_column = named(self.gpu_active.has(), "GpuActive");
+        streams.in_present_column = named(self.ms_in_present_api.has(), "MsInPresentAPI");
+        streams.screen_column = named(
+            self.ms_between_display_change.has(),
+            "MsBetweenDisplayChange",
+        );
+    }
+
+    /// Frame `i` of `application` as a row, refused where it has no frame time.
+    fn row<'a>(&self, i: usize, application: &'a str) -> Result<Row<'a>, String> {
+        let Some(interval) = self.ms_between_presents.at(i) else {
+            return Err(format!("frame {} has no MsBetweenPresents", i + 1));
+        };
+        let mode = self
+            .present_mode
+            .at(i)
+            .and_then(|m| PRESENT_MODES.get(m as usize).copied());
+        Ok(Row {
+            application,
+            swap_chain: None,
+            frame: Frame {
+                interval_ms: interval,
+                cpu_busy_ms: self.cpu_active.at(i),
+                gpu_busy_ms: self.gpu_active.at(i),
+                in_present_ms: self.ms_in_present_api.at(i),
+                displayed: self.displayed(i),
+                screen_ms: self.ms_between_display_change.at(i).filter(|&s| s > 0.0),
+                more: 0,
+            },
+            generated: false,
+            sync_interval: self.sync_interval.at(i).map(|s| s as u32),
+            allows_tearing: self.allows_tearing.at(i).map(|t| t != 0.0),
+            present_mode: mode,
+        })
+    }
+
+    /// Whether the display showed frame `i`: not dropped and, where the run says, some
+    /// time until displayed; `None` where neither array says.
+    fn displayed(&self, i: usize) -> Option<bool> {
+        let dropped = self
+            .dropped
+            .as_ref()
+            .and_then(|d| d.get(i).copied().flatten());
+        let until = self.ms_until_displayed.at(i);
+        match dropped {
+            Some(d) => Some(!d && until.is_none_or(|u| u > 0.0)),
+            None => until.map(|u| u > 0.0),
+        }
+    }
 }
