@@ -354,6 +354,22 @@ fn generated_frames_and_other_processes_are_left_out_and_counted() {
 }
 
 #[test]
+fn a_log_whose_elapsed_no_duration_holds_is_read_without_a_panic() {
+    let text = std::fs::read_to_string(file("made", "mangohud-sampled.csv")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // The elapsed column, last: the rows' gaps become infinite.
+    for (i, line) in lines.iter_mut().enumerate().skip(3) {
+        let cut = line.rfind(',').unwrap();
+        let huge = if i % 2 == 0 { "1e308" } else { "-1e308" };
+        line.replace_range(cut + 1.., huge);
+    }
+    let bytes = lines.join("\n").into_bytes();
+    let read = std::panic::catch_unwind(|| Capture::read(&bytes, None));
+    let capture = read.expect("no panic").expect("still a log of frame times");
+    assert!(capture.sampled.is_none(), "{:?}", capture.sampled);
+}
+
+#[test]
 fn a_sampled_log_is_told_and_replayed_as_what_it_is() {
     let capture = read("made", "mangohud-sampled.csv", None);
     let sampled = capture

@@ -195,8 +195,10 @@ fn sampling(rows: &[LoggedRow], units: &Units) -> Option<Sampling> {
         .collect();
     let median_gap = median(&mut gaps);
     let sampled = gaps.len() >= 3 && median_gap > 2.0 * units.median_time * units.frame_to_ms;
-    sampled.then(|| Sampling {
-        every: Duration::from_secs_f64(median_gap / 1e3),
+    // A gap no duration can hold (an `elapsed` of 1e308 after -1e308) samples nothing.
+    let every = Duration::try_from_secs_f64(median_gap / 1e3).ok()?;
+    sampled.then_some(Sampling {
+        every,
         samples: rows.len(),
     })
 }
