@@ -13,9 +13,8 @@ use looplab::capture::summary::Summary;
 use looplab::capture::write::presentmon_v1;
 use looplab::lab::profile::Profile;
 use looplab::lab::{LabOptions, run_lab};
-use looplab::session::trace::{Trace, TraceFrame, TraceHeader, VERSION};
+use looplab::session::trace::{Trace, TraceFrame, TraceHeader};
 use looplab::text::settings::DeltaKind;
-use looplab_timing::Strategy;
 
 const FRAMES: u64 = 100_000;
 
@@ -46,15 +45,7 @@ fn session() -> Trace {
         })
         .collect();
     Trace {
-        header: TraceHeader {
-            looplab_trace: VERSION,
-            strategy: Strategy::Interpolated,
-            update_hz: 60.0,
-            frame_cap_hz: None,
-            refresh_hz: 60.0,
-            vsync: false,
-            bullets: 1000,
-        },
+        header: TraceHeader::interpolated_60hz(1000),
         frames,
     }
 }

@@ -4,6 +4,7 @@
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+use looplab_timing::Strategy;
 use serde_json::Value;
 
 fn looplab(args: &[&str]) -> Output {
@@ -68,16 +69,6 @@ const FIXED_STEP: [&str; 7] = [
     "predicted",
     "predicted-kept",
 ];
-const ALL: [&str; 8] = [
-    "uncapped",
-    "fixed-sleep",
-    "variable",
-    "catch-up",
-    "interpolated",
-    "extrapolated",
-    "predicted",
-    "predicted-kept",
-];
 const PROFILES: [&str; 6] = [
     "fast", "weak-gpu", "weak-cpu", "stall", "jitter", "vsync-60",
 ];
@@ -85,8 +76,8 @@ const PROFILES: [&str; 6] = [
 #[test]
 fn every_strategy_runs_on_every_profile() {
     let runs = default_report()["runs"].as_array().unwrap();
-    assert_eq!(runs.len(), ALL.len() * PROFILES.len());
-    for s in ALL {
+    assert_eq!(runs.len(), Strategy::ALL.len() * PROFILES.len());
+    for s in Strategy::ALL.map(Strategy::id) {
         for p in PROFILES {
             let r = row(s, p);
             assert!(r["fps"].as_f64().unwrap() > 0.5, "{s}/{p}");

@@ -50,8 +50,7 @@ mod tests {
     use super::*;
     use crate::capture::format::{ColumnSet, Tool};
     use crate::capture::{Capture, CostFrom};
-    use crate::session::trace::{TraceFrame, TraceHeader, VERSION};
-    use looplab_timing::Strategy;
+    use crate::session::trace::{TraceFrame, TraceHeader};
 
     fn trace(vsync: bool) -> Trace {
         // Frames 10 ms apart, each 2 ms of loop wait, 1 ms of updates, 3 of drawing, 4
@@ -72,13 +71,8 @@ mod tests {
             .collect();
         Trace {
             header: TraceHeader {
-                looplab_trace: VERSION,
-                strategy: Strategy::Interpolated,
-                update_hz: 60.0,
-                frame_cap_hz: None,
-                refresh_hz: 60.0,
                 vsync,
-                bullets: 100,
+                ..TraceHeader::interpolated_60hz(100)
             },
             frames,
         }

@@ -423,7 +423,7 @@ mod tests {
 
     /// A trace of 40 frames whose drawing takes 3 to 42 ms, without vsync.
     fn recorded(name: &str) -> Profile {
-        use crate::session::trace::{Trace, TraceFrame, TraceHeader, VERSION};
+        use crate::session::trace::{Trace, TraceFrame, TraceHeader};
         let frames = (0..40u64)
             .map(|i| TraceFrame {
                 start_ns: i * 20_000_000,
@@ -438,15 +438,7 @@ mod tests {
                 game_ns: i * 16_666_667,
             })
             .collect();
-        let header = TraceHeader {
-            looplab_trace: VERSION,
-            strategy: Strategy::Interpolated,
-            update_hz: 60.0,
-            frame_cap_hz: None,
-            refresh_hz: 60.0,
-            vsync: false,
-            bullets: 100,
-        };
+        let header = TraceHeader::interpolated_60hz(100);
         Profile::from_trace(name, &Trace { header, frames })
     }
 

@@ -48,6 +48,23 @@ pub struct TraceHeader {
     pub bullets: usize,
 }
 
+impl TraceHeader {
+    /// A run of `bullets` under `interpolated` at 60 updates a second on a 60 Hz display,
+    /// with no cap and no vsync: where the made-up traces of the tests and the benches
+    /// start.
+    pub fn interpolated_60hz(bullets: usize) -> Self {
+        TraceHeader {
+            looplab_trace: VERSION,
+            strategy: Strategy::Interpolated,
+            update_hz: 60.0,
+            frame_cap_hz: None,
+            refresh_hz: 60.0,
+            vsync: false,
+            bullets,
+        }
+    }
+}
+
 /// One presented frame's timings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceFrame {
@@ -218,13 +235,10 @@ mod tests {
             .collect();
         Trace {
             header: TraceHeader {
-                looplab_trace: VERSION,
-                strategy: Strategy::Interpolated,
-                update_hz: 60.0,
                 frame_cap_hz: Some(30.0),
                 refresh_hz: 59.94,
                 vsync: true,
-                bullets: 2000,
+                ..TraceHeader::interpolated_60hz(2000)
             },
             frames,
         }
