@@ -29,8 +29,8 @@
 //!
 //! The window and the lab drive the same planner: the window with the real clock, the lab and
 //! the tests with a manual one. Imports run one way (`architecture.md` at the repository's
-//! root draws the layers): timing, failure and platform; world, session, tour and capture;
-//! view, text and hooks; render and lab; app and bench; cli, then web; untrusted.
+//! root draws the layers): the timing crate; failure and text; world and platform; session;
+//! capture, view and hooks; render and lab; tour; app; bench; cli; web; untrusted.
 
 pub mod app;
 pub mod bench;

@@ -2,8 +2,8 @@
 //! knows none of them.
 //!
 //! - [`driver`]: the winit `ApplicationHandler`, the loop's phases, the pacer and the
-//!   surface; one file for a native window and one for a browser page, the only files of
-//!   the window that name a target.
+//!   surface; one file for a native window and one for a browser page, picked by the only
+//!   `cfg(target_arch)` lines of the window (in the driver's `mod.rs`).
 //! - [`demo`]: the controls and the session they steer, compare mode's lanes, the guided
 //!   tour, the readouts and what the run keeps for its files; a frame's input, updates,
 //!   picture and present, through a few calls that tests make without a window.

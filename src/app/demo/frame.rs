@@ -34,6 +34,8 @@ pub struct Prepared {
     pub load: Duration,
     /// How far the drawn bullets are from where they truly are.
     pub accuracy: FrameAccuracy,
+    /// When it was prepared: the frame's time for the composer (the lanes were run to it).
+    pub at: Duration,
 }
 
 impl Demo {
@@ -91,10 +93,11 @@ impl Demo {
         let load = clock.now().saturating_sub(spun_from);
         let accuracy = self.controls.session_mut().measure_accuracy(plan);
         self.readouts.smooth(accuracy);
+        let at = clock.now();
         if let Some(compare) = &mut self.compare {
-            compare.advance_to(clock.now());
+            compare.advance_to(at);
         }
-        Prepared { load, accuracy }
+        Prepared { load, accuracy, at }
     }
 
     /// Calls `draw` with what the frame of `plan` shows at `now` (the composer's inputs),

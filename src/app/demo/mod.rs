@@ -44,7 +44,8 @@ use crate::world::WorldConfig;
 use touring::Touring;
 
 /// How the demo starts: the loop and the world a run begins with (a `--record` file's
-/// header and the trace's name them), and compare mode's custom lanes.
+/// header names them; the trace's header names the loop as it ended, and the bullets it
+/// started with), and compare mode's custom lanes.
 #[derive(Clone, Debug)]
 pub struct DemoSetup {
     pub strategy: Strategy,

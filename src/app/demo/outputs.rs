@@ -96,9 +96,10 @@ impl Demo {
         }
     }
 
-    /// Writes every output the run was asked for besides the recording streamed as it went
-    /// (`finish_recording` gets its end), each whole or not at all. One that cannot be
-    /// written does not keep the others from being written: every failure is returned.
+    /// Writes every output the run was asked for, each whole or not at all; the recording's
+    /// text goes to `finish_recording` (the driver ends the file it streamed the run's
+    /// steering into, or writes it whole). One that cannot be written does not keep the
+    /// others from being written: every failure is returned.
     pub fn write_outputs(
         &mut self,
         outputs: &Outputs,

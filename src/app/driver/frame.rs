@@ -38,8 +38,11 @@ impl App {
         }
         // A compositor lets the frame draw at its frame callback: a time on its grid.
         let let_draw = self.clock.now();
-        let Prepared { load, accuracy } = self.demo.prepare_draw(&self.clock, &plan);
-        let now = self.clock.now();
+        let Prepared {
+            load,
+            accuracy,
+            at: now,
+        } = self.demo.prepare_draw(&self.clock, &plan);
         let Some(w) = &mut self.window else {
             return;
         };

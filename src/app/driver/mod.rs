@@ -11,7 +11,8 @@
 //! the planner's (the `looplab-timing` crate), the same code the lab drives with a virtual
 //! clock; what a frame draws is the composer's ([`compose`](crate::app::compose)), the same
 //! code `looplab motion` and the bench draw with. What differs between a native window and a
-//! browser page is in [`native`] and [`page`], the only files here that name a target.
+//! browser page is in `native.rs` and `page.rs`; the `cfg(target_arch)` lines that pick one
+//! are in this file, the only one of the window's that names a target.
 
 mod frame;
 #[cfg(not(target_arch = "wasm32"))]
