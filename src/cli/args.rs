@@ -503,6 +503,35 @@ pub enum LabCommand {
         #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
         format: BenchFormat,
     },
+    /// Key to photon through the swapchain's queue: every present mode with 1, 2 and 3
+    /// frames in flight, a loop that goes straight on against one that starts each frame
+    /// just in time, and the curve of delay against missed refreshes as the margin varies.
+    Latency {
+        /// The machine: a built-in profile or `NAME:render=9ms,jitter=8ms,...` (its
+        /// display's refresh rate is kept; present mode and latency are varied).
+        #[arg(long, value_name = "PROFILE", default_value = "jitter", value_parser = parse_boxed_profile, conflicts_with = "capture")]
+        profile: Box<Profile>,
+        /// A frame capture of the field's tools (PresentMon, OCAT, CapFrameX, FrameView,
+        /// MangoHud) as the machine: its frames' costs, replayed.
+        #[arg(long, value_name = "FILE")]
+        capture: Option<PathBuf>,
+        /// The display's refresh rate in Hz, in place of the machine's (a capture's
+        /// frames on a 60 Hz display: `--refresh 60`).
+        #[arg(long, value_name = "HZ")]
+        refresh: Option<Rate>,
+        /// The loop strategy: an id or its key.
+        #[arg(long, value_name = "STRATEGY", default_value = "interpolated", value_parser = parse_strategy)]
+        strategy: Strategy,
+        /// Real (virtual) seconds each run lasts.
+        #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds, allow_negative_numbers = true)]
+        seconds: Duration,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
+        format: BenchFormat,
+        /// Also draw the curve of delay against missed refreshes to this SVG file.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
+    },
     /// Run the loops Rust game developers pick instead (game-loop, bevy_time, renew-frame,
     /// and ports of ggez's, macroquad's and fixedstep's) beside looplab-timing on the lab's
     /// machines. The peers live in their own package, `looplab-peers`, built beside this
@@ -516,6 +545,11 @@ pub enum LabCommand {
         )]
         options: Vec<String>,
     },
+}
+
+/// One profile, boxed: a profile is large beside the other commands' options.
+fn parse_boxed_profile(s: &str) -> Result<Box<Profile>, String> {
+    Profile::parse(s).map(Box::new)
 }
 
 fn parse_hours(s: &str) -> Result<f64, String> {

@@ -40,6 +40,18 @@ fn run_subcommand(command: LabCommand) -> Result<(), Failure> {
             }
         }
         LabCommand::Peers { options } => return run_peers("lab", &options),
+        LabCommand::Latency {
+            profile,
+            capture,
+            refresh,
+            strategy,
+            seconds,
+            format,
+            plot,
+        } => {
+            let machine = latency_machine(*profile, capture.as_deref(), refresh)?;
+            return run_latency(&machine, strategy, seconds, format, plot);
+        }
         LabCommand::Soak {
             hours,
             seed,
@@ -53,6 +65,52 @@ fn run_subcommand(command: LabCommand) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// `looplab lab latency`: the table (or JSON) on a profile or a capture, and the curve.
+fn run_latency(
+    machine: &Profile,
+    strategy: Strategy,
+    seconds: Duration,
+    format: BenchFormat,
+    plot: Option<std::path::PathBuf>,
+) -> Result<(), Failure> {
+    if let Some(path) = &plot {
+        files::check_target("--plot", path)?;
+    }
+    let report = crate::lab::latency::run_latency(machine, strategy, seconds);
+    match format {
+        BenchFormat::Table => print!("{}", report.text()),
+        BenchFormat::Json => println!("{}", files::to_json("report", &report, true)?),
+    }
+    if let Some(path) = plot {
+        let svg = crate::lab::latency_plot::svg(&report).map_err(Failure::runtime)?;
+        files::write_file("--plot", &path, svg.as_bytes())?;
+        eprintln!("curve written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// The latency experiment's machine: the profile, or the capture's frames, on the display
+/// asked for.
+fn latency_machine(
+    profile: Profile,
+    capture: Option<&std::path::Path>,
+    refresh: Option<Rate>,
+) -> Result<Profile, Failure> {
+    let mut machine = match capture {
+        Some(path) => {
+            let capture = load_capture(path, None)?;
+            let summary = crate::capture::summary::Summary::of(&capture);
+            Profile::from_capture("capture", &capture, &summary)
+        }
+        None => profile,
+    };
+    if let Some(rate) = refresh {
+        machine.refresh = rate;
+        machine.description += &format!(", shown on a {rate} display");
+    }
+    Ok(machine)
 }
 
 /// A capture and its summary, as the lab reads it.

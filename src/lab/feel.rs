@@ -232,6 +232,7 @@ pub fn with_keys(
             mode,
             events: key_script(1, seconds),
         }),
+        just_in_time: None,
     }
 }
 

@@ -473,6 +473,7 @@ mod tests {
                     replay: None,
                     until_updates: None,
                     keys: None,
+                    just_in_time: None,
                 });
                 let lab: Vec<(Duration, u32, Duration)> = lab
                     .frames

@@ -9,7 +9,10 @@
 //!    (off by the timer's noise);
 //! 2. [`Machine::finish_frame`] once the loop has planned its updates: when the updates
 //!    end, when the drawing ends (a stall falling due delays it) and when the display shows
-//!    the picture (a vsync present waits for the next refresh);
+//!    the picture. Without a swapchain in the profile, a vsync present waits for the next
+//!    refresh and the CPU with it; with one ([`super::swapchain`]), the present returns at
+//!    once, the GPU finishes the frame behind the CPU, and a full queue makes the next
+//!    frame wait to acquire an image;
 //! 3. [`Machine::next_start`]: when the next frame starts, a sleep to the plan's wake time
 //!    ending as late as the profile's timer makes it.
 //!
@@ -22,6 +25,7 @@ use std::time::Duration;
 use oorandom::Rand32;
 
 use super::profile::{Profile, Stall};
+use super::swapchain::{Swapchain, refresh_at_or_after};
 use looplab_timing::Wake;
 
 /// Salt of the frame-cost stream ("jitter").
@@ -58,7 +62,15 @@ pub struct FrameTimes {
     /// The display shows the picture: with vsync, at the next refresh.
     pub shown: Duration,
     /// Time spent working: updates and drawing, not a stall or a wait for the display.
+    /// With a swapchain, the CPU's work only.
     pub busy: Duration,
+    /// Time spent waiting for a swapchain image (a full queue, or a GPU behind).
+    pub acquire_wait: Duration,
+    /// The present returned and the CPU may start the next frame: at `shown` for the
+    /// simple vsync display, at `drawn` otherwise.
+    pub cpu_free: Duration,
+    /// The GPU finished the frame (at `drawn` with no GPU share).
+    pub gpu_end: Duration,
 }
 
 /// A modelled machine: a profile, the frame it is at, its random streams and its stall.
@@ -73,6 +85,8 @@ pub struct Machine {
     stall: Option<Stall>,
     /// When it was switched on: its display refreshes from then on, a period apart.
     origin: Duration,
+    /// The profile's swapchain, in use.
+    swapchain: Option<Swapchain>,
 }
 
 impl Machine {
@@ -87,12 +101,15 @@ impl Machine {
             ..s
         });
         Self {
-            profile,
             frames: 0,
             costs: Rand32::new(seed ^ COST_STREAM),
             timer: Rand32::new(seed ^ TIMER_STREAM),
             stall,
             origin: start,
+            swapchain: profile
+                .swapchain
+                .map(|spec| Swapchain::new(spec, profile.refresh.period(), start)),
+            profile,
         }
     }
 
@@ -115,27 +132,53 @@ impl Machine {
     /// ends.
     pub fn finish_frame(&mut self, begun: &BegunFrame, updates: u32) -> FrameTimes {
         let updated = begun.start + begun.cost.update * updates;
-        let mut drawn = updated + begun.cost.render;
-        if let Some(s) = self.stall
-            && drawn >= s.at
-        {
-            drawn += s.length;
-            self.stall = None;
-        }
+        let Some(mut chain) = self.swapchain.take() else {
+            let drawn = self.after_stall(updated + begun.cost.render);
+            let shown = self.present_at(drawn);
+            return FrameTimes {
+                updated,
+                drawn,
+                shown,
+                busy: begun.cost.update * updates + begun.cost.render,
+                acquire_wait: Duration::ZERO,
+                cpu_free: shown,
+                gpu_end: drawn,
+            };
+        };
+        let acquired = chain.acquire(updated);
+        let gpu = self.profile.gpu.min(begun.cost.render);
+        let cpu = begun.cost.render - gpu;
+        let drawn = self.after_stall(acquired + cpu);
+        let flight = chain.present(drawn, gpu);
+        self.swapchain = Some(chain);
         FrameTimes {
             updated,
             drawn,
-            shown: self.present_at(drawn),
-            busy: begun.cost.update * updates + begun.cost.render,
+            shown: flight.shown,
+            busy: begun.cost.update * updates + cpu,
+            acquire_wait: acquired - updated,
+            cpu_free: drawn,
+            gpu_end: flight.gpu_end,
         }
     }
 
-    /// When the frame after one shown at `shown` starts, given the plan's wake time: at once,
-    /// or when a sleep until the wake time ends.
-    pub fn next_start(&mut self, wake: Wake, shown: Duration) -> Duration {
+    /// `done`, later by the stall where it falls due by then (once).
+    fn after_stall(&mut self, done: Duration) -> Duration {
+        match self.stall {
+            Some(s) if done >= s.at => {
+                self.stall = None;
+                done + s.length
+            }
+            _ => done,
+        }
+    }
+
+    /// When the frame after one whose present returned at `cpu_free` starts, given the
+    /// plan's wake time: at once, or when a sleep until the wake time ends.
+    pub fn next_start(&mut self, wake: Wake, cpu_free: Duration) -> Duration {
         match wake {
-            Wake::At(t) if t > shown => self.wake_from_sleep(t),
-            _ => shown,
+            Wake::At(t) if t > cpu_free => self.wake_from_sleep(t),
+            _ => cpu_free,
         }
     }
 
@@ -164,10 +207,7 @@ impl Machine {
         if !self.profile.vsync {
             return done;
         }
-        let period = self.profile.refresh.period().as_nanos().max(1);
-        let since = done.saturating_sub(self.origin).as_nanos();
-        let vblank = since.div_ceil(period) * period;
-        self.origin + Duration::from_nanos(u64::try_from(vblank).unwrap_or(u64::MAX))
+        refresh_at_or_after(self.origin, self.profile.refresh.period(), done)
     }
 
     /// The clock's reading of the true time `now`: off by the timer's noise.

@@ -6,6 +6,8 @@ pub mod drift;
 pub mod feel;
 pub mod keys;
 pub mod lane;
+pub mod latency;
+pub mod latency_plot;
 pub mod machine;
 pub mod plot;
 pub mod profile;
@@ -14,6 +16,7 @@ pub mod report;
 pub mod run;
 pub mod scorecard;
 pub mod soak;
+pub mod swapchain;
 
 use std::time::Duration;
 
@@ -114,6 +117,7 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
                         replay: None,
                         until_updates: options.until_updates,
                         keys: None,
+                        just_in_time: None,
                     })
                 })
                 .collect()

@@ -15,8 +15,10 @@ use serde::Serialize;
 
 use crate::capture::Capture;
 use crate::capture::summary::Summary;
+use crate::session::queue::{DEFAULT_LATENCY, PresentMode, parse_latency};
 use crate::session::trace::{Trace, TraceFrame};
 
+use super::swapchain::SwapchainSpec;
 use crate::text::settings::{format_duration, parse_duration};
 use looplab_timing::Rate;
 
@@ -56,6 +58,15 @@ pub struct Profile {
     /// precise timer, about a millisecond for a coarse one.
     pub timer: Duration,
     pub stall: Option<Stall>,
+    /// The swapchain between the loop and the display, where the profile names one
+    /// (`present=`, `latency=`): frames in flight, back-pressure in acquire, and the GPU
+    /// working behind the CPU. Without one, the simpler display `vsync` describes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swapchain: Option<SwapchainSpec>,
+    /// Of `render`, the part the GPU does after the loop submits the frame: with a
+    /// swapchain it overlaps the CPU's next frame.
+    #[serde(skip_serializing_if = "Duration::is_zero")]
+    pub gpu: Duration,
     /// Frame costs recorded on a real machine (`looplab --trace`, or a capture of the
     /// field's tools), replayed in turn instead of `render`, `update` and `jitter`.
     #[serde(skip)]
@@ -95,7 +106,27 @@ impl Profile {
             noise: 0.0,
             timer: Duration::ZERO,
             stall: None,
+            swapchain: None,
+            gpu: Duration::ZERO,
             recorded: None,
+        }
+    }
+
+    /// This profile's machine behind a swapchain of `spec` on its display: named after
+    /// both (`jitter@fifo/2`), and waiting for refreshes as the mode does.
+    pub fn with_swapchain(&self, spec: SwapchainSpec) -> Profile {
+        Profile {
+            name: format!("{}@{}/{}", self.name, spec.mode, spec.latency),
+            description: format!(
+                "{}; {} with {} frame{} in flight",
+                self.description,
+                spec.mode,
+                spec.latency,
+                if spec.latency == 1 { "" } else { "s" }
+            ),
+            vsync: spec.mode != PresentMode::Immediate,
+            swapchain: Some(spec),
+            ..self.clone()
         }
     }
 
@@ -239,8 +270,11 @@ impl Profile {
     /// are `render`, `update`, `jitter` (durations), `refresh` (the display in Hz, which
     /// turns vsync on, or `off` for no vsync on a 60 Hz display), `vsync` (`on` or `off`),
     /// `noise` (a fraction of a refresh: `0.005` or `0.5%`), `timer` (`precise`, `coarse` or
-    /// a duration) and `stall` (`LENGTH@AT`). Unnamed keys keep the defaults (2 ms render,
-    /// 0.2 ms update, a 60 Hz display without vsync, a noiseless precise timer).
+    /// a duration), `stall` (`LENGTH@AT`), and the swapchain: `present` (`fifo`, `relaxed`,
+    /// `mailbox` or `immediate`), `latency` (frames in flight, 1 to 3; either key alone
+    /// gives FIFO with 2) and `gpu` (the part of `render` the GPU does behind the CPU).
+    /// Unnamed keys keep the defaults (2 ms render, 0.2 ms update, a 60 Hz display without
+    /// vsync, a noiseless precise timer, no swapchain).
     pub fn parse(spec: &str) -> Result<Profile, String> {
         let spec = spec.trim();
         let Some((name, settings)) = spec.split_once(':') else {
@@ -253,13 +287,18 @@ impl Profile {
         for pair in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             p.apply_setting(&mut vsync, name, pair)?;
         }
-        p.vsync = vsync.unwrap_or(false);
-        if p.jitter > p.render {
-            return Err(format!(
-                "jitter in profile {name:?} ({}) must not exceed render ({})",
-                format_duration(p.jitter),
-                format_duration(p.render)
-            ));
+        p.vsync = match p.swapchain {
+            Some(spec) => spec.mode != PresentMode::Immediate,
+            None => vsync.unwrap_or(false),
+        };
+        for (what, part) in [("jitter", p.jitter), ("gpu", p.gpu)] {
+            if part > p.render {
+                return Err(format!(
+                    "{what} in profile {name:?} ({}) must not exceed render ({})",
+                    format_duration(part),
+                    format_duration(p.render)
+                ));
+            }
         }
         p.description = p.custom_description();
         Ok(p)
@@ -298,6 +337,17 @@ impl Profile {
             "render" => self.render = parse_duration(value).map_err(in_profile)?,
             "update" => self.update = parse_duration(value).map_err(in_profile)?,
             "jitter" => self.jitter = parse_duration(value).map_err(in_profile)?,
+            "gpu" => self.gpu = parse_duration(value).map_err(in_profile)?,
+            "present" => {
+                let mode = PresentMode::parse(value).map_err(in_profile)?;
+                let latency = self.swapchain.map_or(DEFAULT_LATENCY, |s| s.latency);
+                self.swapchain = Some(SwapchainSpec { mode, latency });
+            }
+            "latency" => {
+                let latency = parse_latency(value).map_err(in_profile)?;
+                let mode = self.swapchain.map_or(PresentMode::Fifo, |s| s.mode);
+                self.swapchain = Some(SwapchainSpec { mode, latency });
+            }
             "refresh" => match value {
                 "off" | "none" => *vsync = vsync.or(Some(false)),
                 v => {
@@ -331,7 +381,7 @@ impl Profile {
             }
             other => {
                 return Err(format!(
-                    "unknown key {other:?} in profile {name:?} (use render, update, jitter, refresh, vsync, noise, timer, stall)"
+                    "unknown key {other:?} in profile {name:?} (use render, update, jitter, gpu, refresh, vsync, present, latency, noise, timer, stall)"
                 ));
             }
         }
@@ -349,7 +399,16 @@ impl Profile {
         if !self.jitter.is_zero() {
             let _ = write!(description, " ±{}", format_duration(self.jitter));
         }
-        if self.vsync {
+        if !self.gpu.is_zero() {
+            let _ = write!(description, " (GPU {})", format_duration(self.gpu));
+        }
+        if let Some(spec) = self.swapchain {
+            let _ = write!(
+                description,
+                ", {} with {} in flight on a {} display",
+                spec.mode, spec.latency, self.refresh
+            );
+        } else if self.vsync {
             let _ = write!(description, ", vsync {}", self.refresh);
         } else if self.refresh != Rate::SIXTY_HZ {
             let _ = write!(description, ", a {} display, no vsync", self.refresh);
@@ -493,6 +552,42 @@ mod tests {
         assert!(err("x:noise=lots").contains("not a fraction"));
         assert!(err("x:timer=sloppy").contains("timer in profile \"x\""));
         assert!(err("bad name!:render=1ms").contains("profile name"));
+        assert!(err("x:present=vsync").contains("not a present mode"));
+        assert!(err("x:latency=4").contains("not a frame latency"));
+        assert!(
+            err("x:render=2ms,gpu=3ms").contains("gpu in profile \"x\" (3 ms) must not exceed")
+        );
         assert!(parse_profiles("fast,nope").is_err());
+    }
+
+    #[test]
+    fn a_swapchain_is_named_by_its_mode_and_latency_either_alone_giving_fifo_with_two() {
+        let p =
+            Profile::parse("q:render=6ms,gpu=4ms,latency=3,present=mailbox,refresh=144").unwrap();
+        let spec = p.swapchain.unwrap();
+        assert_eq!(
+            (spec.mode, spec.latency, p.gpu),
+            (PresentMode::Mailbox, 3, Duration::from_millis(4))
+        );
+        assert!(p.vsync, "mailbox waits for a refresh");
+        assert!(
+            p.description
+                .contains("(GPU 4 ms), mailbox with 3 in flight on a 144 Hz display"),
+            "{}",
+            p.description
+        );
+        let fifo = Profile::parse("q:latency=1").unwrap().swapchain.unwrap();
+        assert_eq!((fifo.mode, fifo.latency), (PresentMode::Fifo, 1));
+        let immediate = Profile::parse("q:present=immediate").unwrap();
+        assert_eq!(immediate.swapchain.unwrap().latency, DEFAULT_LATENCY);
+        assert!(!immediate.vsync);
+        let on_fifo = Profile::parse("jitter")
+            .unwrap()
+            .with_swapchain(SwapchainSpec {
+                mode: PresentMode::Fifo,
+                latency: 2,
+            });
+        assert_eq!(on_fifo.name, "jitter@fifo/2");
+        assert!(on_fifo.vsync && on_fifo.render == Duration::from_millis(9));
     }
 }

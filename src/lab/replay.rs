@@ -70,6 +70,7 @@ pub fn replay_all(
                     trace_interval: duration,
                     until_updates: None,
                     keys: None,
+                    just_in_time: None,
                     replay: Some(ReplayInput {
                         script: SteerScript::new(recording.changes.clone()),
                         until,

@@ -25,7 +25,7 @@ use crate::text::settings::DeltaKind;
 use crate::world::WorldConfig;
 use crate::world::accuracy::AccuracySummary;
 use crate::world::hash::StateHash;
-use looplab_timing::{LoopSettings, Strategy};
+use looplab_timing::{JustInTime, LoopSettings, Margin, Strategy};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -50,6 +50,11 @@ pub struct RunConfig {
     /// When set, a person at the arrows: the keys are handed to the loop as each frame
     /// starts, and the run measures what became of them ([`FeelResult`]).
     pub keys: Option<KeyInput>,
+    /// When set, each frame starts just in time for its refresh ([`JustInTime`]), its
+    /// margin kept so. The modelled loop knows the display's exact grid, when the GPU
+    /// finished each frame and the refresh that showed it, as a driver's latency mode or
+    /// presentation timestamps would tell it.
+    pub just_in_time: Option<Margin>,
 }
 
 /// A recording's inputs and where it ended, for a run that plays it back.
@@ -140,6 +145,16 @@ pub struct RunResult {
     /// What became of the keys, for a run given some.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feel: Option<FeelResult>,
+    /// Where a frame waited, on average, ms: for an image of a full swapchain, and from
+    /// its present to the refresh that showed it (zero without a swapchain).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub acquire_wait_ms: f64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub display_wait_ms: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// The lab's timeline strips show the second of real time that ends here: after the start,
@@ -213,6 +228,8 @@ struct Tally {
     repeats: u64,
     most: u32,
     busy: Duration,
+    acquire_wait: Duration,
+    display_wait: Duration,
 }
 
 /// The game clock against real time, sampled every `interval`, with the drawn error
@@ -267,6 +284,11 @@ pub fn run(config: &RunConfig) -> RunResult {
     let mut tracer = Tracer::new(config.trace_interval);
     let mut strip_frames = Vec::new();
     let strip_from = STRIP_END.saturating_sub(TIMELINE_SPAN * 3 / 2);
+    let mut jit = config.just_in_time.map(|margin| {
+        let mut jit = JustInTime::new().with_margin(margin);
+        jit.set_grid(config.profile.refresh.period(), Duration::ZERO);
+        jit
+    });
     let (mut now, mut idle_since) = (Duration::ZERO, Duration::ZERO);
     while now < config.duration {
         let begun = machine.begin_frame(now);
@@ -281,8 +303,10 @@ pub fn run(config: &RunConfig) -> RunResult {
             waited: begun.start - idle_since,
             update_time: times.updated - begun.start,
             render: RenderTimes {
-                // The modelled present is the wait for the display's refresh.
-                present: times.shown - times.drawn,
+                // A full swapchain's wait for an image, and a blocking present's wait for
+                // the display's refresh.
+                acquire: times.acquire_wait,
+                present: times.cpu_free - times.drawn,
                 ..RenderTimes::default()
             },
             presented: Some(times.shown),
@@ -296,18 +320,29 @@ pub fn run(config: &RunConfig) -> RunResult {
         tally.repeats += u64::from(plan.updates == 0);
         tally.most = tally.most.max(plan.updates);
         tally.busy += times.busy;
+        tally.acquire_wait += times.acquire_wait;
+        tally.display_wait += times.shown - times.cpu_free;
         scores.push(Present {
             at: times.shown,
             updates_so_far: tally.updates,
         });
         drift = plan.game_now.as_secs_f64() - begun.start.as_secs_f64();
-        idle_since = times.shown;
+        idle_since = times.cpu_free;
         if begun.start >= strip_from && begun.start <= STRIP_END {
             strip_frames.push(record);
         }
         let accuracy = session.measure_accuracy(&plan);
         tracer.frame(plan.now, plan.game_now, accuracy.mean_error as f64);
-        now = machine.next_start(plan.wake, times.shown);
+        let wake = match &mut jit {
+            Some(jit) => {
+                let cost = times.gpu_end - begun.start - times.acquire_wait;
+                jit.frame_done(cost, times.gpu_end);
+                jit.frame_shown(times.shown);
+                jit.pace(times.cpu_free, plan.wake)
+            }
+            None => plan.wake,
+        };
+        now = machine.next_start(wake, times.cpu_free);
         if config.replay.is_some() && session.world().time() >= checkpoint.at() {
             break;
         }
@@ -377,7 +412,13 @@ fn result(config: &RunConfig, session: &Session, ended: Ended) -> RunResult {
         feel: ended.shown.map(|shown| {
             FeelResult::new(session.controls().mode(), session.controls().taps(), &shown)
         }),
+        acquire_wait_ms: per_frame_ms(tally.acquire_wait, tally.frames),
+        display_wait_ms: per_frame_ms(tally.display_wait, tally.frames),
     }
+}
+
+fn per_frame_ms(total: Duration, frames: u64) -> f64 {
+    total.as_secs_f64() * 1e3 / frames.max(1) as f64
 }
 
 #[cfg(test)]
@@ -399,6 +440,7 @@ mod tests {
             replay: None,
             until_updates: None,
             keys: None,
+            just_in_time: None,
         }
     }
 

@@ -7,6 +7,7 @@ pub mod checkpoint;
 pub mod frame;
 pub mod input_delay;
 pub mod json_lines;
+pub mod queue;
 pub mod recording;
 pub mod ship_input;
 pub mod steering;

@@ -29,10 +29,11 @@ use crate::plan::Wake;
 ///   a machine that slows down for good costs two missed refreshes (the second long frame
 ///   moves the cost), not a run of them.
 ///
-/// The lead (cost and margin) is never more than a period: a frame that costs more than a
-/// refresh starts as soon as the last one is presented, and the display paces it. Until
-/// the grid is known and [`JustInTime::WARM_UP`] frames have been measured, it leaves the
-/// loop's own wake time as it is.
+/// Each frame aims at the refresh after the one that shows the frame before it. Where the
+/// lead (cost and margin) leaves no time to wait, as for a frame that costs more than a
+/// refresh, the next frame starts as soon as the last one is handed over, and the display
+/// paces it. Until the grid is known and [`JustInTime::WARM_UP`] frames have been measured,
+/// it leaves the loop's own wake time as it is.
 ///
 /// ```
 /// use core::time::Duration;
@@ -70,7 +71,25 @@ pub struct JustInTime {
     grid: Option<(Duration, Duration)>,
     /// The refresh the frame in progress aims to be presented before.
     target: Option<Duration>,
+    /// The refresh that shows the last frame handed over.
+    last_shown: Option<Duration>,
     missed: u64,
+    /// How the margin is kept.
+    policy: Margin,
+}
+
+/// How a [`JustInTime`] keeps the margin it adds to a frame's learnt cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Margin {
+    /// The controller's own: doubled on a missed refresh, shrunk slowly while frames are on
+    /// time, never below `least`.
+    Adaptive {
+        /// The floor: [`JustInTime::MIN_MARGIN`] unless chosen.
+        least: Duration,
+    },
+    /// One margin that never moves, as a frame limiter's fixed safety margin: what the
+    /// controller is measured against.
+    Fixed(Duration),
 }
 
 impl Default for JustInTime {
@@ -89,7 +108,7 @@ impl JustInTime {
     /// What a missed refresh adds to twice the margin.
     pub const MISS_STEP: Duration = Duration::from_micros(500);
     /// Frames on time after which the margin shrinks by a thirty-second.
-    pub const RELAX_AFTER: u32 = 8;
+    pub const RELAX_AFTER: u32 = 16;
 
     /// A controller that knows no grid and no cost yet.
     pub const fn new() -> Self {
@@ -101,8 +120,21 @@ impl JustInTime {
             on_time: 0,
             grid: None,
             target: None,
+            last_shown: None,
             missed: 0,
+            policy: Margin::Adaptive {
+                least: Self::MIN_MARGIN,
+            },
         }
+    }
+
+    /// The same controller keeping its margin by `policy`.
+    pub const fn with_margin(mut self, policy: Margin) -> Self {
+        self.margin = match policy {
+            Margin::Adaptive { least } | Margin::Fixed(least) => least,
+        };
+        self.policy = policy;
+        self
     }
 
     /// The display refreshes every `period`, one refresh falling at `refresh` on the
@@ -116,43 +148,68 @@ impl JustInTime {
     pub fn clear_grid(&mut self) {
         self.grid = None;
         self.target = None;
+        self.last_shown = None;
     }
 
-    /// A frame that took `cost` of work (blocking waits left out) was submitted for
-    /// presenting at `submitted`. Returns whether it missed the refresh it aimed at.
+    /// A frame that took `cost` of work (blocking waits left out) was ready to be shown at
+    /// `submitted` (handed to the display: where the GPU's end is not known, when the
+    /// present returned). Returns whether it missed the refresh it aimed at.
     pub fn frame_done(&mut self, cost: Duration, submitted: Duration) -> bool {
+        self.last_shown = self.grid.map(|_| self.refresh_at_or_after(submitted));
         self.costs[self.next] = u64::try_from(cost.as_nanos()).unwrap_or(u64::MAX);
         self.next = (self.next + 1) % Self::SAMPLES;
         self.len = (self.len + 1).min(Self::SAMPLES);
         let missed = self.target.take().is_some_and(|target| submitted > target);
+        self.missed += u64::from(missed);
+        let Margin::Adaptive { least } = self.policy else {
+            return missed;
+        };
         if missed {
-            self.missed += 1;
             self.on_time = 0;
             let most = self.grid.map_or(Duration::MAX, |(period, _)| period / 2);
-            self.margin = (self.margin * 2 + Self::MISS_STEP).min(most);
+            self.margin = (self.margin * 2 + Self::MISS_STEP).min(most.max(least));
         } else {
             self.on_time += 1;
             if self.on_time >= Self::RELAX_AFTER {
                 self.on_time = 0;
-                self.margin = (self.margin - self.margin / 32).max(Self::MIN_MARGIN);
+                self.margin = (self.margin - self.margin / 32).max(least);
             }
         }
         missed
     }
 
-    /// When the next frame should start, the last one having been submitted at
-    /// `submitted`: late enough that it is presented just before the refresh after the one
-    /// showing the last frame, or the loop's own `wake` where that is later. The loop's
-    /// `wake` as it is while the grid or the cost is not known yet.
-    pub fn pace(&mut self, submitted: Duration, wake: Wake) -> Wake {
+    /// The last frame handed over was shown at the refresh at `shown`, where the platform
+    /// says so (presentation timestamps, or a present that blocks until the refresh). The
+    /// controller otherwise assumes the first refresh after the frame was ready, which is
+    /// wrong by a refresh for every frame queued ahead of it: told, it aims the next frame
+    /// after the one the display really showed, and so a queue filled before it took over
+    /// drains.
+    pub fn frame_shown(&mut self, shown: Duration) {
+        if self.grid.is_some() {
+            self.last_shown = Some(shown);
+        }
+    }
+
+    /// When the next frame should start, asked at `now`, once the last frame was handed
+    /// over: late enough that it is ready just before the refresh after the one showing the
+    /// last frame, or the loop's own `wake` where that is later. A loop already past that
+    /// start goes on at once (the next frame may still make its refresh: the cost is a high
+    /// quantile, not every frame's). The loop's `wake` as it is while the grid or the cost
+    /// is not known yet.
+    pub fn pace(&mut self, now: Duration, wake: Wake) -> Wake {
         let (Some(lead), Some((period, _))) = (self.lead(), self.grid) else {
             return wake;
         };
-        // The last frame is shown at the first refresh after it was submitted; the next one
-        // aims at the refresh after that.
-        let target = self.refresh_at_or_after(submitted) + period;
+        let last_shown = self
+            .last_shown
+            .unwrap_or_else(|| self.refresh_at_or_after(now));
+        let mut target = last_shown + period;
+        if target <= now {
+            // Long past the last refresh (a hitch): the first one still ahead.
+            target = self.refresh_at_or_after(now) + period;
+        }
         self.target = Some(target);
-        let start = target - lead;
+        let start = target.saturating_sub(lead).max(now);
         match wake {
             Wake::At(t) if t > start => Wake::At(t),
             _ => Wake::At(start),
@@ -162,8 +219,8 @@ impl JustInTime {
     /// The cost and the margin: how long before its refresh a frame starts; `None` until
     /// the grid is known and [`JustInTime::WARM_UP`] frames were measured.
     pub fn lead(&self) -> Option<Duration> {
-        let (period, _) = self.grid?;
-        Some((self.cost()? + self.margin).min(period))
+        self.grid?;
+        Some(self.cost()? + self.margin)
     }
 
     /// The learnt cost of a frame: the second-longest of the last
@@ -339,7 +396,7 @@ mod tests {
         let mut jit = JustInTime::new();
         jit.set_grid(PERIOD, Duration::ZERO);
         let frames = run(&mut jit, 100, |_| ms(25.0));
-        assert_eq!(jit.lead(), Some(PERIOD));
+        assert!(jit.lead().unwrap() > ms(25.0));
         for w in frames[20..].windows(2) {
             // Never more than one frame a refresh, and never a burst.
             assert!(w[1].1 > w[0].1);
@@ -364,5 +421,37 @@ mod tests {
         assert_eq!(capped, Wake::At(ms(1040.0)));
         jit.clear_grid();
         assert_eq!(jit.pace(ms(1001.0), Wake::Immediately), Wake::Immediately);
+    }
+
+    #[test]
+    fn told_where_a_frame_was_shown_it_aims_after_that_refresh() {
+        let mut jit = JustInTime::new();
+        jit.set_grid(PERIOD, Duration::ZERO);
+        for k in 1..=JustInTime::WARM_UP as u32 {
+            jit.frame_done(ms(4.0), PERIOD * k - ms(1.0));
+        }
+        let lead = jit.lead().unwrap();
+        let ready = PERIOD * 9 - ms(1.0);
+        jit.frame_done(ms(4.0), ready);
+        // Two frames queued ahead of it: shown two refreshes after the one it was ready for.
+        jit.frame_shown(PERIOD * 11);
+        assert_eq!(
+            jit.pace(ready, Wake::Immediately),
+            Wake::At(PERIOD * 12 - lead)
+        );
+    }
+
+    #[test]
+    fn a_fixed_margin_never_moves_and_a_raised_floor_holds() {
+        let mut fixed = JustInTime::new().with_margin(Margin::Fixed(ms(1.0)));
+        fixed.set_grid(PERIOD, Duration::ZERO);
+        fixed.target = Some(ms(10.0));
+        assert!(fixed.frame_done(ms(2.0), ms(11.0)));
+        assert_eq!((fixed.margin(), fixed.missed()), (ms(1.0), 1));
+        let mut floored = JustInTime::new().with_margin(Margin::Adaptive { least: ms(2.0) });
+        floored.set_grid(PERIOD, Duration::ZERO);
+        run(&mut floored, 600, |_| ms(5.0));
+        assert_eq!(floored.margin(), ms(2.0));
+        assert_eq!(floored.lead(), Some(ms(7.0)));
     }
 }

@@ -255,7 +255,7 @@ pub use error::TimingError;
 pub use game_clock::{FrameTime, GameClock};
 pub use input::{InputAccumulator, InputEvent, UpdateInput};
 pub use interpolated::Interpolated;
-pub use just_in_time::JustInTime;
+pub use just_in_time::{JustInTime, Margin};
 pub use plan::{Blend, Blendable, FramePlan, PredictFrom, View, Wake, extrapolate, lerp};
 pub use planner::Planner;
 pub use refresh::RefreshEstimator;
