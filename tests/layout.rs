@@ -262,7 +262,7 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
         for standing in &standings {
             for help in [false, true] {
                 let knobs = Knobs {
-                    vsync: setup.vsync,
+                    present: looplab::session::queue::PresentMode::for_vsync(setup.vsync),
                     update_cost: setup.update_cost,
                     render_cost: setup.render_cost,
                     compare: setup.compare,

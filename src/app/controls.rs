@@ -10,6 +10,7 @@ use looplab_timing::{DeltaMode, LoopSettings, Rate, Strategy, TimeScale};
 use crate::app::keys::{self, Action};
 use crate::lab::compare::Preset;
 use crate::session::Session;
+use crate::session::queue::{DEFAULT_LATENCY, LATENCIES, PresentMode};
 use crate::session::ship_input::Button;
 use crate::session::ship_input::Direction;
 use crate::text::settings::{
@@ -42,7 +43,12 @@ pub const BULLET_RANGE: (usize, usize) = (0, WorldConfig::MAX_BULLETS);
 /// Knobs that are not loop settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Knobs {
-    pub vsync: bool,
+    /// How frames reach the display (V steps through the modes the surface offers).
+    pub present: PresentMode,
+    /// Frames that may wait between the loop and the display (Shift+V: 1, 2, 3).
+    pub latency: u32,
+    /// Start each frame just in time for its refresh (J).
+    pub just_in_time: bool,
     /// Busy time added to every update (a weak CPU).
     pub update_cost: Duration,
     /// Busy time added to every frame's rendering (a weak GPU).
@@ -63,7 +69,9 @@ pub struct Knobs {
 impl Default for Knobs {
     fn default() -> Self {
         Self {
-            vsync: false,
+            present: PresentMode::Immediate,
+            latency: DEFAULT_LATENCY,
+            just_in_time: false,
             update_cost: Duration::ZERO,
             render_cost: Duration::ZERO,
             ghosts: false,
@@ -77,14 +85,21 @@ impl Default for Knobs {
     }
 }
 
+impl Knobs {
+    /// Whether presents wait for the display (FIFO or FIFO relaxed).
+    pub fn vsync(&self) -> bool {
+        self.present.paces()
+    }
+}
+
 /// What the app must do after an action, besides logging.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Effect {
     /// The line to log, if anything changed.
     pub log: Option<String>,
     pub quit: bool,
-    /// The present mode must be chosen again.
-    pub vsync_changed: bool,
+    /// The present mode or the frame latency changed: the surface is set up again.
+    pub swapchain_changed: bool,
     /// A stall of this length should happen before the next frame.
     pub stall: Option<Duration>,
     /// The strategy changed (statistics start over).
@@ -112,6 +127,8 @@ pub struct Controls {
     last_preset: Preset,
     /// The display's refresh rate, which snapped deltas snap to.
     display: Rate,
+    /// The present modes the surface offers (empty until a surface says).
+    offered: Vec<PresentMode>,
 }
 
 impl Controls {
@@ -127,7 +144,15 @@ impl Controls {
             last_preset: knobs.compare.unwrap_or(Preset::FredAndGeorge),
             knobs,
             display: Rate::SIXTY_HZ,
+            offered: Vec::new(),
         }
+    }
+
+    /// The present modes the window's surface offers: V steps through these, and a mode
+    /// asked for that is not among them gives way to the nearest that is.
+    pub fn set_offered(&mut self, offered: Vec<PresentMode>) {
+        self.knobs.present = self.knobs.present.or_offered(&offered);
+        self.offered = offered;
     }
 
     /// The display's refresh rate, once the window knows its monitor: deltas snapped now
@@ -223,8 +248,10 @@ impl Controls {
         settings.delta_mode = setup.delta.mode(self.display);
         settings.paused = false;
         self.session.set_settings(settings);
-        let vsync_changed = setup.vsync != self.knobs.vsync;
-        self.knobs.vsync = setup.vsync;
+        let present = PresentMode::for_vsync(setup.vsync).or_offered(&self.offered);
+        let swapchain_changed = present != self.knobs.present;
+        self.knobs.present = present;
+        self.knobs.just_in_time = false;
         self.knobs.update_cost = setup.update_cost;
         self.knobs.render_cost = setup.render_cost;
         self.knobs.compare = setup.compare;
@@ -233,7 +260,7 @@ impl Controls {
         if let Some(p) = setup.compare {
             self.last_preset = p;
         }
-        effect.vsync_changed = vsync_changed;
+        effect.swapchain_changed = swapchain_changed;
         effect.log = Some(format!(
             "tour: {}, {}",
             setup.strategy.id(),
@@ -292,10 +319,9 @@ impl Controls {
                 ..Effect::default()
             },
             // The knobs' keys, applied above.
-            ToggleVsync | UpdateCost(_) | RenderCost(_) | Stall | ToggleGhosts | ToggleHelp
-            | ToggleOverlay | ToggleTimeline | ToggleCompare | ComparePreset(_) => {
-                Effect::default()
-            }
+            NextPresentMode | FrameLatency | ToggleJustInTime | UpdateCost(_) | RenderCost(_)
+            | Stall | ToggleGhosts | ToggleHelp | ToggleOverlay | ToggleTimeline
+            | ToggleCompare | ComparePreset(_) => Effect::default(),
         }
     }
 
@@ -305,14 +331,27 @@ impl Controls {
         use Action::*;
         let knobs = &mut self.knobs;
         Some(match action {
-            ToggleVsync => {
-                knobs.vsync = !knobs.vsync;
+            NextPresentMode => {
+                knobs.present = knobs.present.next_offered(&self.offered);
                 Effect {
-                    log: Some(format!("vsync: {}", on_off(knobs.vsync))),
-                    vsync_changed: true,
+                    log: Some(format!(
+                        "present mode: {} (vsync {})",
+                        knobs.present,
+                        on_off(knobs.present.paces())
+                    )),
+                    swapchain_changed: true,
                     ..Effect::default()
                 }
             }
+            FrameLatency => {
+                knobs.latency = knobs.latency % LATENCIES.end() + 1;
+                Effect {
+                    log: Some(format!("frames in flight: {}", knobs.latency)),
+                    swapchain_changed: true,
+                    ..Effect::default()
+                }
+            }
+            ToggleJustInTime => toggle(&mut knobs.just_in_time, "just in time"),
             UpdateCost(up) => step_cost(&mut knobs.update_cost, &UPDATE_COSTS_MS, up, "update"),
             RenderCost(up) => step_cost(&mut knobs.render_cost, &RENDER_COSTS_MS, up, "render"),
             Stall => Effect {
@@ -348,13 +387,14 @@ impl Controls {
     /// the run started with.
     fn reset(&mut self) -> Effect {
         let (strategy, settings, knobs, bullets) = self.initial.clone();
-        let vsync_changed = knobs.vsync != self.knobs.vsync;
+        let swapchain_changed =
+            (knobs.present, knobs.latency) != (self.knobs.present, self.knobs.latency);
         let mut effect = self.set_strategy(strategy);
         self.session.set_settings(settings);
         self.knobs = knobs;
         self.session.set_bullet_count(bullets);
         effect.log = Some("reset: every knob back to its start value".to_string());
-        effect.vsync_changed = vsync_changed;
+        effect.swapchain_changed = swapchain_changed;
         effect
     }
 }
@@ -530,7 +570,7 @@ mod tests {
             assert_eq!(c.strategy(), setup.strategy, "{}", stop.id);
             assert_eq!(c.settings(), &setup.settings(), "{}", stop.id);
             assert_eq!(
-                (c.knobs.update_cost, c.knobs.render_cost, c.knobs.vsync),
+                (c.knobs.update_cost, c.knobs.render_cost, c.knobs.vsync()),
                 (setup.update_cost, setup.render_cost, setup.vsync),
                 "{}",
                 stop.id
@@ -690,7 +730,9 @@ mod tests {
     #[test]
     fn toggles_and_reset() {
         let mut c = controls();
-        assert!(c.apply(Action::ToggleVsync).vsync_changed);
+        assert!(c.apply(Action::NextPresentMode).swapchain_changed);
+        assert!(c.apply(Action::FrameLatency).swapchain_changed);
+        c.apply(Action::ToggleJustInTime);
         c.apply(Action::ToggleGhosts);
         c.apply(Action::ToggleHelp);
         c.apply(Action::ToggleOverlay);
@@ -698,10 +740,17 @@ mod tests {
         c.apply(Action::SelectStrategy(Strategy::Variable));
         c.apply(Action::UpdateRate(false));
         c.apply(Action::Bullets(true));
-        assert!(c.knobs.vsync && c.knobs.ghosts && c.knobs.help && !c.knobs.overlay);
+        assert!(c.knobs.ghosts && c.knobs.help && !c.knobs.overlay);
+        // From immediate (the test's start), V goes on to mailbox; Shift+V from 2 to 3.
+        assert_eq!(
+            (c.knobs.present, c.knobs.latency),
+            (PresentMode::Mailbox, 3)
+        );
+        assert!(c.knobs.just_in_time);
         assert!(!c.knobs.timeline);
         let e = c.apply(Action::ResetKnobs);
-        assert!(e.vsync_changed && e.strategy_changed);
+        assert!(e.swapchain_changed && e.strategy_changed);
+        assert_eq!(c.knobs, Knobs::default());
         assert_eq!(c.knobs, Knobs::default());
         assert_eq!(c.strategy(), Strategy::Interpolated);
         assert_eq!(

@@ -113,7 +113,7 @@ mod tests {
         q.key(KeyCode::Digit4, true, false, ms(1));
         q.set_shift(true);
         q.key(KeyCode::KeyF, true, false, ms(2));
-        q.key(KeyCode::KeyJ, true, false, ms(3));
+        q.key(KeyCode::KeyZ, true, false, ms(3));
         q.key(KeyCode::ArrowLeft, false, false, ms(4));
         q.key_with_shift(KeyCode::KeyF, false, true, ms(5));
         q.clicked([Action::ToggleGhosts], ms(6));
@@ -129,7 +129,7 @@ mod tests {
                 (Input::Press(Action::UpdateRate(true)), ms(5)),
                 (Input::Press(Action::ToggleGhosts), ms(6)),
             ],
-            "J does nothing; Shift+F lowers the rate"
+            "Z does nothing; Shift+F lowers the rate"
         );
         assert!(q.take().is_empty());
         q.focus_lost(ms(7));

@@ -22,7 +22,12 @@ pub enum Action {
     UpdateRate(bool),
     /// Next (`true`) or previous frame cap.
     FrameCap(bool),
-    ToggleVsync,
+    /// The next present mode the surface offers (vsync on and off among them).
+    NextPresentMode,
+    /// Frames in flight: 1, 2, 3, and round again.
+    FrameLatency,
+    /// Start each frame just in time for its refresh, or as the strategy says.
+    ToggleJustInTime,
     /// How the loop reads frame deltas: measured, snapped to the display, smoothed, synced.
     NextDelta,
     MaxUpdates(bool),
@@ -155,9 +160,13 @@ pub const BINDINGS: &[Binding] = &[
         ],
     },
     Binding {
-        label: "V",
-        does: "vsync on / off",
-        keys: &[(key(K::KeyV), ToggleVsync)],
+        label: "V / Shift+V / J",
+        does: "present mode: the next offered (fifo is vsync) / frames in flight 1-3 / just in time",
+        keys: &[
+            (key(K::KeyV), NextPresentMode),
+            (shift(K::KeyV), FrameLatency),
+            (key(K::KeyJ), ToggleJustInTime),
+        ],
     },
     Binding {
         label: "D",
@@ -384,7 +393,8 @@ mod tests {
             action_for(KeyCode::KeyF, true),
             Some(Action::UpdateRate(false))
         );
-        assert_eq!(action_for(KeyCode::KeyJ, false), None);
+        assert_eq!(action_for(KeyCode::KeyZ, false), None);
+        assert_eq!(action_for(KeyCode::KeyV, true), Some(Action::FrameLatency));
         assert_eq!(steer_direction(KeyCode::ArrowUp), Some(Direction::Up));
         assert_eq!(steer_direction(KeyCode::KeyF), None);
     }
@@ -403,7 +413,9 @@ mod tests {
             NextStrategy => 1,
             UpdateRate(_) => 2,
             FrameCap(_) => 3,
-            ToggleVsync => 4,
+            NextPresentMode => 4,
+            FrameLatency => 29,
+            ToggleJustInTime => 30,
             MaxUpdates(_) => 5,
             UpdateCost(_) => 6,
             RenderCost(_) => 7,
@@ -434,7 +446,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..29).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..31).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)

@@ -169,7 +169,7 @@ mod tests {
                 .all(|l| l.settings().update_rate.as_hz() == 50.0)
         );
         assert_eq!(
-            apply_to_lanes(&mut c, None, Action::ToggleVsync),
+            apply_to_lanes(&mut c, None, Action::NextPresentMode),
             None,
             "the window's key"
         );

@@ -25,6 +25,7 @@ pub mod keys;
 pub mod lanes_view;
 pub mod overlay;
 pub mod overlay_host;
+pub mod pacing;
 pub mod record;
 pub mod replay;
 pub mod speed;

@@ -135,12 +135,27 @@ pub struct WindowReport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KnobsReport {
     pub vsync: bool,
+    /// Frames in flight asked of the surface (Shift+V, `--frame-latency`).
+    #[serde(default = "default_latency")]
+    pub frame_latency: u32,
+    /// Whether the loop started its frames just in time (J, `--just-in-time`), and what
+    /// the controller had learnt by the end.
+    #[serde(default)]
+    pub just_in_time: bool,
+    #[serde(default)]
+    pub just_in_time_lead_ms: Option<f64>,
+    #[serde(default)]
+    pub just_in_time_missed: u64,
     pub ghosts: bool,
     pub help: bool,
     pub overlay: bool,
     pub timeline: bool,
     pub update_cost_ms: f64,
     pub render_cost_ms: f64,
+}
+
+fn default_latency() -> u32 {
+    crate::session::queue::DEFAULT_LATENCY
 }
 
 /// The metronome's figures in the last presented frame: how far the game drawn was from the

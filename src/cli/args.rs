@@ -15,6 +15,7 @@ use crate::hooks::Hooks;
 use crate::hooks::key_script::KeyScript;
 use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
+use crate::session::queue::{PresentMode, parse_latency};
 use crate::text::settings::{
     Cap, DeltaKind, DurationOrOff, MaxUpdates, format_duration, parse_duration,
 };
@@ -226,6 +227,19 @@ pub struct AppArgs {
     /// use `--cap` there.
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = parse_on_off, action = clap::ArgAction::Set)]
     pub vsync: bool,
+    /// The present mode, in place of what `--vsync` asks for: `fifo` (vsync), `relaxed`,
+    /// `mailbox` or `immediate`; where the display does not offer it, the nearest it does.
+    /// The V key steps through the modes offered.
+    #[arg(long, value_name = "MODE", value_parser = PresentMode::parse)]
+    pub present: Option<PresentMode>,
+    /// Frames that may wait between the loop and the display: 1, 2 or 3 (wgpu's
+    /// `desired_maximum_frame_latency`; the driver may keep more). Shift+V steps through them.
+    #[arg(long, value_name = "N", default_value = "2", value_parser = parse_latency)]
+    pub frame_latency: u32,
+    /// Start each frame just in time for the refresh that shows it, so the input it reads
+    /// is fresh (the J key turns it on and off).
+    #[arg(long)]
+    pub just_in_time: bool,
     /// How the loop reads frame deltas: `measured`, `snapped` (to the monitor's refresh
     /// rate), `smoothed` or `synced` (Godot's timer sync). The D key cycles through them.
     #[arg(long, value_name = "KIND", default_value = "measured", value_parser = str::parse::<DeltaKind>)]
@@ -364,7 +378,11 @@ impl AppArgs {
                 .with_delta_mode(self.delta.mode(Rate::SIXTY_HZ)),
             world: self.loop_args.world(WorldConfig::DEFAULT_BULLETS),
             knobs: Knobs {
-                vsync: self.vsync,
+                present: self
+                    .present
+                    .unwrap_or_else(|| PresentMode::for_vsync(self.vsync)),
+                latency: self.frame_latency,
+                just_in_time: self.just_in_time,
                 update_cost: self.update_cost,
                 render_cost: self.render_cost,
                 ghosts: self.ghosts,

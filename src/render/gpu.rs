@@ -1,6 +1,7 @@
 //! The GPU: instance, adapter, device and queue, with errors a person can act on, and the
 //! choice of present mode from what a surface actually offers.
 
+use crate::session::queue::PresentMode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -117,20 +118,37 @@ fn base_limits(adapter: &wgpu::Adapter) -> wgpu::Limits {
     }
 }
 
-/// The present mode for `vsync` from the modes a surface supports: FIFO (always supported)
-/// with vsync; without it the first of Immediate and Mailbox on offer, or FIFO if neither is.
-pub fn choose_present_mode(available: &[wgpu::PresentMode], vsync: bool) -> wgpu::PresentMode {
-    use wgpu::PresentMode::*;
-    let wanted: &[wgpu::PresentMode] = if vsync {
-        &[Fifo]
-    } else {
-        &[Immediate, Mailbox]
-    };
-    wanted
-        .iter()
-        .copied()
-        .find(|m| available.contains(m))
-        .unwrap_or(Fifo)
+/// The present mode to use for `wanted` among those a surface supports: `wanted` where it
+/// is offered, else the nearest that is ([`PresentMode::or_offered`]).
+pub fn choose_present_mode(
+    available: &[wgpu::PresentMode],
+    wanted: PresentMode,
+) -> wgpu::PresentMode {
+    to_wgpu(wanted.or_offered(&offered_modes(available)))
+}
+
+/// The modes of `available` Looplab names (wgpu's automatic modes left out).
+pub fn offered_modes(available: &[wgpu::PresentMode]) -> Vec<PresentMode> {
+    available.iter().filter_map(|&m| from_wgpu(m)).collect()
+}
+
+pub fn to_wgpu(mode: PresentMode) -> wgpu::PresentMode {
+    match mode {
+        PresentMode::Fifo => wgpu::PresentMode::Fifo,
+        PresentMode::FifoRelaxed => wgpu::PresentMode::FifoRelaxed,
+        PresentMode::Mailbox => wgpu::PresentMode::Mailbox,
+        PresentMode::Immediate => wgpu::PresentMode::Immediate,
+    }
+}
+
+pub fn from_wgpu(mode: wgpu::PresentMode) -> Option<PresentMode> {
+    match mode {
+        wgpu::PresentMode::Fifo => Some(PresentMode::Fifo),
+        wgpu::PresentMode::FifoRelaxed => Some(PresentMode::FifoRelaxed),
+        wgpu::PresentMode::Mailbox => Some(PresentMode::Mailbox),
+        wgpu::PresentMode::Immediate => Some(PresentMode::Immediate),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -140,11 +158,20 @@ mod tests {
 
     #[test]
     fn present_mode_comes_from_the_surface_capabilities() {
+        use crate::session::queue::PresentMode as Mode;
         let lavapipe = [Immediate, Mailbox, Fifo, FifoRelaxed];
-        assert_eq!(choose_present_mode(&lavapipe, true), Fifo);
-        assert_eq!(choose_present_mode(&lavapipe, false), Immediate);
-        assert_eq!(choose_present_mode(&[Mailbox, Fifo], false), Mailbox);
+        assert_eq!(choose_present_mode(&lavapipe, Mode::Fifo), Fifo);
+        assert_eq!(choose_present_mode(&lavapipe, Mode::Immediate), Immediate);
+        assert_eq!(
+            choose_present_mode(&lavapipe, Mode::FifoRelaxed),
+            FifoRelaxed
+        );
+        assert_eq!(
+            choose_present_mode(&[Mailbox, Fifo], Mode::Immediate),
+            Mailbox
+        );
         // A surface with only FIFO (many Wayland compositors, all browsers): FIFO either way.
-        assert_eq!(choose_present_mode(&[Fifo], false), Fifo);
+        assert_eq!(choose_present_mode(&[Fifo], Mode::Immediate), Fifo);
+        assert_eq!(offered_modes(&[AutoVsync, Fifo]), [Mode::Fifo]);
     }
 }

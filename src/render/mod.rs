@@ -21,6 +21,7 @@ use winit::window::Window;
 use crate::hooks::surface_faults::SurfaceFaults;
 use crate::platform::clock::Stopwatch;
 use crate::session::frame::RenderTimes;
+use crate::session::queue::{DEFAULT_LATENCY, PresentMode};
 use gpu::{Gpu, choose_present_mode};
 use painter::Painter;
 use sprites::SpriteFrame;
@@ -115,7 +116,7 @@ impl Graphics {
     pub async fn create(
         window: Arc<Window>,
         instance: wgpu::Instance,
-        vsync: bool,
+        (present, latency): (PresentMode, u32),
         bare: bool,
         faults: Option<SurfaceFaults>,
     ) -> Result<Self, String> {
@@ -140,7 +141,9 @@ impl Graphics {
             ));
         }
         let size = window.inner_size();
-        let mut config = surface_config(&caps, size.width, size.height, vsync);
+        let mut config = surface_config(&caps, size.width, size.height);
+        config.present_mode = choose_present_mode(&caps.present_modes, present);
+        config.desired_maximum_frame_latency = latency;
         if size.width > 0 && size.height > 0 {
             surface.configure(&gpu.device, &config);
         } else {
@@ -182,9 +185,23 @@ impl Graphics {
         (self.config.width, self.config.height)
     }
 
-    /// Chooses the present mode for `vsync` again and reconfigures.
-    pub fn set_vsync(&mut self, vsync: bool) {
-        self.config.present_mode = choose_present_mode(&self.present_modes, vsync);
+    /// The frame latency asked for (wgpu clamps it to what the driver allows, and does
+    /// not say what it got).
+    pub fn frame_latency(&self) -> u32 {
+        self.config.desired_maximum_frame_latency
+    }
+
+    /// The present modes the surface offers.
+    pub fn offered_modes(&self) -> Vec<PresentMode> {
+        gpu::offered_modes(&self.present_modes)
+    }
+
+    /// Sets the surface up again with `present` (or the nearest mode offered) and
+    /// `latency` frames in flight. This waits for the GPU to finish what is queued: the
+    /// frame after is a hitch of about the queue's depth.
+    pub fn set_swapchain(&mut self, present: PresentMode, latency: u32) {
+        self.config.present_mode = choose_present_mode(&self.present_modes, present);
+        self.config.desired_maximum_frame_latency = latency;
         self.reconfigure();
     }
 
@@ -303,13 +320,12 @@ impl Graphics {
 }
 
 /// How a window's surface of `width` by `height` is set up: a format written as it is
-/// (not sRGB: the shaders write gamma-encoded colours), the present mode vsync asks for,
-/// and two frames in flight.
+/// (not sRGB: the shaders write gamma-encoded colours), FIFO, and wgpu's default of two
+/// frames in flight (the window then sets the mode and latency its knobs ask for).
 fn surface_config(
     caps: &wgpu::SurfaceCapabilities,
     width: u32,
     height: u32,
-    vsync: bool,
 ) -> wgpu::SurfaceConfiguration {
     let format = caps
         .formats
@@ -322,8 +338,8 @@ fn surface_config(
         format,
         width: width.max(1),
         height: height.max(1),
-        present_mode: choose_present_mode(&caps.present_modes, vsync),
-        desired_maximum_frame_latency: 2,
+        present_mode: wgpu::PresentMode::Fifo,
+        desired_maximum_frame_latency: DEFAULT_LATENCY,
         // Opaque where offered: a page's canvas otherwise lets the page show through
         // wherever the overlay's text blends with less than full alpha.
         alpha_mode: if caps.alpha_modes.contains(&wgpu::CompositeAlphaMode::Opaque) {

@@ -48,9 +48,54 @@ impl PresentMode {
         })
     }
 
-    /// Whether a frame waits for a refresh to be shown (it cannot tear): vsync.
-    pub fn waits_for_refresh(self) -> bool {
-        matches!(self, PresentMode::Fifo | PresentMode::Mailbox)
+    /// The order the window's V key steps through them: vsync first, then the modes
+    /// without it, so that one press from vsync turns it off.
+    pub const STEPS: [PresentMode; 4] = [
+        PresentMode::Fifo,
+        PresentMode::Immediate,
+        PresentMode::Mailbox,
+        PresentMode::FifoRelaxed,
+    ];
+
+    /// The mode `--vsync on` or `off` asks for.
+    pub fn for_vsync(on: bool) -> PresentMode {
+        if on {
+            PresentMode::Fifo
+        } else {
+            PresentMode::Immediate
+        }
+    }
+
+    /// Whether presents wait for the display, so that it paces a loop that runs faster:
+    /// vsync.
+    pub fn paces(self) -> bool {
+        matches!(self, PresentMode::Fifo | PresentMode::FifoRelaxed)
+    }
+
+    /// The mode after this one in [`PresentMode::STEPS`] among those `offered` (every
+    /// mode where nothing is said of what is offered).
+    pub fn next_offered(self, offered: &[PresentMode]) -> PresentMode {
+        let at = Self::STEPS.iter().position(|&m| m == self).unwrap_or(0);
+        (1..=Self::STEPS.len())
+            .map(|k| Self::STEPS[(at + k) % Self::STEPS.len()])
+            .find(|m| offered.is_empty() || offered.contains(m))
+            .unwrap_or(self)
+    }
+
+    /// This mode where it is offered, else the nearest that is: immediate and mailbox
+    /// stand in for each other (neither paces the loop), and FIFO, which every surface
+    /// offers, for the rest.
+    pub fn or_offered(self, offered: &[PresentMode]) -> PresentMode {
+        let nearest: &[PresentMode] = match self {
+            PresentMode::Immediate => &[PresentMode::Immediate, PresentMode::Mailbox],
+            PresentMode::Mailbox => &[PresentMode::Mailbox, PresentMode::Immediate],
+            other => &[other, PresentMode::Fifo],
+        };
+        nearest
+            .iter()
+            .copied()
+            .find(|m| offered.is_empty() || offered.contains(m))
+            .unwrap_or(PresentMode::Fifo)
     }
 }
 
@@ -91,5 +136,23 @@ mod tests {
         );
         assert_eq!(parse_latency("3"), Ok(3));
         assert!(parse_latency("0").is_err() && parse_latency("4").is_err());
+    }
+
+    #[test]
+    fn v_steps_through_the_offered_modes_and_a_missing_one_falls_back() {
+        use PresentMode::*;
+        // lavapipe under Xvfb offers all four; Mesa's Wayland WSI mailbox and FIFO only.
+        let all = [Immediate, Mailbox, Fifo, FifoRelaxed];
+        let mut seen = vec![Fifo];
+        while seen.len() < 5 {
+            seen.push(seen.last().unwrap().next_offered(&all));
+        }
+        assert_eq!(seen, [Fifo, Immediate, Mailbox, FifoRelaxed, Fifo]);
+        assert_eq!(Fifo.next_offered(&[Mailbox, Fifo]), Mailbox);
+        assert_eq!(Mailbox.next_offered(&[Mailbox, Fifo]), Fifo);
+        assert_eq!(Immediate.or_offered(&[Mailbox, Fifo]), Mailbox);
+        assert_eq!(FifoRelaxed.or_offered(&[Mailbox, Fifo]), Fifo);
+        assert_eq!(Mailbox.or_offered(&[Fifo]), Fifo);
+        assert!(PresentMode::for_vsync(true).paces() && !PresentMode::for_vsync(false).paces());
     }
 }

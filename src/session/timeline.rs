@@ -32,6 +32,9 @@ pub enum MarkKind {
     Update { of: u32 },
     /// Drawing: the frame's CPU work, any simulated render cost, acquiring the surface.
     Render,
+    /// Within the drawing, waiting for a surface image: the swapchain's queue was full (with
+    /// FIFO, the frames ahead were waiting for their refreshes).
+    Queue,
     /// Submitting and presenting (with vsync, waiting for the display).
     Present,
     /// A frame-cap deadline: when the loop planned to start its next frame.
@@ -134,6 +137,10 @@ impl FrameHistory {
     }
 }
 
+/// A wait for a surface image shorter than this is not drawn (a free image takes a few
+/// microseconds).
+const QUEUE_SHOWN: Duration = Duration::from_micros(200);
+
 /// When a frame ended: its present, or the end of its updates if it was not presented.
 pub fn frame_end(f: &FrameRecord) -> Duration {
     f.presented.unwrap_or(f.start + f.update_time)
@@ -176,6 +183,14 @@ pub fn strip(frames: &[FrameRecord], end: Duration, span: Duration) -> Strip {
         if let Some(presented) = f.presented {
             let present_from = presented.saturating_sub(f.render.present).max(drawn);
             push(MarkKind::Render, x(drawn), x(present_from));
+            if f.render.acquire >= QUEUE_SHOWN {
+                // The acquire came just before the upload and the encoding.
+                let acquired = present_from
+                    .saturating_sub(f.render.upload + f.render.encode)
+                    .max(drawn);
+                let asked = acquired.saturating_sub(f.render.acquire).max(drawn);
+                push(MarkKind::Queue, x(asked), x(acquired));
+            }
             push(MarkKind::Present, x(present_from), x(presented));
             let g = game_x(f.drawn_time());
             push(MarkKind::Shown, g, g);
@@ -208,7 +223,7 @@ const MIN_LINK_GAP: f32 = 1.0 / 40.0;
 struct Marks {
     marks: Vec<Mark>,
     /// Index in `marks` of the last mark of each kind.
-    last: [Option<usize>; 10],
+    last: [Option<usize>; 11],
 }
 
 impl Marks {
@@ -224,6 +239,7 @@ impl Marks {
             MarkKind::GameUpdate => 7,
             MarkKind::Shown => 8,
             MarkKind::Link => 9,
+            MarkKind::Queue => 10,
         }
     }
 
@@ -234,7 +250,7 @@ impl Marks {
         let last = self.last[slot].map(|i| self.marks[i]);
         let is_span = matches!(
             m.kind,
-            MarkKind::Wait | MarkKind::Render | MarkKind::Present
+            MarkKind::Wait | MarkKind::Render | MarkKind::Queue | MarkKind::Present
         );
         let m = match m.kind {
             MarkKind::Link => {
@@ -288,6 +304,7 @@ fn game_offset(frames: &[FrameRecord], start: Duration, end: Duration) -> f64 {
 mod tests {
     use super::*;
     use crate::session::Session;
+    use crate::session::frame::RenderTimes;
     use crate::world::WorldConfig;
     use looplab_timing::{LoopSettings, ManualClock, Rate, Strategy, Wake};
 
@@ -361,6 +378,37 @@ mod tests {
             .windows(2)
             .map(|w| updates.iter().filter(|&&u| u > w[0] && u < w[1]).count())
             .collect()
+    }
+
+    #[test]
+    fn a_wait_for_a_surface_image_is_drawn_inside_the_frame_where_it_happened() {
+        let ms = |x: f64| Duration::from_secs_f64(x / 1e3);
+        // 20 frames of FIFO with a full queue: 1 ms of updates, 12 ms waiting for an image,
+        // then 1 ms of upload and encoding and 0.5 ms of present. The last frame's image
+        // was free.
+        let frames: Vec<FrameRecord> = (0..20)
+            .map(|k| FrameRecord {
+                start: ms(16.0 * k as f64),
+                update_time: ms(1.0),
+                render: RenderTimes {
+                    acquire: if k == 19 { ms(0.01) } else { ms(12.0) },
+                    encode: ms(1.0),
+                    present: ms(0.5),
+                    ..RenderTimes::default()
+                },
+                presented: Some(ms(16.0 * k as f64 + 14.5)),
+                ..FrameRecord::default()
+            })
+            .collect();
+        let s = strip(&frames, ms(320.0), Duration::from_millis(320));
+        let queues: Vec<&Mark> = s.of(MarkKind::Queue).collect();
+        assert_eq!(queues.len(), 19);
+        let scale = 1.0 / 320.0;
+        let q = queues[3];
+        assert!(
+            (q.from - 49.0 * scale).abs() < 1e-4 && (q.to - 61.0 * scale).abs() < 1e-4,
+            "{q:?}"
+        );
     }
 
     #[test]

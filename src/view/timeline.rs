@@ -15,6 +15,7 @@ impl MarkKind {
             MarkKind::Input => [90, 225, 255, 255],
             MarkKind::Update { of } => update_colour(of),
             MarkKind::Render => [80, 140, 255, 255],
+            MarkKind::Queue => [255, 120, 190, 255],
             MarkKind::Present => [175, 115, 255, 255],
             MarkKind::Deadline => [255, 255, 255, 150],
             MarkKind::Dropped => [235, 70, 60, 255],
@@ -101,7 +102,7 @@ pub fn strip_pieces(strip: &Strip, g: &StripGeometry, out: &mut Vec<StripPiece>)
     let is_span = |m: &&Mark| {
         matches!(
             m.kind,
-            MarkKind::Wait | MarkKind::Render | MarkKind::Present
+            MarkKind::Wait | MarkKind::Render | MarkKind::Queue | MarkKind::Present
         )
     };
     let spans = strip.marks.iter().filter(is_span);
@@ -135,7 +136,9 @@ fn mark_piece(m: &Mark, g: &StripGeometry) -> StripPiece {
     };
     match m.kind {
         MarkKind::Wait => span(top + h * 0.45, top + h * 0.55),
-        MarkKind::Render | MarkKind::Present => span(top + h * 0.3, top + h * 0.7),
+        MarkKind::Render | MarkKind::Queue | MarkKind::Present => {
+            span(top + h * 0.3, top + h * 0.7)
+        }
         MarkKind::Update { .. } => rect(Vec2::new(x0, real.centre().y), Vec2::new(2.0, h)),
         MarkKind::Input => rect(Vec2::new(x0, top - 1.0), Vec2::splat(6.0)),
         MarkKind::Deadline => rect(Vec2::new(x0, real.centre().y), Vec2::new(1.0, h + 6.0)),

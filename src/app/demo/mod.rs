@@ -26,17 +26,20 @@ pub use frame::{Frame, Prepared};
 
 use std::time::Duration;
 
-use looplab_timing::{LoopSettings, Rate, Strategy};
+use looplab_timing::{LoopSettings, Rate, Strategy, Wake};
 
 use super::compose::Readouts;
 use super::controls::{Controls, Effect, Knobs};
 use super::input_queue::{Input, InputQueue};
 use super::lanes_view;
+use super::pacing::{JitReadout, Pacing};
 use super::record::RunRecord;
 use super::replay::ReplayCheck;
 use crate::app::keys::{self, Action};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::session::Session;
+use crate::session::frame::FrameRecord;
+use crate::session::queue::PresentMode;
 use crate::session::recording::Recording;
 use crate::session::ship_input::Button;
 use crate::session::steering::SteerScript;
@@ -66,8 +69,8 @@ pub struct DemoSetup {
 /// What the input applied at a frame's start asks of the window.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Requests {
-    /// Present with vsync on or off, as the V key left it.
-    pub vsync: Option<bool>,
+    /// Set the surface up again with this present mode and frame latency (V, Shift+V).
+    pub swapchain: Option<(PresentMode, u32)>,
     /// The window's new title (the strategy changed).
     pub title: Option<String>,
     /// Esc or Q: end the run.
@@ -88,6 +91,8 @@ pub struct Demo {
     replay: Option<ReplayCheck>,
     /// The guided tour, once started.
     touring: Option<Touring>,
+    /// Just in time, while the J knob is on.
+    pacing: Pacing,
 }
 
 impl Demo {
@@ -117,6 +122,7 @@ impl Demo {
             run: RunRecord::new(start.keep_frames, start.keep_trace),
             replay,
             touring: None,
+            pacing: Pacing::default(),
             start,
         }
     }
@@ -162,6 +168,43 @@ impl Demo {
     /// The display's refresh rate, once told or measured.
     pub fn set_display(&mut self, refresh: Rate) {
         self.controls.set_display(refresh);
+        self.pacing.reset();
+    }
+
+    /// The present modes the window's surface offers.
+    pub fn offer_present_modes(&mut self, offered: Vec<PresentMode>) {
+        self.controls.set_offered(offered);
+    }
+
+    /// A frame let draw at `let_draw` was presented at `presented` (see
+    /// [`Pacing::presented`]).
+    pub fn display_presented(
+        &mut self,
+        let_draw: Duration,
+        presented: Duration,
+        record: &FrameRecord,
+        compositor: bool,
+    ) {
+        self.pacing
+            .presented(let_draw, presented, record, compositor);
+    }
+
+    /// When the frame after `record`, which ended at `now`, starts: the plan's `wake`, or
+    /// just in time for its refresh while the J knob is on.
+    pub fn pace(&mut self, wake: Wake, record: &FrameRecord, now: Duration) -> Wake {
+        if !self.controls.knobs.just_in_time {
+            return wake;
+        }
+        let period = self.controls.display().period();
+        self.pacing.pace(wake, record, now, period)
+    }
+
+    /// What the just-in-time controller has learnt, while it is on.
+    pub fn just_in_time(&self) -> Option<JitReadout> {
+        self.controls
+            .knobs
+            .just_in_time
+            .then(|| self.pacing.readout())
     }
 
     /// Starts the loop's clocks again at `now`: the time since is neither simulated nor
@@ -247,8 +290,12 @@ impl Demo {
         if let Some(line) = &effect.log {
             log::info!("{line}");
         }
-        if effect.vsync_changed {
-            requests.vsync = Some(self.controls.knobs.vsync);
+        if effect.swapchain_changed {
+            let knobs = &self.controls.knobs;
+            requests.swapchain = Some((knobs.present, knobs.latency));
+        }
+        if !self.controls.knobs.just_in_time {
+            self.pacing.reset();
         }
         if effect.strategy_changed {
             requests.title = Some(self.title());

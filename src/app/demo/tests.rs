@@ -1,6 +1,7 @@
 //! The demo driven as the driver drives it, with a manual clock and no window: keys in,
 //! frames run, pictures reported presented.
 
+use crate::session::queue::PresentMode;
 use std::time::Duration;
 
 use looplab_timing::{LoopSettings, ManualClock, Strategy};
@@ -32,6 +33,8 @@ fn demo(tour: bool) -> Demo {
 fn facts() -> PlatformFacts {
     PlatformFacts {
         present_mode: wgpu::PresentMode::Fifo,
+        frame_latency: 2,
+        just_in_time: None,
         paced_by: PacedBy::Loop,
         hidden_note: None,
         cpu_percent: None,
@@ -95,11 +98,21 @@ fn keys_answer_with_what_they_ask_of_the_window() {
     let mut d = demo(false);
     let mut clock = ManualClock::new();
     assert_eq!(frame(&mut d, &clock), Requests::default());
+    // Mesa's Wayland surface: mailbox and FIFO only. From immediate (asked for, not
+    // offered), V goes to FIFO; Shift+V from 2 frames in flight to 3.
+    d.offer_present_modes(vec![PresentMode::Mailbox, PresentMode::Fifo]);
+    assert_eq!(
+        d.knobs().present,
+        PresentMode::Mailbox,
+        "the nearest offered"
+    );
     d.input().key(KeyCode::KeyV, true, false, clock.now());
+    d.input()
+        .key_with_shift(KeyCode::KeyV, true, true, clock.now());
     d.input().key(KeyCode::Digit2, true, false, clock.now());
     clock.advance(Duration::from_millis(16));
     let asked = frame(&mut d, &clock);
-    assert_eq!(asked.vsync, Some(!Knobs::default().vsync));
+    assert_eq!(asked.swapchain, Some((PresentMode::Fifo, 3)));
     assert_eq!(d.strategy(), Strategy::FixedSleep);
     assert_eq!(asked.title, Some(d.title()));
     assert!(asked.title.unwrap().contains(Strategy::FixedSleep.id()));

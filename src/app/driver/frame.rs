@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use super::{App, Phase};
+use super::{App, Phase, PlatformState};
 use crate::app::demo::{Frame, Prepared};
-use crate::app::overlay::PlatformFacts;
+use crate::app::overlay::{PacedBy, PlatformFacts};
 use crate::render::FrameOutcome;
 use crate::session::frame::RenderTimes;
 
@@ -46,8 +46,11 @@ impl App {
         let Some(w) = &mut self.window else {
             return;
         };
+        let w_paced_by = w.paced_by;
         let facts = PlatformFacts {
             present_mode: w.gfx.present_mode(),
+            frame_latency: w.gfx.frame_latency(),
+            just_in_time: self.demo.just_in_time(),
             paced_by: w.paced_by,
             hidden_note: self.visibility.note(now, self.options.run_hidden),
             cpu_percent: self.demo.cpu_percent(),
@@ -74,6 +77,9 @@ impl App {
             FrameOutcome::Presented => {
                 let presented = self.demo.presented(&self.clock, &plan, &mut record);
                 self.presented(&plan, let_draw, presented);
+                let compositor = w_paced_by == PacedBy::Compositor;
+                self.demo
+                    .display_presented(let_draw, presented, &record, compositor);
             }
             FrameOutcome::Skipped(why) => {
                 self.demo.skipped();
@@ -95,7 +101,11 @@ impl App {
         self.demo.finish_frame(&frame.record, accuracy, now);
         if !matches!(self.phase, Phase::Resting) && !self.phase.is_quitting() {
             self.phase = Phase::Idle {
-                wake: frame.plan.wake,
+                wake: if PlatformState::CAN_SLEEP {
+                    self.demo.pace(frame.plan.wake, &frame.record, now)
+                } else {
+                    frame.plan.wake
+                },
                 since: now,
             };
         }

@@ -249,9 +249,13 @@ impl App {
     fn apply_input(&mut self, event_loop: &ActiveEventLoop) {
         let requests = self.demo.apply_input(self.clock.now());
         if let Some(w) = &mut self.window {
-            if let Some(vsync) = requests.vsync {
-                w.gfx.set_vsync(vsync);
-                log::info!("present mode: {:?}", w.gfx.present_mode());
+            if let Some((present, latency)) = requests.swapchain {
+                w.gfx.set_swapchain(present, latency);
+                log::info!(
+                    "present mode: {:?}, {} frames in flight asked for",
+                    w.gfx.present_mode(),
+                    w.gfx.frame_latency()
+                );
             }
             if let Some(title) = &requests.title {
                 w.gfx.window.set_title(title);
@@ -309,6 +313,7 @@ impl App {
                 self.demo.display()
             ),
         }
+        self.demo.offer_present_modes(gfx.offered_modes());
         let composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
         self.window = Some(WindowParts {
             gfx,

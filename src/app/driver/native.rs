@@ -41,6 +41,8 @@ struct RecordingStream {
 impl NativeState {
     /// Esc and Q end a native run.
     pub(super) const CLOSED_WITH_ITS_TAB: bool = false;
+    /// A native loop may sleep until a frame's start: just in time can pace it.
+    pub(super) const CAN_SLEEP: bool = true;
 
     /// A frame's updates have run: steering changes they made go to `--record`'s file.
     pub(super) fn updates_ran(&mut self, demo: &Demo) {
@@ -139,7 +141,7 @@ impl App {
                 pollster::block_on(Graphics::create(
                     Arc::new(window),
                     instance,
-                    self.demo.knobs().vsync,
+                    (self.demo.knobs().present, self.demo.knobs().latency),
                     hooks.bare_renderer,
                     hooks.surface_faults.map(SurfaceFaults::every),
                 ))
@@ -176,7 +178,11 @@ impl App {
             );
             (fifo, presented)
         };
-        let on_the_grid = display_paced && plan.wake == Wake::Immediately;
+        // A loop paced just in time presents off the grid by its lead, unless a
+        // compositor lets it draw.
+        let on_the_grid = display_paced
+            && plan.wake == Wake::Immediately
+            && (w.paced_by == PacedBy::Compositor || !self.demo.knobs().just_in_time);
         let first = w.display.source() != RefreshSource::Presents;
         if let Some(rate) = w.display.presented(on_grid_at, on_the_grid) {
             if first {

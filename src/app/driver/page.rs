@@ -91,6 +91,9 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
 impl PageLoop {
     /// A page is closed with its tab: Esc and Q do nothing there.
     pub(super) const CLOSED_WITH_ITS_TAB: bool = true;
+    /// A page cannot sleep: the browser calls it once a refresh, so a frame cannot start
+    /// later within one, and just in time does nothing there (the overlay says so).
+    pub(super) const CAN_SLEEP: bool = false;
 
     /// A frame's updates have run: a page streams no recording.
     pub(super) fn updates_ran(&mut self, _demo: &Demo) {}
@@ -212,7 +215,7 @@ impl App {
         };
         let slot = Rc::clone(&self.platform.gpu);
         let backends = self.platform.backends;
-        let vsync = self.demo.knobs().vsync;
+        let swapchain = (self.demo.knobs().present, self.demo.knobs().latency);
         wasm_bindgen_futures::spawn_local(async move {
             let instance =
                 wgpu::util::new_instance_with_webgpu_detection(wgpu::InstanceDescriptor {
@@ -220,7 +223,7 @@ impl App {
                     ..wgpu::InstanceDescriptor::new_without_display_handle()
                 })
                 .await;
-            let gfx = Graphics::create(window, instance, vsync, false, None).await;
+            let gfx = Graphics::create(window, instance, swapchain, false, None).await;
             *slot.borrow_mut() = Some(gfx);
             let _ = proxy.send_event(AppEvent::GpuReady);
         });

@@ -500,6 +500,7 @@ fn timeline_words(words: &mut WorldText, strip: &Strip, paused: bool) {
         (MarkKind::Input, "input"),
         (MarkKind::Update { of: 1 }, "update"),
         (MarkKind::Render, "render"),
+        (MarkKind::Queue, "queue"),
         (MarkKind::Present, "present"),
         (MarkKind::Deadline, "| deadline"),
         (MarkKind::Dropped, "dropped"),

@@ -15,6 +15,7 @@ pub use layout::{LayoutOutcome, PlacedText, TOUR_INVITE, graph_scale_ms, help_re
 pub use words::{captions, status_rows, steer_delay_text, taps_text};
 
 use super::controls::Knobs;
+use super::pacing::JitReadout;
 use crate::render::shapes::ViewTransform;
 use crate::session::Session;
 use crate::session::frame::FrameRecord;
@@ -29,6 +30,10 @@ use crate::world::layout::Region;
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlatformFacts {
     pub present_mode: wgpu::PresentMode,
+    /// Frames in flight asked of the surface.
+    pub frame_latency: u32,
+    /// What the just-in-time controller has learnt, while it paces the loop.
+    pub just_in_time: Option<JitReadout>,
     /// Who starts the frames.
     pub paced_by: PacedBy,
     /// What the game did while the window was last hidden, for a while after it is shown.
@@ -57,6 +62,8 @@ impl PlatformFacts {
     pub fn offscreen(present_mode: wgpu::PresentMode) -> Self {
         Self {
             present_mode,
+            frame_latency: crate::session::queue::DEFAULT_LATENCY,
+            just_in_time: None,
             paced_by: PacedBy::Loop,
             hidden_note: None,
             cpu_percent: None,
@@ -193,7 +200,7 @@ mod tests {
         assert!(get("this frame").ends_with(&format!("alpha {:.2}", plan.view.alpha())));
         assert!(get("FPS / UPS").contains("(target 60)"));
         assert_eq!(get("drawn error"), "3.25 px mean, 10.0 max");
-        assert!(get("present").starts_with("Immediate, vsync off, cap off"));
+        assert!(get("present").starts_with("Immediate, vsync off, cap off\n2 in flight"));
         assert_eq!(get("process CPU"), "97% of a core");
         assert_eq!(get("max updates"), "10 a frame");
         assert_eq!(get("ship delay"), "steer with the arrows");

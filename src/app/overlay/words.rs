@@ -118,16 +118,41 @@ fn present_text(m: &OverlayModel) -> String {
     match m.facts.paced_by {
         // A browser presents at the display's refresh whatever is asked: vsync is not the
         // page's to choose.
-        PacedBy::Browser => format!("cap {cap}, paced by the browser\n(requestAnimationFrame)"),
+        PacedBy::Browser => format!(
+            "cap {cap}, paced by the browser\n(requestAnimationFrame){}",
+            if m.knobs.just_in_time {
+                "\njust in time: not in a page, which cannot\nsleep to start a frame later"
+            } else {
+                ""
+            }
+        ),
         paced => format!(
-            "{:?}, vsync {}, cap {cap}{}",
+            "{:?}, vsync {}, cap {cap}\n{} in flight{}{}",
             m.facts.present_mode,
-            if m.knobs.vsync { "on" } else { "off" },
+            if m.knobs.vsync() { "on" } else { "off" },
+            m.facts.frame_latency,
             if paced == PacedBy::Compositor {
                 "\npaced by the compositor"
             } else {
                 ""
-            }
+            },
+            jit_text(m.facts.just_in_time),
+        ),
+    }
+}
+
+/// The just-in-time controller's line, while it paces the loop: how long before its
+/// refresh a frame starts, and the refreshes it missed.
+fn jit_text(jit: Option<JitReadout>) -> String {
+    match jit {
+        None => String::new(),
+        Some(JitReadout { lead: None, .. }) => "\njust in time: learning".to_string(),
+        Some(JitReadout {
+            lead: Some(lead),
+            missed,
+        }) => format!(
+            "\njust in time: lead {:.1} ms, {missed} missed",
+            lead.as_secs_f64() * 1e3
         ),
     }
 }
