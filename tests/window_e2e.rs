@@ -693,3 +693,71 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
         .expect("a frame after the hidden spell, the longest gap");
     assert!(back.updates <= 1, "{back:?}");
 }
+
+#[test]
+fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
+    let _serial = one_at_a_time();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("queue");
+    let stats_path = scratch.path("stats.json");
+    let log_path = scratch.path("frames.json");
+    // FIFO with one frame in flight and no cap: under Xvfb nothing waits for a vertical
+    // blank, so the loop runs as fast as it draws until J paces it.
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--strategy interpolated --present fifo --frame-latency 1 --bullets 500 \
+         --key-script 3:shift+v,3.2:j --exit-after 9",
+        &[("--stats", &stats_path), ("--frame-log", &log_path)],
+    );
+    app.finish(Duration::from_secs(40));
+    let stats = stats(&stats_path);
+    let k = &stats.knobs;
+    assert_eq!(stats.gpu_errors, 0);
+    assert_eq!(stats.present_mode.as_deref(), Some("Fifo"));
+    assert_eq!(k.frame_latency, 2, "Shift+V from 1: {k:?}");
+    assert!(k.just_in_time && k.just_in_time_lead_ms.is_some(), "{k:?}");
+    let frames = frame_log(&log_path).frames;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let median = |mut xs: Vec<f64>| {
+        xs.sort_by(f64::total_cmp);
+        xs[xs.len() / 2]
+    };
+    let between = |from: f64, to: f64| {
+        frames
+            .iter()
+            .filter(|f| (from..to).contains(&f.start.as_secs_f64()))
+            .collect::<Vec<_>>()
+    };
+    let (before, after) = (between(1.0, 3.0), between(5.0, 8.5));
+    let interval = |fs: &[&looplab::session::frame::FrameRecord]| {
+        median(fs.windows(2).map(|w| ms(w[1].start - w[0].start)).collect())
+    };
+    let work = median(
+        before
+            .iter()
+            .filter_map(|f| f.start_to_present().map(ms))
+            .collect(),
+    );
+    let (plain, paced) = (interval(&before), interval(&after));
+    // Xvfb has no vertical blank and tells no refresh rate: the window took the rate its
+    // presents kept before J (the plain loop's own, when it went on measuring them) or
+    // assumed 60 Hz, and just in time keeps to that grid: one frame a refresh, never two.
+    let refresh = 1e3 / stats.display.hz;
+    assert!(
+        paced >= refresh * 0.95,
+        "paced frames {paced:.1} ms apart on a {refresh:.1} ms grid"
+    );
+    if work < refresh * 0.7 {
+        // Frames cheaper than a refresh: the paced loop slept before each, until its cost
+        // (and a margin) before the refresh.
+        let slept = median(after.iter().map(|f| ms(f.waited)).collect());
+        assert!(
+            slept > refresh - work - 6.0,
+            "slept {slept:.1} ms, {work:.1} ms of work, {refresh:.1} ms grid"
+        );
+    }
+    eprintln!(
+        "work {work:.1} ms; plain {plain:.1} ms apart, just in time {paced:.1} ms apart on a {refresh:.1} ms grid"
+    );
+}

@@ -69,9 +69,12 @@ impl Pacing {
         now: Duration,
         period: Duration,
     ) -> Wake {
+        // Where no present has waited for the display (a display with no vertical blank,
+        // as Xvfb's), the first present seen stands for a refresh, and stays.
         let Some(refresh) = self.refresh.or(record.presented) else {
             return wake;
         };
+        self.refresh = Some(refresh);
         self.jit.set_grid(period, refresh);
         let r = &record.render;
         let work = record.update_time + r.overlay + r.upload + r.encode + r.present + r.load;

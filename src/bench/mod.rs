@@ -15,6 +15,7 @@ use looplab_timing::{Strategy, WaitMode};
 use serde::{Deserialize, Serialize};
 
 use crate::lab::compare::Preset;
+use crate::lab::latency::Pacing;
 use crate::render::gpu::Gpu;
 use headless::{PacingResult, RenderTickResult, SpriteVariant, ThroughputResult, WorldResult};
 use host::Host;
@@ -98,6 +99,10 @@ pub struct BenchReport {
     /// The ship's key-to-screen delay under catch-up, interpolated and the render tick at
     /// 10 and 60 UPS with a 60 Hz cap, beside the lab's model of each.
     pub ship_delay: Vec<windowed::ShipDelayResult>,
+    /// The ship's delay under Weston with FIFO and 2 frames in flight, plain and just in
+    /// time, beside the lab's model.
+    #[serde(default)]
+    pub queue: Vec<windowed::QueueResult>,
     /// Process start to first presented frame, milliseconds (median of three).
     pub startup_ms: Option<f64>,
     /// Peak resident memory with 100k bullets, MiB, and where it was measured.
@@ -169,6 +174,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         render_tick,
         latency: vec![],
         ship_delay: vec![],
+        queue: vec![],
         startup_ms: None,
         peak_rss_mib: None,
         targets: vec![],
@@ -258,6 +264,8 @@ fn windowed_parts(
     window_latency(display, report, q);
     progress("the ship's key-to-screen delay (arrows from xdotool)");
     window_ship_delay(display, report, q);
+    progress("the ship's delay under Weston, FIFO with 2 in flight, plain and just in time");
+    weston_queue(display, report, q);
     progress("start-up");
     window_startup(display, report)
 }
@@ -397,6 +405,73 @@ fn window_ship_delay(display: &Display, report: &mut BenchReport, q: bool) {
             }
         }
     }
+}
+
+/// The ship's delay from an arrow to the screen under Weston (whose repaint cycle paces the
+/// presents), FIFO with 2 frames in flight: a loop that goes straight on against one paced
+/// just in time. The arrows come from a key script (a headless Weston has no seat to type
+/// into). A run that fails is a note.
+fn weston_queue(display: &Display, report: &mut BenchReport, q: bool) {
+    let secs = if q { 5.0 } else { 12.0 };
+    let runtime = display.scratch().path("weston");
+    let weston = std::fs::create_dir_all(&runtime)
+        .map_err(|e| e.to_string())
+        .and_then(|()| looplab_headless::private_runtime_dir(&runtime))
+        .and_then(|()| looplab_headless::Weston::start(&runtime, 1280, 720));
+    let weston = match weston {
+        Ok(w) => w,
+        Err(e) => {
+            report
+                .notes
+                .push(format!("the queue under Weston not measured: {e}"));
+            return;
+        }
+    };
+    let script = arrow_taps(secs);
+    for pacing in [Pacing::Plain, Pacing::JustInTime] {
+        let mut args = vec![
+            "--strategy",
+            "interpolated",
+            "--present",
+            "fifo",
+            "--frame-latency",
+            "2",
+            "--bullets",
+            "2000",
+            "--key-script",
+            &script,
+        ];
+        if pacing == Pacing::JustInTime {
+            args.push("--just-in-time");
+        }
+        let name = format!(
+            "queue-{}",
+            if pacing == Pacing::Plain {
+                "plain"
+            } else {
+                "jit"
+            }
+        );
+        match display.run_on_weston(&weston, &name, &args, secs) {
+            Ok(log) => report.queue.push(windowed::queue_from_log(&log, pacing)),
+            Err(e) => report
+                .notes
+                .push(format!("the queue under Weston not measured: {e}")),
+        }
+    }
+}
+
+/// A key script of right-arrow taps at seeded moments from 1.5 s to half a second before
+/// `secs`, 150 to 400 ms apart, so that they fall at every phase of the frame.
+fn arrow_taps(secs: f64) -> String {
+    let mut rng = oorandom::Rand32::new(11);
+    let mut at = 1.5;
+    let mut taps = Vec::new();
+    while at < secs - 0.5 {
+        taps.push(format!("{at:.3}:Right"));
+        at += 0.15 + f64::from(rng.rand_range(0..250)) / 1e3;
+    }
+    taps.join(",")
 }
 
 /// Process start to first presented frame, the median of three.

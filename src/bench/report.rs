@@ -546,6 +546,35 @@ fn ship_delay_table(out: &mut String, r: &BenchReport) {
     );
 }
 
+fn queue_table(out: &mut String, r: &BenchReport) {
+    let mut t = bench_table(&[
+        "pacing",
+        "presses",
+        "median ms",
+        "p99 ms",
+        "frame interval ms",
+        "acquire ms",
+        "model ms",
+    ])
+    .left(1);
+    for d in &r.queue {
+        t.row([
+            d.pacing.label().to_string(),
+            d.samples.to_string(),
+            format!("{:.1}", d.median_ms),
+            format!("{:.1}", d.p99_ms),
+            format!("{:.1}", d.frame_interval_ms),
+            format!("{:.2}", d.acquire_ms),
+            d.model_median_ms.map_or("-".into(), |m| format!("{m:.1}")),
+        ]);
+    }
+    titled(
+        out,
+        "the ship's key-to-screen delay under Weston, FIFO, 2 in flight (window; the lab's model)",
+        &t,
+    );
+}
+
 fn render_tick_table(out: &mut String, r: &BenchReport) {
     let mut t = bench_table(&[
         "bullets",
@@ -659,6 +688,9 @@ pub fn table(r: &BenchReport) -> String {
     world_table(&mut out, r);
     if !r.ship_delay.is_empty() {
         ship_delay_table(&mut out, r);
+    }
+    if !r.queue.is_empty() {
+        queue_table(&mut out, r);
     }
     render_tick_table(&mut out, r);
     if !r.latency.is_empty() {

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use super::headless::{DrawTarget, PacingResult, SpriteVariant, ThroughputResult};
 use super::measure::{median, percentile};
+use crate::lab::latency::Pacing;
 use crate::session::frame::{FrameLog, FrameRecord};
-use looplab_headless::{Scratch, Xvfb};
+use looplab_headless::{Scratch, Weston, Xvfb};
 
 /// Frames in the first second of a run are left out: start-up is not steady.
 const WARM_UP: Duration = Duration::from_secs(1);
@@ -53,23 +54,60 @@ impl Display {
         self.scratch.path(name)
     }
 
+    /// The runs' scratch directory.
+    pub fn scratch(&self) -> &Scratch {
+        &self.scratch
+    }
+
     /// Starts the app with `args` plus a frame log; returns the child and the log's path.
     fn spawn(&self, name: &str, args: &[&str]) -> Result<(Child, PathBuf), String> {
-        let log = self.file(&format!("{name}.json"));
-        let _ = std::fs::remove_file(&log);
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-        let child = looplab_headless::ends_with_us(&mut Command::new(exe))
-            .args(args)
-            .args(["--frame-log", log.to_str().unwrap_or_default()])
+        let mut command = self.app_command(name, args)?;
+        command
             .env("DISPLAY", &self.name)
             .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", self.scratch.runtime_dir())
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .env("XDG_RUNTIME_DIR", self.scratch.runtime_dir());
+        let log = self.file(&format!("{name}.json"));
+        let child = command
             .spawn()
             .map_err(|e| format!("cannot start the app: {e}"))?;
         Ok((child, log))
+    }
+
+    /// Runs the app with `args` on `weston` for `seconds` and reads its frame log.
+    pub fn run_on_weston(
+        &self,
+        weston: &Weston,
+        name: &str,
+        args: &[&str],
+        seconds: f64,
+    ) -> Result<FrameLog, String> {
+        let exit = format!("{seconds}");
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["--exit-after", &exit]);
+        let mut command = self.app_command(name, &all)?;
+        command
+            .env_remove("DISPLAY")
+            .env("WAYLAND_DISPLAY", weston.socket())
+            .env("XDG_RUNTIME_DIR", weston.runtime_dir());
+        let child = command
+            .spawn()
+            .map_err(|e| format!("cannot start the app: {e}"))?;
+        finish(child, &self.file(&format!("{name}.json")), seconds)
+    }
+
+    /// This program with `args` and a frame log named after `name` (an old log removed).
+    fn app_command(&self, name: &str, args: &[&str]) -> Result<Command, String> {
+        let log = self.file(&format!("{name}.json"));
+        let _ = std::fs::remove_file(&log);
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+        let mut command = Command::new(exe);
+        looplab_headless::ends_with_us(&mut command)
+            .args(args)
+            .args(["--frame-log", log.to_str().unwrap_or_default()])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        Ok(command)
     }
 
     /// Runs the app with `args` for `seconds` and reads its frame log.
@@ -217,6 +255,56 @@ pub struct LatencyResult {
     pub frame_to_present_ms: f64,
     /// Median frame interval.
     pub frame_interval_ms: f64,
+}
+
+/// The ship's key-to-screen delay under Weston, whose repaint cycle paces the presents,
+/// with FIFO and 2 frames in flight: a loop that goes straight on, or one paced just in
+/// time, beside the lab's model of the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QueueResult {
+    pub pacing: Pacing,
+    /// Steering changes shown.
+    pub samples: usize,
+    pub median_ms: f64,
+    pub p99_ms: f64,
+    pub frame_interval_ms: f64,
+    /// Median time from a frame's start to its present, and its wait for an image.
+    pub frame_to_present_ms: f64,
+    pub acquire_ms: f64,
+    /// The lab's median for that machine behind FIFO with 2 in flight, paced the same.
+    pub model_median_ms: Option<f64>,
+}
+
+/// The queue result of a run under Weston.
+pub fn queue_from_log(log: &FrameLog, pacing: Pacing) -> QueueResult {
+    let delays: Vec<f64> = log
+        .ship_delays_ns
+        .iter()
+        .map(|&ns| ns as f64 / 1e6)
+        .collect();
+    let (interval, render) = steady_frames(log);
+    let acquire: Vec<f64> = log
+        .steady(WARM_UP)
+        .iter()
+        .map(|f| ms(f.render.acquire))
+        .collect();
+    // The model's machine: the frame's work, without its wait for an image, on a display
+    // refreshing as often as the compositor let the frames draw.
+    let work = (render - median(&acquire)).max(0.1);
+    QueueResult {
+        pacing,
+        samples: delays.len(),
+        median_ms: median(&delays),
+        p99_ms: percentile(&delays, 99.0),
+        frame_interval_ms: interval,
+        frame_to_present_ms: render,
+        acquire_ms: median(&acquire),
+        model_median_ms: crate::lab::latency::modelled_median(
+            pacing,
+            Duration::from_secs_f64(work / 1e3),
+            Duration::from_secs_f64(interval.max(1.0) / 1e3),
+        ),
+    }
 }
 
 /// The ship's key-to-screen delay in the window under one strategy and update rate, beside

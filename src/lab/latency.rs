@@ -27,7 +27,7 @@ use crate::text::table::Table;
 use looplab_timing::{LoopSettings, Margin, Strategy};
 
 /// How the loop chooses when its next frame starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Pacing {
     /// As soon as the last frame's present returns (or at the plan's own wake time).
@@ -271,6 +271,30 @@ impl LatencyReport {
             plain.missed_share * 100.0
         ))
     }
+}
+
+/// The median key-to-photon delay the lab models for the window's loop on a display that
+/// paces it: the interpolated strategy at 60 UPS, FIFO with 2 frames in flight on a display
+/// refreshing every `period`, frames that take `render` of work, paced as `pacing` says,
+/// with the seeded person at the arrows.
+pub fn modelled_median(pacing: Pacing, render: Duration, period: Duration) -> Option<f64> {
+    let hz = 1.0 / period.as_secs_f64();
+    let machine = Profile::parse(&format!(
+        "window:render={}us,refresh={hz}",
+        render.as_micros()
+    ))
+    .ok()?;
+    let margin = (pacing == Pacing::JustInTime).then_some(Margin::Adaptive {
+        least: looplab_timing::JustInTime::MIN_MARGIN,
+    });
+    let run = super::run::run(&config(
+        &machine,
+        HEADLINE,
+        margin,
+        Strategy::Interpolated,
+        Duration::from_secs(20),
+    ));
+    run.feel?.delay_p50_ms
 }
 
 #[cfg(test)]

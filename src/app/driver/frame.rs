@@ -76,7 +76,7 @@ impl App {
         match outcome {
             FrameOutcome::Presented => {
                 let presented = self.demo.presented(&self.clock, &plan, &mut record);
-                self.presented(&plan, let_draw, presented);
+                self.presented(&plan, let_draw, presented, record.render.acquire);
                 let compositor = w_paced_by == PacedBy::Compositor;
                 self.demo
                     .display_presented(let_draw, presented, &record, compositor);

@@ -38,6 +38,10 @@ struct RecordingStream {
     changes: usize,
 }
 
+/// A wait for a surface image at least this long was a wait for the display: a free image
+/// takes microseconds.
+const WAITED_FOR_AN_IMAGE: Duration = Duration::from_millis(1);
+
 impl NativeState {
     /// Esc and Q end a native run.
     pub(super) const CLOSED_WITH_ITS_TAB: bool = false;
@@ -163,9 +167,17 @@ impl App {
     ///
     /// Frames keep the display's grid when it paces them and the loop asks for no wait of
     /// its own: a compositor at its frame callbacks, which let the frame draw; FIFO at the
-    /// vertical blank that frees an image, whose wait ends inside the present. Where the
-    /// platform told no refresh rate, those presents measure it for snapping.
-    pub(super) fn presented(&mut self, plan: &FramePlan, let_draw: Duration, presented: Duration) {
+    /// vertical blank that frees an image, when the frame waited `acquire` for one (a
+    /// display with no vertical blank, as Xvfb's, never makes it wait, and its presents
+    /// keep the loop's pace, not a display's). Where the platform told no refresh rate,
+    /// those presents measure it for snapping.
+    pub(super) fn presented(
+        &mut self,
+        plan: &FramePlan,
+        let_draw: Duration,
+        presented: Duration,
+        acquire: Duration,
+    ) {
         let Some(w) = &mut self.window else {
             return;
         };
@@ -176,13 +188,12 @@ impl App {
                 w.gfx.present_mode(),
                 wgpu::PresentMode::Fifo | wgpu::PresentMode::FifoRelaxed
             );
-            (fifo, presented)
+            (fifo && acquire >= WAITED_FOR_AN_IMAGE, presented)
         };
-        // A loop paced just in time presents off the grid by its lead, unless a
-        // compositor lets it draw.
-        let on_the_grid = display_paced
-            && plan.wake == Wake::Immediately
-            && (w.paced_by == PacedBy::Compositor || !self.demo.knobs().just_in_time);
+        // A loop paced just in time keeps to the grid it was given: measured from its own
+        // presents, the grid would follow the loop and not the display.
+        let on_the_grid =
+            display_paced && plan.wake == Wake::Immediately && !self.demo.knobs().just_in_time;
         let first = w.display.source() != RefreshSource::Presents;
         if let Some(rate) = w.display.presented(on_grid_at, on_the_grid) {
             if first {

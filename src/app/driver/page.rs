@@ -300,7 +300,13 @@ impl App {
     }
 
     /// The frame of `_plan` was presented at `now`.
-    pub(super) fn presented(&mut self, _plan: &FramePlan, _let_draw: Duration, now: Duration) {
+    pub(super) fn presented(
+        &mut self,
+        _plan: &FramePlan,
+        _let_draw: Duration,
+        now: Duration,
+        _acquire: Duration,
+    ) {
         if self.platform.first_frame_ms.is_none() {
             self.platform.first_frame_ms = web_sys::window()
                 .and_then(|w| w.performance())
