@@ -76,9 +76,7 @@ impl Pacing {
         };
         self.refresh = Some(refresh);
         self.jit.set_grid(period, refresh);
-        let r = &record.render;
-        let work = record.update_time + r.overlay + r.upload + r.encode + r.present + r.load;
-        self.jit.frame_done(work, now);
+        self.jit.frame_done(record.work(), now);
         self.jit.pace(now, wake)
     }
 

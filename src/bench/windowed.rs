@@ -283,14 +283,14 @@ pub fn queue_from_log(log: &FrameLog, pacing: Pacing) -> QueueResult {
         .map(|&ns| ns as f64 / 1e6)
         .collect();
     let (interval, render) = steady_frames(log);
-    let acquire: Vec<f64> = log
-        .steady(WARM_UP)
-        .iter()
-        .map(|f| ms(f.render.acquire))
-        .collect();
+    let steady = log.steady(WARM_UP);
+    let acquire: Vec<f64> = steady.iter().map(|f| ms(f.render.acquire)).collect();
+    let work = median(&steady.iter().map(|f| ms(f.work())).collect::<Vec<_>>());
     // The model's machine: the frame's work, without its wait for an image, on a display
-    // refreshing as often as the compositor let the frames draw.
-    let work = (render - median(&acquire)).max(0.1);
+    // refreshing as often as the compositor let the frames draw; and one frame in flight
+    // whatever the surface asked, since a frame draws only at the frame callback of the
+    // one before (Mesa's Wayland FIFO), as a swapchain of two images allows.
+    let work = work.max(0.1);
     QueueResult {
         pacing,
         samples: delays.len(),
@@ -303,6 +303,7 @@ pub fn queue_from_log(log: &FrameLog, pacing: Pacing) -> QueueResult {
             pacing,
             Duration::from_secs_f64(work / 1e3),
             Duration::from_secs_f64(interval.max(1.0) / 1e3),
+            1,
         ),
     }
 }

@@ -274,10 +274,15 @@ impl LatencyReport {
 }
 
 /// The median key-to-photon delay the lab models for the window's loop on a display that
-/// paces it: the interpolated strategy at 60 UPS, FIFO with 2 frames in flight on a display
-/// refreshing every `period`, frames that take `render` of work, paced as `pacing` says,
-/// with the seeded person at the arrows.
-pub fn modelled_median(pacing: Pacing, render: Duration, period: Duration) -> Option<f64> {
+/// paces it: the interpolated strategy at 60 UPS, FIFO with `latency` frames in flight on
+/// a display refreshing every `period`, frames that take `render` of work, paced as
+/// `pacing` says, with the seeded person at the arrows.
+pub fn modelled_median(
+    pacing: Pacing,
+    render: Duration,
+    period: Duration,
+    latency: u32,
+) -> Option<f64> {
     let hz = 1.0 / period.as_secs_f64();
     let machine = Profile::parse(&format!(
         "window:render={}us,refresh={hz}",
@@ -287,9 +292,13 @@ pub fn modelled_median(pacing: Pacing, render: Duration, period: Duration) -> Op
     let margin = (pacing == Pacing::JustInTime).then_some(Margin::Adaptive {
         least: looplab_timing::JustInTime::MIN_MARGIN,
     });
+    let spec = SwapchainSpec {
+        mode: PresentMode::Fifo,
+        latency,
+    };
     let run = super::run::run(&config(
         &machine,
-        HEADLINE,
+        spec,
         margin,
         Strategy::Interpolated,
         Duration::from_secs(20),

@@ -171,6 +171,14 @@ impl FrameRecord {
             .map(|d| d.saturating_sub(self.update_time))
     }
 
+    /// The frame's work: its updates, the overlay, the upload, the encoding, the present
+    /// call and the simulated load, without the waits between them (for a surface image,
+    /// or for a compositor to let it draw).
+    pub fn work(&self) -> Duration {
+        let r = &self.render;
+        self.update_time + r.overlay + r.upload + r.encode + r.present + r.load
+    }
+
     /// Real time from the frame's start to the end of its present.
     pub fn start_to_present(&self) -> Option<Duration> {
         self.presented.map(|p| p.saturating_sub(self.start))
