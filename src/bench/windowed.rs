@@ -271,26 +271,22 @@ pub struct QueueResult {
     /// Median time from a frame's start to its present, and its wait for an image.
     pub frame_to_present_ms: f64,
     pub acquire_ms: f64,
-    /// The lab's median for that machine behind FIFO with 2 in flight, paced the same.
+    /// The lab's median for that machine behind FIFO with one frame in flight, paced the
+    /// same.
     pub model_median_ms: Option<f64>,
 }
 
 /// The queue result of a run under Weston.
 pub fn queue_from_log(log: &FrameLog, pacing: Pacing) -> QueueResult {
-    let delays: Vec<f64> = log
-        .ship_delays_ns
-        .iter()
-        .map(|&ns| ns as f64 / 1e6)
-        .collect();
+    let delays = ship_delays_ms(log);
     let (interval, render) = steady_frames(log);
     let steady = log.steady(WARM_UP);
     let acquire: Vec<f64> = steady.iter().map(|f| ms(f.render.acquire)).collect();
-    let work = median(&steady.iter().map(|f| ms(f.work())).collect::<Vec<_>>());
-    // The model's machine: the frame's work, without its wait for an image, on a display
-    // refreshing as often as the compositor let the frames draw; and one frame in flight
-    // whatever the surface asked, since a frame draws only at the frame callback of the
-    // one before (Mesa's Wayland FIFO), as a swapchain of two images allows.
-    let work = work.max(0.1);
+    // The model's machine: the frame's work, without its waits, on a display refreshing
+    // as often as the compositor let the frames draw; and one frame in flight whatever
+    // the surface asked, since a frame draws only at the frame callback of the one before
+    // (Mesa's Wayland FIFO), as a swapchain of two images allows.
+    let work = median(&steady.iter().map(|f| ms(f.work())).collect::<Vec<_>>()).max(0.1);
     QueueResult {
         pacing,
         samples: delays.len(),
@@ -342,13 +338,14 @@ fn steady_frames(log: &FrameLog) -> (f64, f64) {
     (median(&intervals), median(&to_present))
 }
 
+/// The ship's key-to-screen delays of a run, ms.
+fn ship_delays_ms(log: &FrameLog) -> Vec<f64> {
+    log.ship_delays_ns.iter().map(|&ns| ns as f64 / 1e6).collect()
+}
+
 /// The ship's delays of a run, and the model's for the machine the run measured.
 pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> ShipDelayResult {
-    let delays: Vec<f64> = log
-        .ship_delays_ns
-        .iter()
-        .map(|&ns| ns as f64 / 1e6)
-        .collect();
+    let delays = ship_delays_ms(log);
     let (interval, render) = steady_frames(log);
     ShipDelayResult {
         strategy,
