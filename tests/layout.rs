@@ -95,6 +95,12 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
             PacedBy::Loop
         },
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
+        // The longest present row a window shows: just in time, with its widest figures.
+        frame_latency: 3,
+        just_in_time: Some(looplab::app::pacing::JitReadout {
+            lead: Some(Duration::from_millis(99)),
+            missed: 99_999,
+        }),
         ..PlatformFacts::offscreen(wgpu::PresentMode::FifoRelaxed)
     };
     let inputs = FrameInputs::new(&session, knobs, &plan, &readouts, &facts)

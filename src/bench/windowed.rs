@@ -340,7 +340,10 @@ fn steady_frames(log: &FrameLog) -> (f64, f64) {
 
 /// The ship's key-to-screen delays of a run, ms.
 fn ship_delays_ms(log: &FrameLog) -> Vec<f64> {
-    log.ship_delays_ns.iter().map(|&ns| ns as f64 / 1e6).collect()
+    log.ship_delays_ns
+        .iter()
+        .map(|&ns| ns as f64 / 1e6)
+        .collect()
 }
 
 /// The ship's delays of a run, and the model's for the machine the run measured.

@@ -131,12 +131,12 @@ fn present_text(m: &OverlayModel) -> String {
             m.facts.present_mode,
             if m.knobs.vsync() { "on" } else { "off" },
             m.facts.frame_latency,
+            jit_text(m.facts.just_in_time),
             if paced == PacedBy::Compositor {
                 "\npaced by the compositor"
             } else {
                 ""
             },
-            jit_text(m.facts.just_in_time),
         ),
     }
 }
@@ -146,12 +146,14 @@ fn present_text(m: &OverlayModel) -> String {
 fn jit_text(jit: Option<JitReadout>) -> String {
     match jit {
         None => String::new(),
-        Some(JitReadout { lead: None, .. }) => "\njust in time: learning".to_string(),
+        Some(JitReadout { lead: None, .. }) => {
+            ", just in time:\nlearning its frames' cost".to_string()
+        }
         Some(JitReadout {
             lead: Some(lead),
             missed,
         }) => format!(
-            "\njust in time: lead {:.1} ms, {missed} missed",
+            ", just in time:\nlead {:.1} ms, {missed} missed",
             lead.as_secs_f64() * 1e3
         ),
     }
