@@ -251,8 +251,8 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(key(K::KeyL), ToggleCompare)],
     },
     Binding {
-        label: "F5 / F6 / F7 / F8 / F9 / F10",
-        does: "compare: Fred and George (variable step) / fixed step / every strategy / the weak GPU / snapping on a noisy 60 Hz display / the render ticks at 10 UPS",
+        label: "F5 / F6 / F7 / F8 / F9 / F10 / F11",
+        does: "compare: Fred and George (variable step) / fixed step / every strategy / the weak GPU / snapping on a noisy 60 Hz display / the render ticks at 10 UPS / frames in flight",
         keys: &[
             (key(K::F5), ComparePreset(Preset::FredAndGeorge)),
             (key(K::F6), ComparePreset(Preset::FixedStep)),
@@ -260,6 +260,7 @@ pub const BINDINGS: &[Binding] = &[
             (key(K::F8), ComparePreset(Preset::WeakGpu)),
             (key(K::F9), ComparePreset(Preset::Snapping)),
             (key(K::F10), ComparePreset(Preset::RenderTicks)),
+            (key(K::F11), ComparePreset(Preset::FramesInFlight)),
         ],
     },
     Binding {

@@ -1,6 +1,8 @@
 //! Compare mode's lanes as a whole: the presets that tell the texts' comparisons, the lanes
 //! they start, one steering for all, and what each lane's caption says.
 
+use super::swapchain::SwapchainSpec;
+use crate::session::queue::PresentMode;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -35,18 +37,22 @@ pub enum Preset {
     /// MonitorSim's case: a 60 Hz display, a noisy timer, catch-up reading deltas as
     /// measured, snapped, smoothed and synced.
     Snapping,
+    /// One machine behind FIFO with 1, 2 and 3 frames in flight, and with 2 paced just in
+    /// time: the same steering, shown a refresh later for every frame in the queue.
+    FramesInFlight,
     /// Lanes given on the command line (`--lane PROFILE/STRATEGY`).
     Custom,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 6] = [
+    pub const ALL: [Preset; 7] = [
         Preset::FredAndGeorge,
         Preset::FixedStep,
         Preset::EveryStrategy,
         Preset::WeakGpu,
         Preset::Snapping,
         Preset::RenderTicks,
+        Preset::FramesInFlight,
     ];
 
     pub fn id(self) -> &'static str {
@@ -57,6 +63,7 @@ impl Preset {
             Preset::WeakGpu => "weak-gpu",
             Preset::Snapping => "snapping",
             Preset::RenderTicks => "render-ticks",
+            Preset::FramesInFlight => "frames-in-flight",
             Preset::Custom => "custom",
         }
     }
@@ -72,6 +79,7 @@ impl Preset {
             Preset::WeakGpu => "the weak GPU under every strategy",
             Preset::Snapping => "a noisy 60 Hz display: measured deltas jump, synced ones do not",
             Preset::RenderTicks => "10 UPS: interpolation a step late, the render ticks on time",
+            Preset::FramesInFlight => "FIFO with 1 to 3 frames in flight, and 2 just in time",
             Preset::Custom => "the machines and strategies given with --lane",
         }
     }
@@ -124,6 +132,26 @@ impl Preset {
                 ..LaneSpec::new(profile("vsync-60"), s)
             })
             .collect(),
+            Preset::FramesInFlight => {
+                // 3 to 9 ms frames on a 60 Hz display: quick enough to fill any queue.
+                let game = Profile::parse("game:render=6ms,jitter=3ms").expect("a valid profile");
+                let behind = |latency| Profile {
+                    name: format!("{latency} in flight"),
+                    ..game.with_swapchain(SwapchainSpec {
+                        mode: PresentMode::Fifo,
+                        latency,
+                    })
+                };
+                let mut lanes: Vec<LaneSpec> = [1, 2, 3]
+                    .into_iter()
+                    .map(|n| LaneSpec::new(behind(n), Strategy::Interpolated))
+                    .collect();
+                lanes.push(LaneSpec {
+                    just_in_time: true,
+                    ..LaneSpec::new(behind(2), Strategy::Interpolated)
+                });
+                lanes
+            }
             Preset::Custom => Vec::new(),
         }
     }
@@ -141,6 +169,8 @@ pub struct LaneSpec {
     /// A frame capture whose machine is to replace `profile` before the lane runs
     /// (`--lane capture=FILE`): read where files are read, not while the argument is parsed.
     pub capture: Option<PathBuf>,
+    /// Pace the lane's loop just in time for its refreshes.
+    pub just_in_time: bool,
 }
 
 impl LaneSpec {
@@ -152,6 +182,7 @@ impl LaneSpec {
             delta: DeltaKind::Measured,
             update_rate: None,
             capture: None,
+            just_in_time: false,
         }
     }
 }
@@ -281,7 +312,12 @@ impl Compare {
                 if let Some(rate) = spec.update_rate {
                     settings = settings.with_update_rate(rate);
                 }
-                Lane::new(spec.profile, spec.strategy, settings, world, now)
+                let lane = Lane::new(spec.profile, spec.strategy, settings, world, now);
+                if spec.just_in_time {
+                    lane.with_just_in_time()
+                } else {
+                    lane
+                }
             })
             .collect();
         Self {
@@ -337,9 +373,14 @@ impl Compare {
         let game = lane.session().world().time().as_secs_f64();
         LaneStatus {
             title: format!(
-                "{} / {}{delta}",
+                "{} / {}{delta}{}",
                 lane.profile().name,
-                lane.session().planner().strategy().id()
+                lane.session().planner().strategy().id(),
+                if lane.is_just_in_time() {
+                    ", just in time"
+                } else {
+                    ""
+                }
             ),
             fps,
             ups,

@@ -27,7 +27,7 @@ use crate::session::steering::SteerChange;
 use crate::world::hash::StateHash;
 use crate::world::ship::Steer;
 use crate::world::{World, WorldConfig};
-use looplab_timing::{FramePlan, LoopSettings, Strategy};
+use looplab_timing::{FramePlan, JustInTime, LoopSettings, Strategy};
 
 /// Game time between two state hashes.
 pub const CHECK_EVERY: Duration = Duration::from_secs(1);
@@ -69,13 +69,27 @@ pub enum LaneChange {
     SingleStep,
 }
 
-/// A lane's modelled frame in progress: its plan and when its picture will be shown.
+/// A lane's modelled frame in progress: its plan, when the CPU is done with it, and when
+/// its picture will be shown (later, behind a swapchain's queue).
 #[derive(Clone, Debug)]
 struct Working {
     plan: FramePlan,
     done: Duration,
+    shown: Duration,
     /// How long the loop slept of its own accord before the frame began.
     waited: Duration,
+    /// For just in time: the frame's start, its wait for an image and the GPU's end.
+    started: Duration,
+    acquire_wait: Duration,
+    gpu_end: Duration,
+}
+
+/// A frame whose updates have run, waiting in the swapchain's queue to be shown: its
+/// picture and the session as that frame left it (the lane's own has moved on).
+#[derive(Clone, Debug)]
+struct Queued {
+    picture: Picture,
+    session: Box<Session>,
 }
 
 /// The picture a lane shows: the plan of its last finished frame, drawn from its world.
@@ -101,6 +115,12 @@ pub struct Lane {
     sleeps_before_next: Duration,
     working: Option<Working>,
     picture: Option<Picture>,
+    /// Frames done but not shown yet, oldest first (only behind a swapchain's queue).
+    queued: VecDeque<Queued>,
+    /// The session as the picture shown now left it, while later frames are queued.
+    shown_session: Option<Box<Session>>,
+    /// Starts each frame just in time for its refresh, when set.
+    just_in_time: Option<JustInTime>,
     /// Steering that arrived but that the machine has not polled yet (it polls at the start
     /// of a frame): arrival time and change.
     unpolled: VecDeque<(Duration, SteerChange)>,
@@ -132,6 +152,9 @@ impl Lane {
             sleeps_before_next: Duration::ZERO,
             working: None,
             picture: None,
+            queued: VecDeque::new(),
+            shown_session: None,
+            just_in_time: None,
             unpolled: VecDeque::new(),
             keys: VecDeque::new(),
             changes: Vec::new(),
@@ -159,6 +182,20 @@ impl Lane {
         self.keys.push_back(key);
     }
 
+    /// Paces the lane's loop just in time for its display's refreshes, as the lab's runs
+    /// do ([`super::run::RunConfig::just_in_time`]).
+    pub fn with_just_in_time(mut self) -> Self {
+        let mut jit = JustInTime::new();
+        jit.set_grid(self.machine.profile().refresh.period(), self.next_start);
+        self.just_in_time = Some(jit);
+        self
+    }
+
+    /// Whether the lane's loop is paced just in time.
+    pub fn is_just_in_time(&self) -> bool {
+        self.just_in_time.is_some()
+    }
+
     /// How the session's updates read the keys.
     pub fn set_input_mode(&mut self, mode: InputMode) {
         self.session.set_input_mode(mode);
@@ -170,6 +207,7 @@ impl Lane {
     pub fn advance_to(&mut self, now: Duration) -> bool {
         let mut new_picture = false;
         for _ in 0..MAX_FRAMES_PER_CALL {
+            new_picture |= self.show_queued(now);
             match self.working.take() {
                 None if self.next_start <= now => {
                     if now > self.next_start + MAX_BEHIND {
@@ -181,8 +219,7 @@ impl Lane {
                 }
                 None => break,
                 Some(w) if w.done <= now => {
-                    self.finish_frame(w);
-                    new_picture = true;
+                    new_picture |= self.finish_frame(w);
                 }
                 Some(w) => {
                     self.working = Some(w);
@@ -269,32 +306,86 @@ impl Lane {
         let times = self.machine.finish_frame(&begun, plan.updates);
         self.working = Some(Working {
             plan,
-            done: times.shown,
+            done: times.cpu_free,
+            shown: times.shown,
             waited: std::mem::take(&mut self.sleeps_before_next),
+            started: begun.start,
+            acquire_wait: times.acquire_wait,
+            gpu_end: times.gpu_end,
         });
     }
 
-    fn finish_frame(&mut self, mut w: Working) {
+    /// Shows the queued frames whose refresh has come by `now`; whether any was.
+    fn show_queued(&mut self, now: Duration) -> bool {
+        let mut shown = false;
+        while self
+            .queued
+            .front()
+            .is_some_and(|q| q.picture.shown_at <= now)
+        {
+            let Some(q) = self.queued.pop_front() else {
+                break;
+            };
+            self.show(q.picture);
+            // Once nothing waits behind it, the frame shown is the lane's own state.
+            self.shown_session = (!self.queued.is_empty()).then_some(q.session);
+            shown = true;
+        }
+        shown
+    }
+
+    /// `picture` is on the display now.
+    fn show(&mut self, picture: Picture) {
+        let at = picture.shown_at;
+        self.recent.push_back((at, picture.plan.updates));
+        while self
+            .recent
+            .front()
+            .is_some_and(|&(t, _)| t + Duration::from_secs(1) < at)
+        {
+            self.recent.pop_front();
+        }
+        self.picture = Some(picture);
+    }
+
+    /// Runs the frame's updates (its CPU work is done) and shows its picture, or queues it
+    /// behind the frames ahead of it; whether a picture was shown.
+    fn finish_frame(&mut self, mut w: Working) -> bool {
+        let queues = w.shown > w.done || !self.queued.is_empty();
+        if queues && self.shown_session.is_none() && self.picture.is_some() {
+            // The picture on the display keeps the state it was drawn from.
+            self.shown_session = Some(Box::new(self.session.clone()));
+        }
         let (checkpoint, hashes) = (&mut self.checkpoint, &mut self.hashes);
         self.session.run_frame(&mut w.plan, |world, step| {
             take_hashes(checkpoint, hashes, world, step);
             std::ops::ControlFlow::Continue(())
         });
-        self.picture = Some(Picture {
-            plan: w.plan,
-            shown_at: w.done,
-            waited: w.waited,
-        });
-        self.recent.push_back((w.done, w.plan.updates));
-        while self
-            .recent
-            .front()
-            .is_some_and(|&(t, _)| t + Duration::from_secs(1) < w.done)
-        {
-            self.recent.pop_front();
-        }
-        self.next_start = self.machine.next_start(w.plan.wake, w.done);
+        let wake = match &mut self.just_in_time {
+            Some(jit) => {
+                jit.frame_done(w.gpu_end - w.started - w.acquire_wait, w.gpu_end);
+                jit.frame_shown(w.shown);
+                jit.pace(w.done, w.plan.wake)
+            }
+            None => w.plan.wake,
+        };
+        self.next_start = self.machine.next_start(wake, w.done);
         self.sleeps_before_next = self.next_start.saturating_sub(w.done);
+        let picture = Picture {
+            plan: w.plan,
+            shown_at: w.shown,
+            waited: w.waited,
+        };
+        if queues {
+            self.queued.push_back(Queued {
+                picture,
+                session: Box::new(self.session.clone()),
+            });
+            false
+        } else {
+            self.show(picture);
+            true
+        }
     }
 
     /// The machine's profile.
@@ -307,9 +398,10 @@ impl Lane {
         self.picture.as_ref()
     }
 
-    /// The session: its world as the last finished frame left it, planner and statistics.
+    /// The session as the picture on the display left it: its world, planner and
+    /// statistics (behind a swapchain's queue, frames later than that have run already).
     pub fn session(&self) -> &Session {
-        &self.session
+        self.shown_session.as_deref().unwrap_or(&self.session)
     }
 
     /// Pictures in the last second of real time before `now` that showed two or more new
@@ -452,12 +544,15 @@ mod tests {
             .unwrap(),
             Profile::parse("jitter").unwrap(),
             recorded("trace"),
+            // Behind a swapchain: frames queue, the CPU runs ahead of the display.
+            Profile::parse("queue:render=6ms,jitter=5ms,gpu=3ms,present=fifo,latency=3").unwrap(),
         ];
         let world = WorldConfig {
             seed: 9,
             bullets: 50,
         };
-        for profile in profiles {
+        let paced = [false, true];
+        for (profile, just_in_time) in profiles.iter().flat_map(|p| paced.map(|j| (p, j))) {
             for strategy in [Strategy::CatchUp, Strategy::Variable] {
                 let settings =
                     LoopSettings::default().with_frame_cap(looplab_timing::Rate::hz(90.0).ok());
@@ -473,7 +568,9 @@ mod tests {
                     replay: None,
                     until_updates: None,
                     keys: None,
-                    just_in_time: None,
+                    just_in_time: just_in_time.then_some(looplab_timing::Margin::Adaptive {
+                        least: JustInTime::MIN_MARGIN,
+                    }),
                 });
                 let lab: Vec<(Duration, u32, Duration)> = lab
                     .frames
@@ -485,6 +582,9 @@ mod tests {
                 for opened in [Duration::ZERO, Duration::from_micros(4_213_777)] {
                     let mut lane =
                         Lane::new(profile.clone(), strategy, settings.clone(), &world, opened);
+                    if just_in_time {
+                        lane = lane.with_just_in_time();
+                    }
                     let mut pictures = Vec::new();
                     for ms in 0..=3100 {
                         if lane.advance_to(opened + Duration::from_millis(ms)) {
@@ -504,12 +604,32 @@ mod tests {
                     assert!(lab.len() > 20, "{}: {} frames", profile.name, lab.len());
                     assert_eq!(
                         lab, lane,
-                        "{} under {strategy}, opened at {opened:?}",
+                        "{} under {strategy}, opened at {opened:?}, just in time {just_in_time}",
                         profile.name
                     );
                 }
             }
         }
+    }
+
+    #[test]
+    fn behind_a_full_queue_the_lane_shows_the_state_its_picture_was_drawn_from() {
+        let mut lane = lane(
+            "queue:render=2ms,present=fifo,latency=3,refresh=60",
+            Strategy::CatchUp,
+        );
+        let mut behind = Vec::new();
+        for ms in 0..2000 {
+            if lane.advance_to(Duration::from_millis(ms)) {
+                let picture = lane.picture().unwrap();
+                // What the display shows is the frame's own world, not the one the loop has
+                // run on to: three frames further.
+                assert_eq!(lane.session().planner().simulated(), picture.plan.simulated);
+                behind.push(lane.session.planner().simulated() - picture.plan.simulated);
+            }
+        }
+        let ahead = behind[60..].iter().filter(|d| !d.is_zero()).count();
+        assert!(ahead * 10 > behind[60..].len() * 9, "{behind:?}");
     }
 
     #[test]
