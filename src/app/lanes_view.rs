@@ -61,7 +61,13 @@ pub fn lane_caption(s: &LaneStatus, lines: usize) -> String {
         format!("{h} at {} s", t.as_secs())
     });
     let head = format!("{}   {}", s.title, s.agreement_text());
-    let rates = format!("{} FPS  {} UPS  doubles {}/s", s.fps, s.ups, s.doubles);
+    let delay = s.steer_delay.map_or(String::new(), |d| {
+        format!("  delay {:.0} ms", d.as_secs_f64() * 1e3)
+    });
+    let rates = format!(
+        "{} FPS  {} UPS  doubles {}/s{delay}",
+        s.fps, s.ups, s.doubles
+    );
     let clock = format!("game/real {:.2}  hash {hash}", s.ratio);
     match lines {
         1 => format!("{head}   {rates}  {clock}"),

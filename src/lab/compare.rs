@@ -142,15 +142,17 @@ impl Preset {
                         latency,
                     })
                 };
-                let mut lanes: Vec<LaneSpec> = [1, 2, 3]
-                    .into_iter()
-                    .map(|n| LaneSpec::new(behind(n), Strategy::Interpolated))
-                    .collect();
-                lanes.push(LaneSpec {
-                    just_in_time: true,
-                    ..LaneSpec::new(behind(2), Strategy::Interpolated)
-                });
-                lanes
+                let lane = |latency, just_in_time| LaneSpec {
+                    just_in_time,
+                    uncapped: true,
+                    ..LaneSpec::new(behind(latency), Strategy::Interpolated)
+                };
+                vec![
+                    lane(1, false),
+                    lane(2, false),
+                    lane(3, false),
+                    lane(2, true),
+                ]
             }
             Preset::Custom => Vec::new(),
         }
@@ -171,6 +173,9 @@ pub struct LaneSpec {
     pub capture: Option<PathBuf>,
     /// Pace the lane's loop just in time for its refreshes.
     pub just_in_time: bool,
+    /// Run with no frame cap, whatever the window's: a queue fills only behind a loop that
+    /// runs faster than its display.
+    pub uncapped: bool,
 }
 
 impl LaneSpec {
@@ -183,6 +188,7 @@ impl LaneSpec {
             update_rate: None,
             capture: None,
             just_in_time: false,
+            uncapped: false,
         }
     }
 }
@@ -282,6 +288,8 @@ pub struct LaneStatus {
     pub hash: Option<(Duration, String)>,
     /// How it compares with the first lane (`None` for the first lane itself).
     pub agreement: Option<Agreement>,
+    /// The median delay from a change of steering to the picture that shows it.
+    pub steer_delay: Option<Duration>,
 }
 
 impl Compare {
@@ -311,6 +319,9 @@ impl Compare {
                     .with_delta_mode(spec.delta.mode(spec.profile.refresh));
                 if let Some(rate) = spec.update_rate {
                     settings = settings.with_update_rate(rate);
+                }
+                if spec.uncapped {
+                    settings = settings.with_frame_cap(None);
                 }
                 let lane = Lane::new(spec.profile, spec.strategy, settings, world, now);
                 if spec.just_in_time {
@@ -388,6 +399,7 @@ impl Compare {
             ratio: if real > 0.0 { game / real } else { 0.0 },
             hash: lane.hashes().last().map(|&(t, h)| (t, h.short())),
             agreement: (i > 0).then(|| agreement(&self.lanes[0], lane)),
+            steer_delay: lane.steer_delay(),
         }
     }
 }
@@ -431,6 +443,55 @@ mod tests {
             c.advance_to(now);
         }
         c
+    }
+
+    #[test]
+    fn each_frame_in_flight_shows_the_steering_a_refresh_later_and_just_in_time_sooner() {
+        let mut c = Compare::new(
+            Preset::FramesInFlight,
+            // The window's 60 Hz cap: the preset's lanes run without it.
+            &LoopSettings::default().with_frame_cap(Some(looplab_timing::Rate::SIXTY_HZ)),
+            &WorldConfig {
+                seed: 2,
+                bullets: 200,
+            },
+            Duration::ZERO,
+        );
+        // A change of steering every 250 ms (a seeded spread of held arrows) for 10 s.
+        let mut rng = oorandom::Rand32::new(5);
+        for ms in (0..10_000u64).step_by(2) {
+            let now = Duration::from_millis(ms);
+            if ms % 250 == 0 && ms > 0 {
+                let k = rng.rand_range(0..4);
+                c.steer(Steer::from_held(k == 0, k == 1, k == 2, k == 3), now);
+            }
+            c.advance_to(now);
+        }
+        let delay = |i: usize| c.status(i, Duration::from_secs(10)).steer_delay.unwrap();
+        let refresh = Duration::from_nanos(16_666_667);
+        eprintln!("delays: {:?}", (0..4).map(delay).collect::<Vec<_>>());
+        for n in 0..2 {
+            let step = delay(n + 1).abs_diff(delay(n));
+            assert!(
+                step.abs_diff(refresh) < Duration::from_millis(4),
+                "{} in flight to {}: {step:?}",
+                n + 1,
+                n + 2
+            );
+        }
+        // Just in time, 2 in flight: sooner than plain with 1.
+        assert!(delay(3) < delay(0), "{:?} vs {:?}", delay(3), delay(0));
+        assert!(
+            c.status(3, Duration::from_secs(10))
+                .title
+                .ends_with("just in time")
+        );
+        // And every lane ran the same game: the queue delays pictures, not updates.
+        assert!(
+            c.agreements()
+                .iter()
+                .all(|a| matches!(a, Agreement::InStep(_)))
+        );
     }
 
     #[test]

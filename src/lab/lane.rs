@@ -22,7 +22,10 @@ use super::machine::Machine;
 use super::profile::Profile;
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
+use crate::session::frame::FrameRecord;
+use crate::session::input_delay::InputDelay;
 use crate::session::ship_input::InputMode;
+use crate::session::ship_input::{Button, Direction};
 use crate::session::steering::SteerChange;
 use crate::world::hash::StateHash;
 use crate::world::ship::Steer;
@@ -85,10 +88,11 @@ struct Working {
 }
 
 /// A frame whose updates have run, waiting in the swapchain's queue to be shown: its
-/// picture and the session as that frame left it (the lane's own has moved on).
+/// picture, its record and the session as that frame left it (the lane's own has moved on).
 #[derive(Clone, Debug)]
 struct Queued {
     picture: Picture,
+    record: FrameRecord,
     session: Box<Session>,
 }
 
@@ -121,6 +125,8 @@ pub struct Lane {
     shown_session: Option<Box<Session>>,
     /// Starts each frame just in time for its refresh, when set.
     just_in_time: Option<JustInTime>,
+    /// Each steering change's delay from its arrival to the picture that shows it.
+    delays: InputDelay,
     /// Steering that arrived but that the machine has not polled yet (it polls at the start
     /// of a frame): arrival time and change.
     unpolled: VecDeque<(Duration, SteerChange)>,
@@ -155,6 +161,7 @@ impl Lane {
             queued: VecDeque::new(),
             shown_session: None,
             just_in_time: None,
+            delays: InputDelay::default(),
             unpolled: VecDeque::new(),
             keys: VecDeque::new(),
             changes: Vec::new(),
@@ -173,6 +180,10 @@ impl Lane {
             input: steer.into(),
         };
         self.unpolled.push_back((arrived, change));
+        // Its effect starts at a known game time, so the button it is filed under never
+        // matters (only a press no update has taken yet is dropped on release).
+        self.delays
+            .pressed(arrived, Button::Arrow(Direction::Right), Some(from));
     }
 
     /// A person's key went down or up at real time `key.at`: the machine polls it at its
@@ -326,7 +337,7 @@ impl Lane {
             let Some(q) = self.queued.pop_front() else {
                 break;
             };
-            self.show(q.picture);
+            self.show(q.picture, &q.record);
             // Once nothing waits behind it, the frame shown is the lane's own state.
             self.shown_session = (!self.queued.is_empty()).then_some(q.session);
             shown = true;
@@ -334,8 +345,9 @@ impl Lane {
         shown
     }
 
-    /// `picture` is on the display now.
-    fn show(&mut self, picture: Picture) {
+    /// `picture`, of the frame `record` describes, is on the display now.
+    fn show(&mut self, picture: Picture, record: &FrameRecord) {
+        self.delays.presented(record);
         let at = picture.shown_at;
         self.recent.push_back((at, picture.plan.updates));
         while self
@@ -376,14 +388,19 @@ impl Lane {
             shown_at: w.shown,
             waited: w.waited,
         };
+        let record = FrameRecord {
+            presented: Some(w.shown),
+            ..self.session.record(&w.plan)
+        };
         if queues {
             self.queued.push_back(Queued {
                 picture,
+                record,
                 session: Box::new(self.session.clone()),
             });
             false
         } else {
-            self.show(picture);
+            self.show(picture, &record);
             true
         }
     }
@@ -421,6 +438,12 @@ impl Lane {
             .iter()
             .filter(|&&(t, _)| t > from && t <= now)
             .fold((0, 0), |(f, u), &(_, n)| (f + 1, u + n))
+    }
+
+    /// The median delay from a change of steering to the picture that shows it, over the
+    /// recent changes.
+    pub fn steer_delay(&self) -> Option<Duration> {
+        self.delays.median()
     }
 
     /// The state hashes taken so far, every [`CHECK_EVERY`] of game time.
