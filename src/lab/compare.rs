@@ -369,6 +369,11 @@ impl Compare {
             .collect()
     }
 
+    /// Each lane's median delay from a change of steering to the picture that shows it.
+    pub fn steer_delays(&self) -> Vec<Option<Duration>> {
+        self.lanes.iter().map(Lane::steer_delay).collect()
+    }
+
     /// Lane `i`'s caption at real time `now`.
     pub fn status(&self, i: usize, now: Duration) -> LaneStatus {
         let lane = &self.lanes[i];

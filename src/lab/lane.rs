@@ -40,6 +40,10 @@ pub const CHECK_EVERY: Duration = Duration::from_secs(1);
 /// lanes wait instead of fast-forwarding through the gap on the next frame.
 pub const MAX_BEHIND: Duration = Duration::from_millis(250);
 
+/// Changes of steering a lane shows before it gives their median delay: two taps, each a
+/// press and a release.
+pub const DELAYS_TO_SAY: u64 = 4;
+
 /// Frames one call of [`Lane::advance_to`] may run: a bound on its work whatever the profile.
 const MAX_FRAMES_PER_CALL: u32 = 2000;
 
@@ -441,9 +445,11 @@ impl Lane {
     }
 
     /// The median delay from a change of steering to the picture that shows it, over the
-    /// recent changes.
+    /// recent changes, once [`DELAYS_TO_SAY`] have been shown (one is no median).
     pub fn steer_delay(&self) -> Option<Duration> {
-        self.delays.median()
+        (self.delays.count() >= DELAYS_TO_SAY)
+            .then(|| self.delays.median())
+            .flatten()
     }
 
     /// The state hashes taken so far, every [`CHECK_EVERY`] of game time.

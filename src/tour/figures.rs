@@ -174,9 +174,14 @@ impl FigureTracker {
         self.taps = taps;
     }
 
-    /// The figures at `now`: compare mode's lanes agree with the first as `others` say
-    /// (empty in the single view).
-    pub fn figures(&self, now: Duration, others: &[Agreement]) -> Figures {
+    /// The figures at `now`: compare mode's lanes agree with the first as `others` say, and
+    /// show steering after `delays` (both empty in the single view).
+    pub fn figures(
+        &self,
+        now: Duration,
+        others: &[Agreement],
+        delays: &[Option<Duration>],
+    ) -> Figures {
         let seconds = now.saturating_sub(self.began).as_secs_f64();
         let game = self
             .game_now
@@ -221,6 +226,10 @@ impl FigureTracker {
             }),
             metronome_error_px: most(|p| p.error_px),
             overshoot_px: most(|p| p.overshoot_px),
+            lane_delays_ms: delays
+                .iter()
+                .map(|d| d.map(|d| d.as_secs_f64() * 1e3))
+                .collect(),
             taps_made: self.taps.made - self.taps_at_start.made,
             taps_lost: self.taps.lost - self.taps_at_start.lost,
             machine: match self.need {

@@ -29,7 +29,7 @@ pub fn stops() -> Vec<Stop> {
 }
 
 /// The stops as a table: the tour's script, data rather than code.
-static STOPS: [Stop; 16] = [
+static STOPS: [Stop; 17] = [
     Stop {
         id: "as-fast-as-you-can",
         title: "Run, run as fast as you can",
@@ -366,6 +366,26 @@ static STOPS: [Stop; 16] = [
         limit: TEN_SECONDS,
         needs: Need::Nothing,
         may_differ: "the lanes have not reached three seconds of game time",
+    },
+    Stop {
+        id: "frames-in-flight",
+        title: "Beyond the texts: frames in flight",
+        claim: "Under vsync a loop faster than its display fills the queue of frames in front \
+                    of it, and each frame queued shows a key a refresh later; start each frame \
+                    just in time for its refresh and the queue stays empty.",
+        source: "Beyond the texts: the swapchain's queue (NVIDIA Reflex, bevy_framepace)",
+        setup: Setup {
+            strategy: Strategy::Interpolated,
+            compare: Some(Preset::FramesInFlight),
+            ..Setup::BASE
+        },
+        focus: Focus::Lanes,
+        hint: "steer the ship and compare the lanes' delays: 1, 2, 3 frames in flight, then just in time",
+        watch: Watch::QueueDelays { per_frame_ms: 12.0 },
+        person: Person::TapsArrows,
+        limit: TEN_SECONDS,
+        needs: Need::Nothing,
+        may_differ: "no arrow was pressed, so no lane has a delay to show",
     },
 ];
 

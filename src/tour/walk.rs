@@ -8,6 +8,7 @@ use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::lab::keys::KeyEvent;
 use crate::session::ship_input::{Button, Direction};
 use crate::world::WorldConfig;
+use crate::world::ship::Steer;
 
 /// How a stop went headless.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,17 +45,30 @@ pub fn walk(stop: &Stop) -> Walk {
     for lane in &mut compare.lanes {
         lane.set_input_mode(setup.input);
     }
+    // In compare mode the arrows steer every lane, as the window hands them over; in the
+    // single view they reach its loop as keys.
+    let mut steering = Vec::new();
     if stop.person == Person::TapsArrows {
-        for key in quick_taps(stop.limit) {
-            compare.lanes[0].key(key);
+        if compare.lanes.len() > 1 {
+            steering = quick_taps(stop.limit);
+        } else {
+            for key in quick_taps(stop.limit) {
+                compare.lanes[0].key(key);
+            }
         }
     }
+    let mut steering = steering.into_iter().peekable();
     let mut tracker = FigureTracker::new(Duration::ZERO, stop.needs);
     let mut shown = None;
     let mut now = Duration::ZERO;
     let mut last = Figures::default();
     while now <= stop.limit {
         now += LOOK_EVERY;
+        while let Some(key) = steering.next_if(|k| k.at <= now) {
+            let right = key.down && key.button == Button::Arrow(Direction::Right);
+            let left = key.down && key.button == Button::Arrow(Direction::Left);
+            compare.steer(Steer::from_held(left, right, false, false), key.at);
+        }
         compare.advance_to(now);
         let lane = &compare.lanes[0];
         let Some(picture) = lane.picture() else {
@@ -69,7 +83,7 @@ pub fn walk(stop: &Stop) -> Walk {
                 picture.waited,
             );
         }
-        last = tracker.figures(now, &compare.agreements());
+        last = tracker.figures(now, &compare.agreements(), &compare.steer_delays());
         if let Some(figure) = stop.watch.seen(&last) {
             return Walk {
                 seen: Some((now, figure)),

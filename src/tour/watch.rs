@@ -47,6 +47,9 @@ pub struct Figures {
     /// Taps of the arrows since the stop began, and those no update saw.
     pub taps_made: u64,
     pub taps_lost: u64,
+    /// Compare mode: each lane's median delay from a change of steering to the picture that
+    /// shows it, ms (`None` for a lane that has shown none yet).
+    pub lane_delays_ms: Vec<Option<f64>>,
     /// How the stop's frames measured against what its claim needs of the machine (see
     /// [`Need`](super::Need)); `None` for a claim that needs nothing of its speed.
     pub machine: Option<MachineVerdict>,
@@ -100,6 +103,10 @@ pub enum Watch {
     OnTime { within_px: f64 },
     /// At least this many taps of the arrows never reached the game.
     TapsLost { at_least: u64 },
+    /// Compare mode's lanes behind FIFO with 1, 2 and 3 frames in flight, then 2 just in
+    /// time: each frame queued shows the steering at least `per_frame_ms` later, and just
+    /// in time at least that much sooner than plain FIFO with 2.
+    QueueDelays { per_frame_ms: f64 },
 }
 
 impl Watch {
@@ -158,6 +165,7 @@ impl Watch {
                     f.taps_lost, f.taps_made
                 )
             }),
+            Watch::QueueDelays { per_frame_ms } => queue_delays_seen(f, per_frame_ms),
         }
     }
 
@@ -211,8 +219,26 @@ impl Watch {
                 "a second of pictures with the metronome within {within_px:.1} px of the truth"
             ),
             Watch::TapsLost { at_least } => format!("{at_least} taps lost between updates"),
+            Watch::QueueDelays { per_frame_ms } => format!(
+                "each frame in flight {per_frame_ms:.0} ms later, and just in time as much sooner"
+            ),
         }
     }
+}
+
+/// Compare mode's four lanes (1, 2, 3 in flight, then 2 just in time), each with a measured
+/// delay: each frame in flight later by `per_frame_ms`, just in time sooner by as much.
+fn queue_delays_seen(f: &Figures, per_frame_ms: f64) -> Option<String> {
+    let [one, two, three, jit] = f.lane_delays_ms[..] else {
+        return None;
+    };
+    let (one, two, three, jit) = (one?, two?, three?, jit?);
+    let queued = two - one >= per_frame_ms && three - two >= per_frame_ms;
+    (queued && two - jit >= per_frame_ms).then(|| {
+        format!(
+            "a key showed after {one:.0}, {two:.0} and {three:.0} ms with 1, 2 and 3 in flight, {jit:.0} ms just in time"
+        )
+    })
 }
 
 /// Darts that must reach the wall before a share of them says anything.
@@ -332,6 +358,38 @@ fn seconds(ms: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_queue_is_seen_only_in_four_lanes_a_refresh_apart_with_just_in_time_sooner() {
+        let watch = Watch::QueueDelays { per_frame_ms: 12.0 };
+        let lanes = |d: [Option<f64>; 4]| Figures {
+            lane_delays_ms: d.to_vec(),
+            ..Figures::default()
+        };
+        assert_eq!(
+            watch
+                .seen(&lanes([Some(36.0), Some(53.0), Some(70.0), Some(20.0)]))
+                .as_deref(),
+            Some(
+                "a key showed after 36, 53 and 70 ms with 1, 2 and 3 in flight, 20 ms just in time"
+            )
+        );
+        // The queue did not fill (a frame cap), just in time gained nothing, a lane has no
+        // delay yet, or there are no lanes.
+        assert_eq!(
+            watch.seen(&lanes([Some(40.0), Some(40.0), Some(40.0), Some(23.0)])),
+            None
+        );
+        assert_eq!(
+            watch.seen(&lanes([Some(36.0), Some(53.0), Some(70.0), Some(50.0)])),
+            None
+        );
+        assert_eq!(
+            watch.seen(&lanes([Some(36.0), Some(53.0), None, Some(20.0)])),
+            None
+        );
+        assert_eq!(watch.seen(&Figures::default()), None);
+    }
 
     #[test]
     fn a_watch_says_the_figure_that_showed_it() {

@@ -10,7 +10,6 @@ use super::Demo;
 use crate::app::controls::Effect;
 use crate::app::keys::Action;
 use crate::app::stats::{StopReport, TourReport};
-use crate::lab::compare::Compare;
 use crate::tour::{FigureTracker, Need, StopStatus, Tour, stops};
 
 /// The tour as the window runs it (kept after it is left, for `--stats`).
@@ -94,11 +93,11 @@ impl Demo {
             return;
         };
         touring.tracker.picture(shown, &plan, session, waited);
-        let others = self
+        let (others, delays) = self
             .compare
             .as_ref()
-            .map_or_else(Vec::new, Compare::agreements);
-        let figures = touring.tracker.figures(presented, &others);
+            .map_or_else(Default::default, |c| (c.agreements(), c.steer_delays()));
+        let figures = touring.tracker.figures(presented, &others, &delays);
         let status = touring.tour.watch(&figures, presented);
         if status != touring.status {
             let id = touring.tour.stop().map_or("", |s| s.id);
