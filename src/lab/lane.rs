@@ -5,7 +5,10 @@
 //! strategy asked for is over), takes the profile's time for the frame's updates and its
 //! rendering (with jitter, a stall, a display's refresh), and shows the frame's picture only
 //! when that time has passed. A weak-GPU lane so changes its picture about 20 times a second
-//! beside a fast lane's 60, while both are driven by the same clock.
+//! beside a fast lane's 60, while both are driven by the same clock. Behind a swapchain's
+//! queue (a profile with `present=`), the next frame starts as soon as the CPU is done with
+//! the last, and pictures wait for their refreshes with the state each was drawn from, so a
+//! lane with three frames in flight shows the same steering three refreshes after it ran.
 //!
 //! Every lane gets the same steering at the same game time: a key applies, in every lane, from
 //! the first update that starts at or after the game time the furthest-ahead lane has
