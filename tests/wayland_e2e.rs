@@ -9,8 +9,10 @@ use std::time::Duration;
 
 use looplab::app::display_rate::RefreshSource;
 use looplab::app::stats::{Platform, RunEnd};
+use looplab::bench::windowed::queue_from_log;
+use looplab::lab::latency::Pacing;
 use looplab_timing::Strategy;
-use support::{App, Scratch, Weston, colours, frame_log, stats};
+use support::{App, Scratch, Weston, colours, frame_log, one_at_a_time, stats};
 
 #[test]
 fn the_window_runs_switches_strategies_and_quits_on_wayland() {
@@ -64,6 +66,7 @@ fn where_the_compositor_tells_no_refresh_rate_the_presents_measure_it() {
     // Weston's headless output reports no refresh rate to winit; it paces the window with
     // frame callbacks, so the uncapped loop's presents land on its repaint grid, and the
     // rate snapped deltas use is measured from them.
+    let _serial = one_at_a_time();
     let scratch = Scratch::new("wayland-refresh");
     let weston = Weston::start(&scratch);
     let stats_path = scratch.path("stats.json");
@@ -96,4 +99,48 @@ fn where_the_compositor_tells_no_refresh_rate_the_presents_measure_it() {
         (measured / kept - 1.0).abs() < 0.1,
         "measured {measured:.2} Hz; the presents kept {kept:.2} a second"
     );
+}
+
+#[test]
+fn the_lab_models_the_queue_within_a_refresh_of_the_window_under_weston() {
+    // Weston's repaint cycle paces the presents, so the lab's swapchain model, given the
+    // machine the runs measured (the frames' work and the compositor's pace), must land
+    // within one refresh of the delay the window timed: from a key to the return of the
+    // present that carried it, for the loop that goes straight on and for just in time.
+    let _serial = one_at_a_time();
+    let scratch = Scratch::new("wayland-queue");
+    let weston = Weston::start(&scratch);
+    let secs = 8.0;
+    let script = looplab::bench::arrow_taps(secs);
+    // The plain loop draws at the compositor's pace, which is the model's display for both.
+    let mut refresh = None;
+    for pacing in [Pacing::Plain, Pacing::JustInTime] {
+        let log_path = scratch.path(&format!("frames-{}.json", pacing.label()));
+        let jit = if pacing == Pacing::JustInTime {
+            " --just-in-time"
+        } else {
+            ""
+        };
+        let app = App::start_wayland(
+            &weston,
+            &format!(
+                "--strategy interpolated --present fifo --frame-latency 2 --bullets 500 \
+                 --exit-after {secs} --key-script {script}{jit}"
+            ),
+            &[("--frame-log", &log_path)],
+        );
+        let (status, log) = app.wait(Duration::from_secs(40));
+        assert!(status.success(), "looplab failed: {log}");
+        let q = queue_from_log(&frame_log(&log_path), pacing, refresh);
+        refresh.get_or_insert(q.frame_interval_ms);
+        let model = q.model_to_present_ms.expect("the model shows the presses");
+        assert!(q.samples >= 8, "{pacing:?}: {q:?}");
+        assert!(
+            (q.median_ms - model).abs() < q.frame_interval_ms,
+            "{pacing:?}: the window's median {:.1} ms, the model's {model:.1} ms, \
+             a refresh {:.1} ms apart at most: {q:?}",
+            q.median_ms,
+            q.frame_interval_ms
+        );
+    }
 }

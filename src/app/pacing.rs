@@ -6,7 +6,12 @@
 //!
 //! - **the cost** of a frame is its work: the updates, the overlay, the upload, the
 //!   encoding and the present call, with the wait for a swapchain image left out (that
-//!   wait is the slack the controller is there to take away);
+//!   wait is the slack the controller is there to take away). Under a compositor the
+//!   present call waits too: Mesa's Wayland FIFO blocks it until the compositor's frame
+//!   callback for the frame before. So there the present's share of the work is its
+//!   quickest call of the last [`PRESENTS_KEPT`]; the rest of a slower call waited. Taken
+//!   whole, a busy machine's late callbacks made the cost longer than a refresh, and the
+//!   controller stopped pacing at all;
 //! - **the grid** is the display's period (told by the monitor, or measured from the
 //!   presents) and the last present known to lie on a refresh: one that had waited for the
 //!   display (a blocking acquire, or a compositor's frame callback). Once the controller
@@ -23,11 +28,17 @@ use crate::session::frame::FrameRecord;
 /// (the queue was full), so its present lies on a refresh.
 const BLOCKED: Duration = Duration::from_millis(1);
 
+/// Present calls kept for their quickest, under a compositor.
+pub const PRESENTS_KEPT: usize = 64;
+
 /// The controller, and the last refresh the window saw.
 #[derive(Clone, Debug, Default)]
 pub struct Pacing {
     jit: JustInTime,
     refresh: Option<Duration>,
+    /// Under a compositor: the last present calls' times, for the quickest.
+    presents: Vec<Duration>,
+    compositor_paced: bool,
 }
 
 /// What the overlay and `--stats` say of the controller.
@@ -53,8 +64,13 @@ impl Pacing {
         compositor_paced: bool,
     ) {
         let r = &record.render;
+        self.compositor_paced = compositor_paced;
         if compositor_paced {
             self.refresh = Some(let_draw);
+            if self.presents.len() == PRESENTS_KEPT {
+                self.presents.remove(0);
+            }
+            self.presents.push(r.present);
         } else if r.acquire >= BLOCKED {
             self.refresh = Some(presented.saturating_sub(r.upload + r.encode + r.present));
         }
@@ -76,8 +92,21 @@ impl Pacing {
         };
         self.refresh = Some(refresh);
         self.jit.set_grid(period, refresh);
-        self.jit.frame_done(record.work(), now);
+        // A present the compositor held was ready when its call would have returned.
+        let held = self.compositor_hold(record);
+        self.jit
+            .frame_done(record.work() - held, now.saturating_sub(held));
         self.jit.pace(now, wake)
+    }
+
+    /// How long a compositor held the frame's present call beyond the quickest recent one.
+    fn compositor_hold(&self, record: &FrameRecord) -> Duration {
+        match self.presents.iter().min() {
+            Some(&quickest) if self.compositor_paced => {
+                record.render.present.saturating_sub(quickest)
+            }
+            _ => Duration::ZERO,
+        }
     }
 
     /// The knob was turned off, or the display changed: start learning again.
@@ -149,5 +178,38 @@ mod tests {
         );
         let lead = pacing.readout().lead.unwrap();
         assert!(lead >= ms(3.2) && lead < ms(4.5), "{lead:?}");
+    }
+
+    #[test]
+    fn under_a_compositor_a_held_present_counts_as_a_wait_not_as_work() {
+        // A compositor paces the frames: each is let draw at a refresh, works 2 ms, and its
+        // present call takes 1 ms, except every fourth, which the compositor holds 14 ms
+        // more. Taken as work, those held calls would make the cost 17 ms, past the
+        // period's 16.7, and the controller would stop pacing.
+        let mut pacing = Pacing::default();
+        let mut now = Duration::ZERO;
+        for i in 0..200u32 {
+            let let_draw = PERIOD * i;
+            let start = now.max(let_draw);
+            let present = if i % 4 == 3 { ms(15.0) } else { ms(1.0) };
+            let presented = start + ms(2.0) + present;
+            let record = FrameRecord {
+                start,
+                update_time: ms(2.0),
+                presented: Some(presented),
+                render: RenderTimes {
+                    present,
+                    ..RenderTimes::default()
+                },
+                ..FrameRecord::default()
+            };
+            pacing.presented(let_draw, presented, &record, true);
+            now = match pacing.pace(Wake::Immediately, &record, presented, PERIOD) {
+                Wake::At(t) => t.max(presented),
+                Wake::Immediately => presented,
+            };
+        }
+        let lead = pacing.readout().lead.unwrap();
+        assert!(lead < ms(6.0), "a 3 ms frame leads by {lead:?}");
     }
 }

@@ -453,7 +453,17 @@ fn weston_queue(display: &Display, report: &mut BenchReport, q: bool) {
             }
         );
         match display.run_on_weston(&weston, &name, &args, secs) {
-            Ok(log) => report.queue.push(windowed::queue_from_log(&log, pacing)),
+            Ok(log) => {
+                // The plain run draws at the compositor's pace: the display's, for both.
+                let refresh = report
+                    .queue
+                    .iter()
+                    .find(|q| q.pacing == Pacing::Plain)
+                    .map(|q| q.frame_interval_ms);
+                report
+                    .queue
+                    .push(windowed::queue_from_log(&log, pacing, refresh));
+            }
             Err(e) => report
                 .notes
                 .push(format!("the queue under Weston not measured: {e}")),
@@ -463,7 +473,7 @@ fn weston_queue(display: &Display, report: &mut BenchReport, q: bool) {
 
 /// A key script of right-arrow taps at seeded moments from 1.5 s to half a second before
 /// `secs`, 150 to 400 ms apart, so that they fall at every phase of the frame.
-fn arrow_taps(secs: f64) -> String {
+pub fn arrow_taps(secs: f64) -> String {
     let mut rng = oorandom::Rand32::new(11);
     let mut at = 1.5;
     let mut taps = Vec::new();

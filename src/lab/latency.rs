@@ -273,22 +273,32 @@ impl LatencyReport {
     }
 }
 
-/// The median key-to-photon delay the lab models for the window's loop on a display that
-/// paces it: the interpolated strategy at 60 UPS, FIFO with `latency` frames in flight on
-/// a display refreshing every `period`, frames that take `render` of work, paced as
-/// `pacing` says, with the seeded person at the arrows.
-pub fn modelled_median(
+/// The lab's median delays from a key for the window's loop on a display that paces it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ModelledDelay {
+    /// To the return of the present that carried the key: what a window can time.
+    pub to_present_ms: Option<f64>,
+    /// To the refresh that showed it: key to photon.
+    pub to_shown_ms: Option<f64>,
+}
+
+/// The median delays the lab models for the window's loop on a display that paces it: the
+/// interpolated strategy at 60 UPS, FIFO with `latency` frames in flight on a display
+/// refreshing every `period`, frames that take `render` of work, paced as `pacing` says,
+/// with the seeded person at the arrows.
+pub fn modelled_delay(
     pacing: Pacing,
     render: Duration,
     period: Duration,
     latency: u32,
-) -> Option<f64> {
+) -> ModelledDelay {
     let hz = 1.0 / period.as_secs_f64();
-    let machine = Profile::parse(&format!(
+    let Ok(machine) = Profile::parse(&format!(
         "window:render={}us,refresh={hz}",
         render.as_micros()
-    ))
-    .ok()?;
+    )) else {
+        return ModelledDelay::default();
+    };
     let margin = (pacing == Pacing::JustInTime).then_some(Margin::Adaptive {
         least: looplab_timing::JustInTime::MIN_MARGIN,
     });
@@ -303,7 +313,10 @@ pub fn modelled_median(
         Strategy::Interpolated,
         Duration::from_secs(20),
     ));
-    run.feel?.delay_p50_ms
+    ModelledDelay {
+        to_present_ms: run.to_present_p50_ms,
+        to_shown_ms: run.feel.and_then(|f| f.delay_p50_ms),
+    }
 }
 
 #[cfg(test)]

@@ -151,6 +151,11 @@ pub struct RunResult {
     pub acquire_wait_ms: f64,
     #[serde(skip_serializing_if = "is_zero")]
     pub display_wait_ms: f64,
+    /// With keys: the median delay from a key to the return of the present that carried
+    /// it, ms: what a window measures, where it cannot see the refresh. Not in the lab's
+    /// reports, which give the delay to the refresh.
+    #[serde(skip)]
+    pub to_present_p50_ms: Option<f64>,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -186,6 +191,10 @@ struct KeyFeed<'a> {
     events: std::iter::Peekable<std::slice::Iter<'a, KeyEvent>>,
     delays: InputDelay,
     shown: Vec<Duration>,
+    /// The same presses timed to the return of the present that carried them, as a
+    /// window measures them (it cannot see the refresh that shows a frame).
+    to_present: InputDelay,
+    presented: Vec<Duration>,
 }
 
 impl<'a> KeyFeed<'a> {
@@ -195,6 +204,8 @@ impl<'a> KeyFeed<'a> {
             events: keys.events.iter().peekable(),
             delays: InputDelay::default(),
             shown: Vec::new(),
+            to_present: InputDelay::default(),
+            presented: Vec::new(),
         }
     }
 
@@ -206,16 +217,26 @@ impl<'a> KeyFeed<'a> {
                 let from = session.press_acts_from(e.at);
                 if session.press(e.button, e.at) {
                     self.delays.pressed(e.at, e.button, from);
+                    self.to_present.pressed(e.at, e.button, from);
                 }
             } else if session.release(e.button, e.at) {
                 self.delays.released(e.button);
+                self.to_present.released(e.button);
             }
         }
     }
 
-    fn frame_presented(&mut self, record: &FrameRecord) {
+    /// A frame whose present returned at `present_returned` was shown at
+    /// `record.presented`.
+    fn frame_presented(&mut self, record: &FrameRecord, present_returned: Duration) {
         self.delays.frame_ran(record);
         self.shown.extend(self.delays.presented(record));
+        let returned = FrameRecord {
+            presented: Some(present_returned),
+            ..*record
+        };
+        self.to_present.frame_ran(&returned);
+        self.presented.extend(self.to_present.presented(&returned));
     }
 }
 
@@ -313,7 +334,7 @@ pub fn run(config: &RunConfig) -> RunResult {
             ..session.record(&plan)
         };
         if let Some(keys) = &mut keys {
-            keys.frame_presented(&record);
+            keys.frame_presented(&record, times.cpu_free);
         }
         tally.frames += 1;
         tally.updates += plan.updates as u64;
@@ -358,6 +379,7 @@ pub fn run(config: &RunConfig) -> RunResult {
         checkpoint,
         trace: tracer.points,
         frames: strip_frames,
+        presented: keys.as_ref().map(|k| k.presented.clone()),
         shown: keys.map(|k| k.shown),
     };
     result(config, &session, ended)
@@ -371,8 +393,9 @@ struct Ended {
     checkpoint: Checkpoint,
     trace: Vec<TracePoint>,
     frames: Vec<FrameRecord>,
-    /// With keys: each press's delay to the screen.
+    /// With keys: each press's delay to the screen, and to the return of its present.
     shown: Option<Vec<Duration>>,
+    presented: Option<Vec<Duration>>,
 }
 
 /// The run's figures from its session and what it left.
@@ -411,6 +434,14 @@ fn result(config: &RunConfig, session: &Session, ended: Ended) -> RunResult {
         frames: ended.frames,
         feel: ended.shown.map(|shown| {
             FeelResult::new(session.controls().mode(), session.controls().taps(), &shown)
+        }),
+        to_present_p50_ms: ended.presented.and_then(|presented| {
+            FeelResult::new(
+                session.controls().mode(),
+                session.controls().taps(),
+                &presented,
+            )
+            .delay_p50_ms
         }),
         acquire_wait_ms: per_frame_ms(tally.acquire_wait, tally.frames),
         display_wait_ms: per_frame_ms(tally.display_wait, tally.frames),
