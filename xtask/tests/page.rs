@@ -217,6 +217,24 @@ fn check_the_page(gpu: Gpu) {
         .unwrap_or_else(|e| panic!("{e}"));
     // Uncapped cannot outrun the display: one frame per callback, none let pass.
     assert_eq!(stats["callbacks_passed"], 0, "{stats}");
+    // J asks for just in time, which a page cannot give: the browser calls it once a
+    // refresh and it cannot sleep to start a frame later. The knob reads on (the overlay
+    // says why it does nothing), the controller learns no lead, and every callback still
+    // starts a frame.
+    let before = frames_of(&stats, "uncapped");
+    browser.press("j").unwrap();
+    let stats = browser
+        .wait_for("frames with J pressed", PATIENCE, |s| {
+            s["run"]["knobs"]["just_in_time"] == true
+                && frames_of(s, "uncapped") >= before + FRAMES_UNDER_EACH
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        stats["run"]["knobs"]["just_in_time_lead_ms"].is_null(),
+        "{stats}"
+    );
+    assert_eq!(stats["run"]["knobs"]["just_in_time_missed"], 0, "{stats}");
+    assert_eq!(stats["callbacks_passed"], 0, "{stats}");
     browser.press("4").unwrap();
     let stats = browser
         .wait_for("frames under catch-up", PATIENCE, |s| {
