@@ -463,3 +463,109 @@ fn a_minute_of_switching_strategies_keeps_memory_flat() {
     );
     eprintln!("measured: real soak: {start} KiB after 6 s, {at_end} KiB after 59 s");
 }
+
+/// The frames of a run's frame log that were presented after the one that found the GPU
+/// device lost, and how long it was away, ms.
+fn frames_after_the_loss(log: &looplab::session::frame::FrameLog) -> (usize, f64) {
+    let lost = log
+        .frames
+        .iter()
+        .position(|f| !f.render.gpu_lost.is_zero())
+        .expect("a frame records the time without a GPU");
+    let away = log.frames[lost].render.gpu_lost.as_secs_f64() * 1e3;
+    (log.frames.len() - lost - 1, away)
+}
+
+#[test]
+fn a_lost_gpu_device_is_made_again_and_the_run_goes_on() {
+    let _serial = serial();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("device-lost");
+    let (stats_path, frames_path) = (scratch.path("stats.json"), scratch.path("frames.json"));
+    let recording = scratch.path("flight.jsonl");
+    let shot = scratch.path("after.png");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--strategy catch-up --vsync off --cap 60 --bullets 500 --lose-device-at 2 \
+         --exit-after 6",
+        &[
+            ("--stats", &stats_path),
+            ("--frame-log", &frames_path),
+            ("--record", &recording),
+        ],
+    );
+    xvfb.wait_for_window();
+    // Steering after the loss goes to the same recording.
+    app.at(Duration::from_secs(3));
+    xvfb.hold("Right", 0.8);
+    xvfb.screenshot(&shot);
+    let log = app.finish(Duration::from_secs(60));
+    assert!(log.contains("GPU device lost"), "{log}");
+
+    let s = stats(&stats_path);
+    assert_eq!(s.gpu_recoveries, 1, "{s:?}");
+    assert_eq!(s.end, RunEnd::ExitAfter);
+    let (after, away) = frames_after_the_loss(&frame_log(&frames_path));
+    assert!(after > 60, "{after} frames presented after the loss");
+    // What was drawn after it: the scene, not a blank window.
+    let colours = support::colours(&shot, None);
+    assert!(colours > 500, "{colours} colours after the loss");
+    eprintln!("measured: GPU device made again in {away:.1} ms; {after} frames after it");
+
+    // The recording of the run, its loss inside, replays to the state it recorded.
+    let report = support::json_of(&[
+        "lab",
+        "--replay",
+        recording.to_str().unwrap(),
+        "--format",
+        "json",
+        "--strategy",
+        "catch-up",
+    ]);
+    let rows = report["rows"].as_array().unwrap();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r["matches"] == true),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_gpu_device_that_never_comes_back_ends_the_run_in_one_line_with_its_outputs() {
+    let _serial = serial();
+    let xvfb = Xvfb::start();
+    let scratch = Scratch::new("device-gone");
+    let stats_path = scratch.path("stats.json");
+    let recording = scratch.path("flight.jsonl");
+    let app = App::start(
+        &xvfb,
+        &scratch,
+        "--vsync off --cap 60 --bullets 300 --lose-device-at 1.5 --refuse-new-device \
+         --exit-after 20",
+        &[("--stats", &stats_path), ("--record", &recording)],
+    );
+    let (status, log) = app.wait(Duration::from_secs(60));
+    assert_eq!(status.code(), Some(1), "{log}");
+    assert!(!log.contains("panicked"), "{log}");
+    let errors: Vec<&str> = log.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{log}");
+    assert!(
+        errors[0].contains("the GPU device was lost and no new one could be made"),
+        "{log}"
+    );
+    // It ended there, as Esc ends a run: every output written whole.
+    let s = stats(&stats_path);
+    assert_eq!(s.end, RunEnd::Failed, "{s:?}");
+    assert_eq!(s.gpu_recoveries, 0);
+    assert!(s.seconds < 10.0, "{s:?}");
+    let report = support::json_of(&[
+        "lab",
+        "--replay",
+        recording.to_str().unwrap(),
+        "--format",
+        "json",
+        "--strategy",
+        "interpolated",
+    ]);
+    assert!(!report["rows"].as_array().unwrap().is_empty(), "{report}");
+}

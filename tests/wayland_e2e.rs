@@ -144,3 +144,29 @@ fn the_lab_models_the_queue_within_a_refresh_of_the_window_under_weston() {
         );
     }
 }
+
+#[test]
+fn a_lost_gpu_device_is_made_again_on_wayland() {
+    let _serial = one_at_a_time();
+    let scratch = Scratch::new("wayland-device-lost");
+    let weston = Weston::start(&scratch);
+    let stats_path = scratch.path("stats.json");
+    let shot = scratch.path("after.png");
+    let app = App::start_wayland(
+        &weston,
+        "--bullets 500 --lose-device-at 2 --exit-after 5",
+        &[("--stats", &stats_path)],
+    );
+    app.at(Duration::from_secs(4));
+    weston.screenshot(&shot);
+    let (status, log) = app.wait(Duration::from_secs(40));
+    assert!(status.success(), "looplab failed: {log}");
+    assert!(log.contains("GPU device lost"), "{log}");
+    let stats = stats(&stats_path);
+    assert_eq!(stats.gpu_recoveries, 1, "{stats:?}");
+    assert_eq!(stats.end, RunEnd::ExitAfter);
+    assert_eq!(stats.platform, Platform::Wayland);
+    // Drawn after the loss: the scene, in many colours.
+    let colours = colours(&shot, None);
+    assert!(colours > 500, "{colours} colours after the loss");
+}

@@ -95,6 +95,9 @@ pub struct StatsReport {
     pub frames_skipped: u64,
     /// Surfaces found outdated or lost, and rebuilt.
     pub surface_recoveries: SurfaceRecoveries,
+    /// GPU devices lost (a driver reset, a GPU gone) and replaced by a new one.
+    #[serde(default)]
+    pub gpu_recoveries: u64,
     pub gpu_errors: u64,
     pub adapter: Option<String>,
     pub present_mode: Option<String>,
@@ -122,6 +125,7 @@ pub struct WindowReport {
     pub platform: Platform,
     pub end: RunEnd,
     pub surface_recoveries: SurfaceRecoveries,
+    pub gpu_recoveries: u64,
     pub gpu_errors: u64,
     pub adapter: Option<String>,
     pub present_mode: Option<String>,

@@ -344,6 +344,12 @@ pub struct AppArgs {
     /// recovery.
     #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub surface_faults: Option<u32>,
+    /// Destroy the GPU device this many seconds into the run: a test of recovery.
+    #[arg(long, value_name = "SECONDS", hide = true, value_parser = parse_seconds)]
+    pub lose_device_at: Option<Duration>,
+    /// Once the device is lost, refuse every new one: a test of the run's end.
+    #[arg(long, hide = true)]
+    pub refuse_new_device: bool,
 }
 
 fn parse_pacing(s: &str) -> Result<WaitMode, String> {
@@ -413,6 +419,8 @@ impl AppArgs {
                 surface_faults: self.surface_faults,
                 pacing: self.pacing,
                 bare_renderer: self.bare_renderer,
+                lose_device_at: self.lose_device_at,
+                refuse_new_device: self.refuse_new_device,
             },
         }
     }

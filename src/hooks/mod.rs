@@ -9,7 +9,10 @@
 //! - `--pacing naive`: the frame-cap wait trusts the OS timer (the bench compares it with
 //!   the precise wait);
 //! - `--bare-renderer`: the bullets drawn by the bare instanced renderer, the bench's
-//!   yardstick.
+//!   yardstick;
+//! - `--lose-device-at SECONDS`: the GPU device is destroyed then (`Device::destroy`, which
+//!   fires the real device-lost callback), so the window's recovery runs as after a driver
+//!   reset; with `--refuse-new-device` no device comes back, as when the GPU was unplugged.
 
 pub mod key_script;
 pub mod surface_faults;
@@ -28,6 +31,10 @@ pub struct Hooks {
     pub pacing: WaitMode,
     /// Draw the bullets with the bare instanced renderer.
     pub bare_renderer: bool,
+    /// Destroy the GPU device at this time of the run.
+    pub lose_device_at: Option<std::time::Duration>,
+    /// After a device is lost, refuse every new one.
+    pub refuse_new_device: bool,
 }
 
 impl Default for Hooks {
@@ -38,6 +45,8 @@ impl Default for Hooks {
             surface_faults: None,
             pacing: WaitMode::Precise,
             bare_renderer: false,
+            lose_device_at: None,
+            refuse_new_device: false,
         }
     }
 }

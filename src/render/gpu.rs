@@ -3,7 +3,7 @@
 
 use crate::session::queue::PresentMode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What to tell a person whose machine has no usable GPU adapter.
 pub const NO_ADAPTER_HELP: &str = "Looplab needs a Vulkan, Metal, DX12 or OpenGL driver. \
@@ -28,6 +28,9 @@ pub struct Gpu {
     /// Validation errors reported by the device since it was created. They are logged rather
     /// than allowed to panic, and counted so tests can assert there were none.
     pub errors: Arc<AtomicU64>,
+    /// Set by the device-lost callback: the driver reset, the GPU went away, or the
+    /// device was destroyed. Nothing drawn with this device shows any more.
+    lost: Arc<AtomicBool>,
 }
 
 impl Gpu {
@@ -87,13 +90,29 @@ impl Gpu {
             counter.fetch_add(1, Ordering::Relaxed);
             log::error!("GPU error: {e}");
         }));
+        let lost = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&lost);
+        device.set_device_lost_callback(move |reason, message| {
+            flag.store(true, Ordering::Release);
+            log::warn!("GPU device lost ({reason:?}): {message}");
+        });
         Ok(Gpu {
             instance,
             adapter,
             device,
             queue,
             errors,
+            lost,
         })
+    }
+
+    /// Whether the device was lost. The callback may come only when the device is next
+    /// polled, so this polls it first (a lost device's poll just returns).
+    pub fn is_lost(&self) -> bool {
+        if !self.lost.load(Ordering::Acquire) {
+            let _ = self.device.poll(wgpu::PollType::Poll);
+        }
+        self.lost.load(Ordering::Acquire)
     }
 
     /// "name (backend, device type)", for logs and reports.

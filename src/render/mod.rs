@@ -83,6 +83,16 @@ pub struct SurfaceRecoveries {
     pub lost: u64,
 }
 
+impl std::ops::Add for SurfaceRecoveries {
+    type Output = Self;
+    fn add(self, other: Self) -> Self {
+        Self {
+            outdated: self.outdated + other.outdated,
+            lost: self.lost + other.lost,
+        }
+    }
+}
+
 /// What happened to a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrameOutcome {

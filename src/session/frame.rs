@@ -48,6 +48,10 @@ pub struct RenderTimes {
     /// (`--capture`), spun before drawing.
     #[serde(default, with = "nanos")]
     pub load: Duration,
+    /// The GPU device was lost before this frame drew: from noticing that to a new device,
+    /// surface and pipelines (nothing could be drawn meanwhile).
+    #[serde(default, with = "nanos")]
+    pub gpu_lost: Duration,
 }
 
 /// One frame of the loop, from its start to the end of its present.

@@ -37,6 +37,8 @@ pub enum MarkKind {
     Queue,
     /// Submitting and presenting (with vsync, waiting for the display).
     Present,
+    /// The GPU device was lost: the time until a new one could draw.
+    GpuLost,
     /// A frame-cap deadline: when the loop planned to start its next frame.
     Deadline,
     /// A frame that dropped game time (the update limit) or real time (a stall).
@@ -50,6 +52,18 @@ pub enum MarkKind {
 }
 
 impl MarkKind {
+    /// Whether it is a stretch of real time (drawn as a bar), not an instant.
+    pub fn is_span(self) -> bool {
+        matches!(
+            self,
+            MarkKind::Wait
+                | MarkKind::Render
+                | MarkKind::Queue
+                | MarkKind::Present
+                | MarkKind::GpuLost
+        )
+    }
+
     /// The row the mark is drawn on (a link spans both).
     pub fn row(self) -> Row {
         match self {
@@ -179,7 +193,11 @@ pub fn strip(frames: &[FrameRecord], end: Duration, span: Duration) -> Strip {
             push(MarkKind::GameUpdate, g, g);
             push(MarkKind::Link, x(ran), g);
         }
-        let drawn = f.start + f.update_time;
+        let mut drawn = f.start + f.update_time;
+        if !f.render.gpu_lost.is_zero() {
+            push(MarkKind::GpuLost, x(drawn), x(drawn + f.render.gpu_lost));
+            drawn += f.render.gpu_lost;
+        }
         if let Some(presented) = f.presented {
             let present_from = presented.saturating_sub(f.render.present).max(drawn);
             push(MarkKind::Render, x(drawn), x(present_from));
@@ -223,10 +241,13 @@ const MIN_LINK_GAP: f32 = 1.0 / 40.0;
 struct Marks {
     marks: Vec<Mark>,
     /// Index in `marks` of the last mark of each kind.
-    last: [Option<usize>; 11],
+    last: [Option<usize>; Marks::KINDS],
 }
 
 impl Marks {
+    /// Kinds of mark, each with its slot in `last`.
+    const KINDS: usize = 12;
+
     fn slot(kind: MarkKind) -> usize {
         match kind {
             MarkKind::Wait => 0,
@@ -240,6 +261,7 @@ impl Marks {
             MarkKind::Shown => 8,
             MarkKind::Link => 9,
             MarkKind::Queue => 10,
+            MarkKind::GpuLost => 11,
         }
     }
 
@@ -248,10 +270,7 @@ impl Marks {
         let inside = |v: f32| (0.0..=1.0).contains(&v);
         let slot = Self::slot(m.kind);
         let last = self.last[slot].map(|i| self.marks[i]);
-        let is_span = matches!(
-            m.kind,
-            MarkKind::Wait | MarkKind::Render | MarkKind::Queue | MarkKind::Present
-        );
+        let is_span = m.kind.is_span();
         let m = match m.kind {
             MarkKind::Link => {
                 if !(inside(m.from) && inside(m.to))
@@ -409,6 +428,48 @@ mod tests {
             (q.from - 49.0 * scale).abs() < 1e-4 && (q.to - 61.0 * scale).abs() < 1e-4,
             "{q:?}"
         );
+    }
+
+    #[test]
+    fn the_time_without_a_gpu_is_a_bar_of_its_own_before_the_frame_draws() {
+        let ms = |x: f64| Duration::from_secs_f64(x / 1e3);
+        // Frames every 16 ms; the sixth found the device lost and waited 40 ms for a new
+        // one before it drew.
+        let frames: Vec<FrameRecord> = (0..10)
+            .map(|k| {
+                let start = if k > 5 {
+                    16.0 * k as f64 + 40.0
+                } else {
+                    16.0 * k as f64
+                };
+                let lost = if k == 5 { 40.0 } else { 0.0 };
+                FrameRecord {
+                    start: ms(start),
+                    update_time: ms(1.0),
+                    render: RenderTimes {
+                        gpu_lost: ms(lost),
+                        present: ms(0.5),
+                        ..RenderTimes::default()
+                    },
+                    presented: Some(ms(start + lost + 3.0)),
+                    ..FrameRecord::default()
+                }
+            })
+            .collect();
+        let s = strip(&frames, ms(200.0), Duration::from_millis(200));
+        let lost: Vec<&Mark> = s.of(MarkKind::GpuLost).collect();
+        assert_eq!(lost.len(), 1);
+        let scale = 1.0 / 200.0;
+        assert!(
+            (lost[0].from - 81.0 * scale).abs() < 1e-4 && (lost[0].to - 121.0 * scale).abs() < 1e-4,
+            "{:?}",
+            lost[0]
+        );
+        // That frame's own drawing starts when the new device is there.
+        let render = s
+            .of(MarkKind::Render)
+            .find(|m| (m.from - 121.0 * scale).abs() < 1e-4);
+        assert!(render.is_some(), "{:?}", s.marks);
     }
 
     #[test]

@@ -228,6 +228,7 @@ mod tests {
                         encode: ms(1),
                         present: ms(3),
                         load: Duration::ZERO,
+                        gpu_lost: Duration::ZERO,
                     },
                     ..FrameRecord::default()
                 })

@@ -17,6 +17,7 @@ impl MarkKind {
             MarkKind::Render => [80, 140, 255, 255],
             MarkKind::Queue => [255, 120, 190, 255],
             MarkKind::Present => [175, 115, 255, 255],
+            MarkKind::GpuLost => [255, 90, 20, 255],
             MarkKind::Deadline => [255, 255, 255, 150],
             MarkKind::Dropped => [235, 70, 60, 255],
             MarkKind::GameUpdate => [90, 200, 110, 255],
@@ -99,12 +100,7 @@ pub fn strip_pieces(strip: &Strip, g: &StripGeometry, out: &mut Vec<StripPiece>)
             colour: [255, 255, 255, 40],
         });
     }
-    let is_span = |m: &&Mark| {
-        matches!(
-            m.kind,
-            MarkKind::Wait | MarkKind::Render | MarkKind::Queue | MarkKind::Present
-        )
-    };
+    let is_span = |m: &&Mark| m.kind.is_span();
     let spans = strip.marks.iter().filter(is_span);
     let ticks = strip.marks.iter().filter(|m| !is_span(m));
     for m in spans.chain(ticks) {
@@ -139,6 +135,8 @@ fn mark_piece(m: &Mark, g: &StripGeometry) -> StripPiece {
         MarkKind::Render | MarkKind::Queue | MarkKind::Present => {
             span(top + h * 0.3, top + h * 0.7)
         }
+        // Taller than a frame's own bars: nothing of the loop's ran in it.
+        MarkKind::GpuLost => span(top + h * 0.1, top + h * 0.9),
         MarkKind::Update { .. } => rect(Vec2::new(x0, real.centre().y), Vec2::new(2.0, h)),
         MarkKind::Input => rect(Vec2::new(x0, top - 1.0), Vec2::splat(6.0)),
         MarkKind::Deadline => rect(Vec2::new(x0, real.centre().y), Vec2::new(1.0, h + 6.0)),

@@ -58,6 +58,7 @@ impl Demo {
             frames_presented: self.run.presented,
             frames_skipped: self.run.skipped,
             surface_recoveries: window.surface_recoveries,
+            gpu_recoveries: window.gpu_recoveries,
             gpu_errors: window.gpu_errors,
             adapter: window.adapter,
             present_mode: window.present_mode,

@@ -61,6 +61,7 @@ fn window_report() -> WindowReport {
         platform: Platform::X11,
         end: RunEnd::Running,
         surface_recoveries: Default::default(),
+        gpu_recoveries: 0,
         gpu_errors: 0,
         adapter: None,
         present_mode: None,

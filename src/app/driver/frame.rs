@@ -71,6 +71,7 @@ impl App {
         record.render = RenderTimes {
             overlay: took,
             load,
+            gpu_lost: std::mem::take(&mut self.lost_devices.away),
             ..render
         };
         match outcome {

@@ -106,6 +106,18 @@ struct WindowParts {
     display: DisplayRate,
 }
 
+/// What the GPU devices lost during a run had counted, and how many were replaced.
+#[derive(Clone, Copy, Debug, Default)]
+struct LostDevices {
+    recoveries: u64,
+    surface_recoveries: crate::render::SurfaceRecoveries,
+    gpu_errors: u64,
+    /// The window's platform, for a run that ends with no device (and so no window parts).
+    platform: Option<Platform>,
+    /// Real time the last replacement took, not yet written to a frame's record.
+    away: Duration,
+}
+
 /// The window's driver: see the module's docs.
 struct App {
     options: DriverOptions,
@@ -118,6 +130,7 @@ struct App {
     demo: Demo,
     /// What only a native window, or only a page, keeps.
     platform: PlatformState,
+    lost_devices: LostDevices,
 }
 
 impl App {
@@ -154,6 +167,7 @@ impl App {
             visibility: Visibility::default(),
             demo,
             platform: PlatformState::default(),
+            lost_devices: LostDevices::default(),
             options: DriverOptions {
                 exit_after,
                 outputs,
@@ -333,13 +347,20 @@ impl App {
         let now = self.clock.now();
         let gfx = self.window.as_ref().map(|w| &w.gfx);
         let window = WindowReport {
-            platform: self.window.as_ref().map_or(Platform::Other, |w| w.platform),
+            platform: self
+                .window
+                .as_ref()
+                .map_or(self.lost_devices.platform.unwrap_or(Platform::Other), |w| {
+                    w.platform
+                }),
             end: match &self.phase {
                 Phase::Quitting { why, .. } => *why,
                 _ => RunEnd::Running,
             },
-            surface_recoveries: gfx.map(|g| g.recoveries()).unwrap_or_default(),
-            gpu_errors: gfx.map_or(0, |g| g.gpu.error_count()),
+            surface_recoveries: self.lost_devices.surface_recoveries
+                + gfx.map(|g| g.recoveries()).unwrap_or_default(),
+            gpu_recoveries: self.lost_devices.recoveries,
+            gpu_errors: self.lost_devices.gpu_errors + gfx.map_or(0, |g| g.gpu.error_count()),
             adapter: gfx.map(|g| g.gpu.adapter_summary()),
             present_mode: gfx.map(|g| format!("{:?}", g.present_mode())),
             surface_size: gfx.map(|g| g.size()),

@@ -8,6 +8,7 @@ use std::time::Duration;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 
 use super::{App, Phase};
+use crate::app::compose::Composer;
 use crate::app::demo::Demo;
 use crate::app::display_rate::RefreshSource;
 use crate::app::overlay::PacedBy;
@@ -159,8 +160,106 @@ impl App {
     /// A native window asks for no GPU by event: it has one when it opens.
     pub(super) fn gpu_ready(&mut self, _event_loop: &ActiveEventLoop) {}
 
-    pub(super) fn redraw_requested(&mut self, _event_loop: &ActiveEventLoop) {
+    pub(super) fn redraw_requested(&mut self, event_loop: &ActiveEventLoop) {
+        self.lose_device_on_cue();
+        let lost = self.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost());
+        if lost && !self.replace_lost_device(event_loop) {
+            return;
+        }
         self.draw();
+    }
+
+    /// `--lose-device-at`: destroys the device once its time has come, which fires the
+    /// real device-lost callback.
+    fn lose_device_on_cue(&mut self) {
+        let hooks = &mut self.options.hooks;
+        if let (Some(at), Some(w)) = (hooks.lose_device_at, &self.window)
+            && self.clock.now() >= at
+        {
+            hooks.lose_device_at = None;
+            log::warn!("--lose-device-at: destroying the GPU device");
+            w.gfx.gpu.device.destroy();
+        }
+    }
+
+    /// The GPU device was lost: makes a new adapter, device, surface and pipelines for the
+    /// same window (from the same instance, else a new one), and a new overlay painter,
+    /// keeping the session, the world and every output. The time without a GPU goes to
+    /// the next frame's record, and the game clock skips it as after a hidden spell.
+    /// Where no device comes back, the run ends as Esc ends it, with its outputs written,
+    /// and fails with one line. Returns whether there is a device to draw with.
+    fn replace_lost_device(&mut self, event_loop: &ActiveEventLoop) -> bool {
+        let began = self.clock.now();
+        let Some(mut w) = self.window.take() else {
+            return false;
+        };
+        let old = w.gfx;
+        let lost = &mut self.lost_devices;
+        lost.surface_recoveries = lost.surface_recoveries + old.recoveries();
+        lost.gpu_errors += old.gpu.error_count();
+        lost.platform = Some(w.platform);
+        let window = Arc::clone(&old.window);
+        let instance = old.gpu.instance.clone();
+        // The old surface lets the window go before a new one is made for it.
+        drop(old);
+        let made = if self.options.hooks.refuse_new_device {
+            Err("--refuse-new-device refused it".to_string())
+        } else {
+            self.new_graphics(Arc::clone(&window), instance)
+                .or_else(|first| {
+                    log::warn!(
+                        "no new GPU device from the old instance ({first}): trying a new one"
+                    );
+                    let fresh = wgpu::Instance::new(
+                        wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+                            event_loop.owned_display_handle(),
+                        )),
+                    );
+                    self.new_graphics(window, fresh)
+                })
+        };
+        match made {
+            Ok(gfx) => {
+                w.composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
+                self.demo.offer_present_modes(gfx.offered_modes());
+                w.gfx = gfx;
+                self.window = Some(w);
+                let now = self.clock.now();
+                self.lost_devices.recoveries += 1;
+                self.lost_devices.away = now - began;
+                self.demo.resync(now);
+                log::warn!(
+                    "GPU device lost and made again in {:.0} ms: the run goes on",
+                    (now - began).as_secs_f64() * 1e3
+                );
+                true
+            }
+            Err(e) => {
+                self.fail(
+                    event_loop,
+                    Failure::runtime(format!(
+                        "the GPU device was lost and no new one could be made: {e}"
+                    )),
+                );
+                false
+            }
+        }
+    }
+
+    /// A new GPU state for `window` from `instance`, with the knobs' swapchain and hooks.
+    fn new_graphics(
+        &self,
+        window: Arc<winit::window::Window>,
+        instance: wgpu::Instance,
+    ) -> Result<Graphics, String> {
+        let hooks = &self.options.hooks;
+        pollster::block_on(Graphics::create(
+            window,
+            instance,
+            (self.demo.knobs().present, self.demo.knobs().latency),
+            hooks.bare_renderer,
+            hooks.surface_faults.map(SurfaceFaults::every),
+        ))
     }
 
     /// The frame of `plan`, let draw at `let_draw`, was presented at `presented`.

@@ -509,7 +509,9 @@ fn timeline_words(words: &mut WorldText, strip: &Strip, paused: bool) {
         (MarkKind::Update { of: 3 }, "3+"),
         (MarkKind::Update { of: 10 }, "10+ updates a frame"),
     ];
-    for (kind, name) in legend {
+    // The GPU's absence is rare: it is named only while the strip shows one.
+    let gpu_lost = (strip.count(MarkKind::GpuLost) > 0).then_some((MarkKind::GpuLost, "GPU lost"));
+    for (kind, name) in legend.into_iter().chain(gpu_lost) {
         at.x += words.text(region, at, name, 12.0, colour(kind)) + 7.0;
     }
     let row_grey = Color32::from_gray(200);
