@@ -29,7 +29,9 @@ pub struct Gpu {
     /// than allowed to panic, and counted so tests can assert there were none.
     pub errors: Arc<AtomicU64>,
     /// Set by the device-lost callback: the driver reset, the GPU went away, or the
-    /// device was destroyed. Nothing drawn with this device shows any more.
+    /// device was destroyed. Nothing drawn with this device shows any more. An error that
+    /// means the device is gone ("Parent device is lost") is not handed to the error
+    /// handler above: wgpu surfaces it through this callback instead.
     lost: Arc<AtomicBool>,
 }
 
