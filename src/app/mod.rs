@@ -106,8 +106,13 @@ pub struct AppOptions {
 pub enum AppEvent {
     /// A key of `--key-script` fell due.
     ScriptedKey(ScriptedKey),
-    /// In a page: the GPU asked for when the window opened has answered.
+    /// In a page: the GPU asked for when the window opened, or after one was lost, has
+    /// answered.
     GpuReady,
+    /// In a page: the browser took the canvas's WebGL context (`webglcontextlost`), or gave
+    /// it back (`webglcontextrestored`).
+    GpuContextLost,
+    GpuContextRestored,
     /// SIGINT, SIGTERM or SIGHUP came: end the run as Esc does.
     Signal(Signal),
 }

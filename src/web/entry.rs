@@ -1,8 +1,9 @@
 //! The page's entry point: the same window in a browser, where the browser owns the loop
 //! (see [`crate::app::driver::page`]). The page's address carries the window's options
 //! ([`crate::web::address`]); logs and panics go to the browser's console; and the page's
-//! script gets two functions, `looplabStats()` (the run so far, as JSON) and
-//! `looplabKernel(bullets)` (the planner's and the world's cost in this browser).
+//! script gets three functions, `looplabStats()` (the run so far, as JSON),
+//! `looplabKernel(bullets)` (the planner's and the world's cost in this browser) and
+//! `looplabLoseDevice()` (a test hook: the GPU device destroyed).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -27,6 +28,12 @@ pub fn start() {
 #[wasm_bindgen(js_name = looplabStats)]
 pub fn stats() -> String {
     page::stats_json()
+}
+
+/// Destroys the GPU device (a test hook: see [`page::lose_device`]).
+#[wasm_bindgen(js_name = looplabLoseDevice)]
+pub fn lose_device() {
+    page::lose_device();
 }
 
 /// Times the planner and a world of `bullets` here, as `looplab bench --kernel` does

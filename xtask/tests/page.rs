@@ -136,6 +136,111 @@ fn check_the_cap(stats: &Value, hz: f64) {
     }
 }
 
+/// The GPU taken from the page mid-run and given back: WebGL's context through
+/// `WEBGL_lose_context` (as a browser takes a background tab's), the WebGPU device
+/// destroyed (as a crashed GPU process loses it, its `lost` promise resolved). While it is
+/// away nothing is drawn and a line over the canvas says so; once it is back the run goes
+/// on drawing, with the recovery counted and no GPU error.
+fn check_the_gpu_comes_back(browser: &Browser, gpu: Gpu, canvas: (u32, u32, u32, u32)) {
+    // Every line shown over the canvas, kept as it is shown: a WebGPU device comes back
+    // in less time than the figures are polled.
+    browser
+        .eval(
+            "const line = document.getElementById('looplab-gpu-away'); \
+             window.gpuAwayLines = []; \
+             new MutationObserver(() => { if (line.textContent) \
+               window.gpuAwayLines.push(line.textContent); }) \
+               .observe(line, { childList: true, characterData: true, subtree: true }); \
+             return true;",
+        )
+        .unwrap();
+    let before = browser.stats().unwrap();
+    let presented = before["run"]["frames_presented"].as_u64().unwrap();
+    match gpu {
+        Gpu::WebGl => {
+            let taken = browser
+                .eval(
+                    "const gl = document.getElementById('looplab-canvas').getContext('webgl2'); \
+                     window.takeContext = gl && gl.getExtension('WEBGL_lose_context'); \
+                     if (!window.takeContext) return false; \
+                     window.takeContext.loseContext(); return true;",
+                )
+                .unwrap();
+            assert_eq!(
+                taken, true,
+                "the page's WebGL2 context offers WEBGL_lose_context"
+            );
+            // The browser keeps the context until asked for it back: meanwhile nothing is
+            // drawn, and the line over the canvas is seen there in its gold.
+            let away = browser
+                .wait_for("the GPU away", PATIENCE, |s| s["gpu_away"] == true)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let held = away["run"]["frames_presented"].as_u64().unwrap();
+            let shot = browser.screenshot().unwrap();
+            if let Some(dir) = std::env::var_os("LOOPLAB_PAGE_SHOTS") {
+                std::fs::write(std::path::Path::new(&dir).join("gpu-away.png"), &shot).unwrap();
+            }
+            let picture = Picture::from_png(&shot).unwrap();
+            let gold = (canvas.0..canvas.0 + canvas.2)
+                .flat_map(|x| (canvas.1 + 330..canvas.1 + 390).map(move |y| (x, y)))
+                .filter(|&(x, y)| {
+                    let c = picture.at(x, y);
+                    c.iter()
+                        .zip([255u8, 210, 90])
+                        .all(|(&a, b)| a.abs_diff(b) <= 40)
+                })
+                .count();
+            assert!(gold > 200, "the line over the canvas: {gold} gold pixels");
+            let still = browser.stats().unwrap();
+            assert_eq!(still["gpu_away"], true, "{still}");
+            assert_eq!(still["run"]["frames_presented"], held, "drawn while away");
+            browser
+                .eval("window.takeContext.restoreContext(); return true;")
+                .unwrap();
+        }
+        Gpu::WebGpu => {
+            browser
+                .eval("window.looplab.loseDevice(); return true;")
+                .unwrap();
+        }
+    }
+    let back = browser
+        .wait_for("frames after the GPU came back", PATIENCE, |s| {
+            s["run"]["gpu_recoveries"] == 1
+                && s["run"]["frames_presented"].as_u64().unwrap_or(0)
+                    >= presented + FRAMES_UNDER_EACH
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back["gpu_away"], false, "{back}");
+    assert_eq!(back["run"]["gpu_errors"], 0, "{back}");
+    let lines = browser.eval("return window.gpuAwayLines;").unwrap();
+    assert!(
+        lines[0]
+            .as_str()
+            .unwrap_or_default()
+            .contains("The GPU was taken from this page"),
+        "the line shown while away: {lines}"
+    );
+    let line = browser
+        .eval("return document.getElementById('looplab-gpu-away').textContent;")
+        .unwrap();
+    assert_eq!(line, "", "the line is taken down");
+    let picture = Picture::from_png(&browser.screenshot().unwrap()).unwrap();
+    let (drawn, colours) = picture.content(canvas, BACKGROUND);
+    assert!(
+        drawn > 0.05 && colours > 200,
+        "blank after the GPU came back: {:.1}% unlike the background, {colours} colours",
+        drawn * 100.0
+    );
+    let recovery = &back["gpu_recovery"];
+    eprintln!(
+        "measured: {gpu:?}: the GPU away {:.0} ms from the loss to the first new frame, \
+         {:.0} ms of it from asking for a new one",
+        recovery["loss_to_frame_ms"].as_f64().unwrap(),
+        recovery["asked_to_frame_ms"].as_f64().unwrap()
+    );
+}
+
 /// The two tests run on threads of one process; each browser renders in software on the
 /// machine's cores, so they take turns.
 fn one_browser_at_a_time() -> std::sync::MutexGuard<'static, ()> {
@@ -245,6 +350,8 @@ fn check_the_page(gpu: Gpu) {
     for strategy in ["uncapped", "fixed-sleep", "catch-up"] {
         assert!(frames_of(&stats, strategy) > 0, "{strategy}: {stats}");
     }
+
+    check_the_gpu_comes_back(&browser, gpu, canvas);
 
     // A 30 Hz cap, in a scene light enough for a software-rendered browser: a callback
     // starts a frame once the cap's time has come, and is let pass before. What the cap

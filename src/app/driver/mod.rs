@@ -342,6 +342,32 @@ impl App {
         };
     }
 
+    /// Keeps what a lost device's state had counted, before it goes.
+    fn count_lost_device(&mut self, old: &Graphics, platform: Platform) {
+        let lost = &mut self.lost_devices;
+        lost.surface_recoveries = lost.surface_recoveries + old.recoveries();
+        lost.gpu_errors += old.gpu.error_count();
+        lost.platform = Some(platform);
+    }
+
+    /// `w` has a new GPU state, its device lost at `lost_at`: the overlay's painter is
+    /// made again (its textures went with the old device), the time without a GPU goes to
+    /// the next frame's record, and the game clock skips it as after a hidden spell.
+    fn device_replaced(&mut self, mut w: WindowParts, lost_at: Duration) {
+        w.composer = Composer::for_window(&w.gfx.window, w.gfx.max_texture_side());
+        self.demo.offer_present_modes(w.gfx.offered_modes());
+        self.window = Some(w);
+        let now = self.clock.now();
+        let away = now.saturating_sub(lost_at);
+        self.lost_devices.recoveries += 1;
+        self.lost_devices.away = away;
+        self.demo.resync(now);
+        log::warn!(
+            "GPU device made again {:.0} ms after it was lost: the run goes on",
+            away.as_secs_f64() * 1e3
+        );
+    }
+
     /// The report `--stats` writes: the driver's part, and the demo's.
     fn stats_report(&self) -> StatsReport {
         let now = self.clock.now();
@@ -393,6 +419,8 @@ impl ApplicationHandler<AppEvent> for App {
                     .key_with_shift(k.code, k.shift, k.down, now);
             }
             AppEvent::GpuReady => self.gpu_ready(event_loop),
+            AppEvent::GpuContextLost => self.gpu_context_lost(),
+            AppEvent::GpuContextRestored => self.gpu_context_restored(),
             AppEvent::Signal(signal) => {
                 log::info!(
                     "{}: writing what the run was asked for, then quitting (a second one quits at once)",

@@ -8,7 +8,6 @@ use std::time::Duration;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 
 use super::{App, Phase};
-use crate::app::compose::Composer;
 use crate::app::demo::Demo;
 use crate::app::display_rate::RefreshSource;
 use crate::app::overlay::PacedBy;
@@ -160,6 +159,11 @@ impl App {
     /// A native window asks for no GPU by event: it has one when it opens.
     pub(super) fn gpu_ready(&mut self, _event_loop: &ActiveEventLoop) {}
 
+    /// Only a browser takes a context from its page; a native window hears of a lost
+    /// device from wgpu's callback.
+    pub(super) fn gpu_context_lost(&mut self) {}
+    pub(super) fn gpu_context_restored(&mut self) {}
+
     pub(super) fn redraw_requested(&mut self, event_loop: &ActiveEventLoop) {
         self.lose_device_on_cue();
         let lost = self.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost());
@@ -194,10 +198,7 @@ impl App {
             return false;
         };
         let old = w.gfx;
-        let lost = &mut self.lost_devices;
-        lost.surface_recoveries = lost.surface_recoveries + old.recoveries();
-        lost.gpu_errors += old.gpu.error_count();
-        lost.platform = Some(w.platform);
+        self.count_lost_device(&old, w.platform);
         let window = Arc::clone(&old.window);
         let instance = old.gpu.instance.clone();
         // The old surface lets the window go before a new one is made for it.
@@ -220,18 +221,8 @@ impl App {
         };
         match made {
             Ok(gfx) => {
-                w.composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
-                self.demo.offer_present_modes(gfx.offered_modes());
                 w.gfx = gfx;
-                self.window = Some(w);
-                let now = self.clock.now();
-                self.lost_devices.recoveries += 1;
-                self.lost_devices.away = now - began;
-                self.demo.resync(now);
-                log::warn!(
-                    "GPU device lost and made again in {:.0} ms: the run goes on",
-                    (now - began).as_secs_f64() * 1e3
-                );
+                self.device_replaced(w, began);
                 true
             }
             Err(e) => {

@@ -14,7 +14,12 @@
 //!   `visibilitychange`) rests the loop and resyncs it on return, as the native window does
 //!   after being covered;
 //! - the run's figures are kept for the page to read ([`stats_json`]) instead of written to
-//!   files.
+//!   files;
+//! - the GPU may be taken from the page at any time: a browser takes the WebGL context of
+//!   a background tab, under memory pressure or when its GPU process crashes, and a
+//!   WebGPU device can be lost too. A line over the canvas says so, nothing is drawn, and
+//!   a new device is asked for (for WebGL, once the browser gives the context back); the
+//!   run goes on from where it was.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -43,6 +48,9 @@ pub const CANVAS_ID: &str = "looplab-canvas";
 
 /// The id of the page element that shows a failure in words.
 pub const STATUS_ID: &str = "looplab-status";
+
+/// The id of the line shown over the canvas while the GPU is away.
+pub const GPU_AWAY_ID: &str = "looplab-gpu-away";
 
 /// How many recent presents, and frame callbacks, the page keeps for its pacing figures:
 /// ten seconds at 60 Hz.
@@ -81,6 +89,29 @@ pub struct PageLoop {
     /// frame.
     first_frame_ms: Option<f64>,
     display_measured: bool,
+    /// The GPU was taken from the page and has not come back.
+    away: Option<GpuAway>,
+    /// A new GPU has come back and its first frame is still to be presented.
+    back: Option<GpuAway>,
+    /// The last time the GPU came back, as the page's figures report it.
+    last_recovery: Option<RecoverySeen>,
+}
+
+/// The GPU taken from the page: since when, and when a new one was asked for.
+#[derive(Clone, Copy, Debug)]
+struct GpuAway {
+    since: Duration,
+    asked: Option<Duration>,
+}
+
+/// How long the page drew nothing, the last time its GPU was taken.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct RecoverySeen {
+    /// From the loss to the first frame presented after it, ms.
+    pub loss_to_frame_ms: f64,
+    /// From asking for a new GPU (at once for WebGPU, at the context's restore for WebGL)
+    /// to that frame, ms: the page's own part.
+    pub asked_to_frame_ms: f64,
 }
 
 /// Opens the window on the page and returns: the browser runs the loop from here.
@@ -147,6 +178,52 @@ pub fn show_failure(message: &str) {
     }
 }
 
+/// Shows `line` over the canvas while the GPU is away, or takes it down (`None`).
+fn show_gpu_away(line: Option<&str>) {
+    if let Some(element) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(GPU_AWAY_ID))
+    {
+        element.set_text_content(line);
+    }
+}
+
+/// Hears the browser take the canvas's WebGL context and give it back. The loss is
+/// answered with `preventDefault`: without it, the browser never restores the context.
+fn listen_for_context_loss(canvas: &web_sys::HtmlCanvasElement, proxy: &EventLoopProxy<AppEvent>) {
+    use wasm_bindgen::closure::Closure;
+    for (name, event, prevent) in [
+        ("webglcontextlost", AppEvent::GpuContextLost, true),
+        ("webglcontextrestored", AppEvent::GpuContextRestored, false),
+    ] {
+        let proxy = proxy.clone();
+        let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            if prevent {
+                e.prevent_default();
+            }
+            let _ = proxy.send_event(event);
+        });
+        let _ = canvas.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        // It listens for the page's life.
+        listener.forget();
+    }
+}
+
+/// Destroys the GPU device, as a driver reset or a crashed GPU process would take it:
+/// a test hook (`looplabLoseDevice()`), for the WebGPU path, whose device has a `lost`
+/// promise that `destroy` resolves.
+pub fn lose_device() {
+    RUNNING.with(|running| {
+        if let Some(app) = &*running.borrow()
+            && let Ok(app) = app.try_borrow()
+            && let Some(w) = &app.window
+        {
+            log::warn!("looplabLoseDevice(): destroying the GPU device");
+            w.gfx.gpu.device.destroy();
+        }
+    });
+}
+
 /// What the page shows of the run: `window.looplab.stats()` returns it, for the tests and
 /// for anyone curious.
 #[derive(Serialize)]
@@ -169,6 +246,10 @@ pub struct PageStats {
     pub recent_callbacks: Vec<CallbackSeen>,
     /// Why the run stopped, when it failed.
     pub failure: Option<String>,
+    /// The GPU is away now (taken from the page, not yet back).
+    pub gpu_away: bool,
+    /// The last time it came back.
+    pub gpu_recovery: Option<RecoverySeen>,
 }
 
 /// A frame callback of the browser's, as [`PageStats`] reports it.
@@ -209,8 +290,17 @@ impl App {
         };
         if let Some(canvas) = window.canvas() {
             let _ = canvas.focus();
+            if let Some(proxy) = &self.platform.proxy {
+                listen_for_context_loss(&canvas, proxy);
+            }
         }
-        let Some(proxy) = self.platform.proxy.take() else {
+        self.ask_for_gpu(window);
+    }
+
+    /// Asks for a GPU state for `window` without waiting: a new instance, adapter, device
+    /// and surface, handed over by [`AppEvent::GpuReady`].
+    fn ask_for_gpu(&mut self, window: Arc<winit::window::Window>) {
+        let Some(proxy) = self.platform.proxy.clone() else {
             return;
         };
         let slot = Rc::clone(&self.platform.gpu);
@@ -229,20 +319,84 @@ impl App {
         });
     }
 
+    /// The GPU was taken from the page (`why`): nothing is drawn until a new one answers,
+    /// and a line over the canvas says so.
+    fn gpu_went_away(&mut self, why: &str) {
+        if self.platform.away.is_some() || self.window.is_none() {
+            return;
+        }
+        if let Phase::Drawing(frame) = self.phase {
+            self.skip_frame(frame);
+        }
+        self.platform.away = Some(GpuAway {
+            since: self.clock.now(),
+            asked: None,
+        });
+        log::warn!("{why}: nothing is drawn until the GPU comes back");
+        show_gpu_away(Some(&format!(
+            "The GPU was taken from this page ({why}).\nThe run goes on from here when it \
+             comes back."
+        )));
+    }
+
+    /// While the GPU is away: asks for a new one, once (for WebGL, only once the browser
+    /// has given the context back).
+    fn ask_for_new_gpu(&mut self) {
+        let Some(w) = &self.window else {
+            return;
+        };
+        let window = Arc::clone(&w.gfx.window);
+        match &mut self.platform.away {
+            Some(away) if away.asked.is_none() => away.asked = Some(self.clock.now()),
+            _ => return,
+        }
+        log::info!("asking for a new GPU device");
+        self.ask_for_gpu(window);
+    }
+
+    /// `webglcontextlost`: the browser took the canvas's WebGL context.
+    pub(super) fn gpu_context_lost(&mut self) {
+        self.gpu_went_away("the browser took its WebGL context");
+    }
+
+    /// `webglcontextrestored`: the context is back, empty; everything is made again in it.
+    pub(super) fn gpu_context_restored(&mut self) {
+        self.ask_for_new_gpu();
+    }
+
     /// The GPU has answered: the loop starts, or the page says why it cannot.
     pub(super) fn gpu_ready(&mut self, event_loop: &ActiveEventLoop) {
         let Some(answer) = self.platform.gpu.borrow_mut().take() else {
             return;
         };
-        match answer {
-            Ok(gfx) => {
+        let away = self.platform.away.take();
+        match (answer, away, self.window.take()) {
+            (Ok(gfx), Some(away), Some(mut w)) => {
+                let old = std::mem::replace(&mut w.gfx, gfx);
+                self.count_lost_device(&old, w.platform);
+                drop(old);
+                self.device_replaced(w, away.since);
+                self.platform.back = Some(away);
+                show_gpu_away(None);
+                self.phase = Phase::Idle {
+                    wake: looplab_timing::Wake::Immediately,
+                    since: self.clock.now(),
+                };
+            }
+            (Err(message), Some(_), _) => {
+                show_gpu_away(None);
+                let message = format!("the GPU was lost and no new one could be made: {message}");
+                show_failure(&format!("Looplab cannot draw in this page: {message}"));
+                self.fail(event_loop, Failure::runtime(message));
+            }
+            (Ok(gfx), _, _) => {
                 log::info!(
                     "platform: a browser page; requestAnimationFrame paces the loop, which \
                      cannot outrun the display, and a frame cap lets callbacks pass"
                 );
                 self.window_opened(gfx, Platform::Browser, PacedBy::Browser);
             }
-            Err(message) => {
+            (Err(message), None, _) => {
                 show_failure(&format!("Looplab cannot draw in this page: {message}"));
                 self.fail(event_loop, Failure::runtime(message));
             }
@@ -253,6 +407,15 @@ impl App {
     /// unless the strategy's wake time is still more than a quarter refresh away.
     pub(super) fn redraw_requested(&mut self, event_loop: &ActiveEventLoop) {
         self.platform.asked = false;
+        // A WebGPU device lost (its `lost` promise, through wgpu's callback): a new one
+        // can be asked for at once. A lost WebGL context waits for the browser's restore.
+        if self.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost()) {
+            self.gpu_went_away("its WebGPU device was lost");
+            self.ask_for_new_gpu();
+        }
+        if self.platform.away.is_some() {
+            return;
+        }
         match self.phase {
             Phase::Drawing(_) => self.draw(),
             Phase::Idle { wake, since } => {
@@ -316,6 +479,13 @@ impl App {
             self.platform.presents.pop_front();
         }
         self.platform.presents.push_back(now);
+        if let Some(back) = self.platform.back.take() {
+            let ms = |since: Duration| now.saturating_sub(since).as_secs_f64() * 1e3;
+            self.platform.last_recovery = Some(RecoverySeen {
+                loss_to_frame_ms: ms(back.since),
+                asked_to_frame_ms: ms(back.asked.unwrap_or(back.since)),
+            });
+        }
     }
 
     /// Once the callbacks have measured the refresh, it is the display's (the page is never
@@ -365,6 +535,8 @@ impl App {
                 })
                 .collect(),
             failure: self.failure().map(|f| f.message.clone()),
+            gpu_away: self.platform.away.is_some(),
+            gpu_recovery: self.platform.last_recovery,
         }
     }
 }
