@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use looplab::app::compose::{Composer, FrameInputs, Readouts};
 use looplab::app::controls::Knobs;
-use looplab::app::overlay::{PacedBy, PlacedText, PlatformFacts};
+use looplab::app::overlay::{PacedBy, PlacedText, PlatformFacts, layout_faults as faults};
 use looplab::app::visibility::{Moment, Visibility};
 use looplab::lab::compare::{Compare, Preset};
 use looplab::session::Session;
@@ -115,30 +115,6 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
         texts = words.expect("the window lays out words").texts;
     }
     texts
-}
-
-/// Every way `texts` breaks the layout, in words.
-fn faults(texts: &[PlacedText]) -> Vec<String> {
-    const SLACK: f32 = 0.5;
-    let mut out = Vec::new();
-    for t in texts {
-        let within = t.within.inset(-SLACK, -SLACK, -SLACK, -SLACK);
-        if !within.contains(&t.rect) {
-            out.push(format!(
-                "'{}' at {:?} leaves its region {:?}",
-                t.text, t.rect, t.within
-            ));
-        }
-    }
-    for (i, a) in texts.iter().enumerate() {
-        let shrunk = a.rect.inset(SLACK, SLACK, SLACK, SLACK);
-        for b in &texts[i + 1..] {
-            if shrunk.overlaps(&b.rect) {
-                out.push(format!("'{}' overlaps '{}'", a.text, b.text));
-            }
-        }
-    }
-    out
 }
 
 /// The faults of every screen, each headed by the screen's name and size.

@@ -73,19 +73,30 @@ impl Browser {
     /// the 1280x720 canvas. A start that fails (on a busy machine Chromium can be slow to
     /// come up) is tried once more with a fresh chromedriver; the error names both tries.
     pub fn start(gpu: Gpu) -> Result<Browser, String> {
+        Browser::start_scaled(gpu, 1.0)
+    }
+
+    /// The same, on a screen of `scale` device pixels per CSS pixel (a high-density
+    /// display: Chromium's `--force-device-scale-factor`).
+    pub fn start_scaled(gpu: Gpu, scale: f64) -> Result<Browser, String> {
         let chromium = find(&["chromium", "chromium-browser", "google-chrome"])
             .ok_or_else(|| NO_CHROMIUM_HELP.to_string())?;
         let chromedriver = find(&["chromedriver"]).ok_or_else(|| NO_CHROMIUM_HELP.to_string())?;
-        let first = match Browser::start_once(&chromium, &chromedriver, gpu) {
+        let first = match Browser::start_once(&chromium, &chromedriver, gpu, scale) {
             Ok(browser) => return Ok(browser),
             Err(e) => e,
         };
-        Browser::start_once(&chromium, &chromedriver, gpu).map_err(|second| {
+        Browser::start_once(&chromium, &chromedriver, gpu, scale).map_err(|second| {
             format!("cannot start headless Chromium ({chromium}): {first}; tried again: {second}")
         })
     }
 
-    fn start_once(chromium: &str, chromedriver: &str, gpu: Gpu) -> Result<Browser, String> {
+    fn start_once(
+        chromium: &str,
+        chromedriver: &str,
+        gpu: Gpu,
+        scale: f64,
+    ) -> Result<Browser, String> {
         // Port 0: chromedriver takes a free port itself and names it in its banner, so no
         // other listener (the page's server, another test's browser) can race it for one.
         let mut driver = Command::new(chromedriver)
@@ -112,11 +123,13 @@ impl Browser {
             client: None,
             driver,
         };
+        let scale = format!("--force-device-scale-factor={scale}");
         let mut args = vec![
             "--headless=new",
             "--no-sandbox",
             "--window-size=1400,1000",
             "--hide-scrollbars",
+            &scale,
         ];
         args.extend(gpu.flags());
         let caps: Capabilities = serde_json::from_value(json!({
@@ -199,6 +212,13 @@ impl Browser {
                 canvas.send_keys(keys).await
             })
             .map_err(|e| format!("cannot type {keys:?} into the page: {e}"))
+    }
+
+    /// Resizes the browser's window, as a person drags its corner.
+    pub fn resize(&self, width: u32, height: u32) -> Result<(), String> {
+        self.runtime
+            .block_on(self.client().set_window_size(width, height))
+            .map_err(|e| format!("cannot resize the browser's window: {e}"))
     }
 
     /// The canvas's rectangle in the viewport: x, y, width, height in CSS pixels.

@@ -213,6 +213,14 @@ fn check_the_gpu_comes_back(browser: &Browser, gpu: Gpu, canvas: (u32, u32, u32,
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back["gpu_away"], false, "{back}");
     assert_eq!(back["run"]["gpu_errors"], 0, "{back}");
+    // Nothing of the old device was used on the new one (WebGL would say so).
+    let complaints: Vec<_> = browser
+        .console()
+        .unwrap()
+        .into_iter()
+        .filter(|l| l.level == "error" || l.level == "severe" || l.text.contains("INVALID_"))
+        .collect();
+    assert!(complaints.is_empty(), "the console: {complaints:?}");
     let lines = browser.eval("return window.gpuAwayLines;").unwrap();
     assert!(
         lines[0]
@@ -239,6 +247,61 @@ fn check_the_gpu_comes_back(browser: &Browser, gpu: Gpu, canvas: (u32, u32, u32,
         recovery["loss_to_frame_ms"].as_f64().unwrap(),
         recovery["asked_to_frame_ms"].as_f64().unwrap()
     );
+}
+
+/// The browser's window made narrower, then wide again: the canvas follows the page's
+/// width (at the device's pixel ratio) keeping its shape, the surface follows the canvas,
+/// and the overlay's layout, checked by the page as it draws, holds at each size.
+fn check_a_resized_page(browser: &Browser) {
+    let ratio = browser
+        .eval("return window.devicePixelRatio;")
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    for width in [1000, 1400] {
+        browser.resize(width, 1000).unwrap();
+        let (x, y, w, h) = browser.canvas_rect().unwrap();
+        let expected = ((w * ratio).round() as u64, (h * ratio).round() as u64);
+        assert!(
+            (w / h - 16.0 / 9.0).abs() < 0.01 && w <= 1280.0,
+            "the canvas at {w}x{h} CSS pixels in a {width} px window"
+        );
+        let s = browser
+            .wait_for(&format!("a layout at {expected:?}"), PATIENCE, |s| {
+                let size = &s["layout"]["size"];
+                size[0].as_u64().map(|x| x.abs_diff(expected.0) <= 1) == Some(true)
+                    && size[1].as_u64().map(|y| y.abs_diff(expected.1) <= 1) == Some(true)
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        let layout = &s["layout"];
+        assert!(layout["texts"].as_u64().unwrap() > 20, "{layout}");
+        assert_eq!(
+            layout["faults"].as_array().map(Vec::len),
+            Some(0),
+            "the layout at {expected:?}: {layout}"
+        );
+        assert_eq!(s["run"]["surface_size"], layout["size"], "{s}");
+        // Drawn at that size: the scene, not a blank canvas (the screenshot is in device
+        // pixels).
+        let shot = browser.screenshot().unwrap();
+        if let Some(dir) = std::env::var_os("LOOPLAB_PAGE_SHOTS") {
+            let name = format!("resized-{width}-{ratio}x.png");
+            std::fs::write(std::path::Path::new(&dir).join(name), &shot).unwrap();
+        }
+        let picture = Picture::from_png(&shot).unwrap();
+        let px = |v: f64| (v * ratio) as u32;
+        let (drawn, colours) = picture.content((px(x), px(y), px(w), px(h)), BACKGROUND);
+        assert!(
+            drawn > 0.05 && colours > 200,
+            "blank at {w}x{h}: {:.1}% unlike the background, {colours} colours",
+            drawn * 100.0
+        );
+        eprintln!(
+            "measured: the page at {width} px wide, {ratio} device pixels a CSS pixel: \
+             canvas {w}x{h} CSS px, surface {expected:?}, {} texts laid out, no fault",
+            layout["texts"]
+        );
+    }
 }
 
 /// The two tests run on threads of one process; each browser renders in software on the
@@ -353,6 +416,8 @@ fn check_the_page(gpu: Gpu) {
 
     check_the_gpu_comes_back(&browser, gpu, canvas);
 
+    check_a_resized_page(&browser);
+
     // A 30 Hz cap, in a scene light enough for a software-rendered browser: a callback
     // starts a frame once the cap's time has come, and is let pass before. What the cap
     // should have done follows from the callbacks this run got, quick or slow.
@@ -393,4 +458,21 @@ fn the_page_runs_in_chromium_with_webgl2() {
 #[test]
 fn the_page_runs_in_chromium_with_webgpu() {
     check_the_page(Gpu::WebGpu);
+}
+
+#[test]
+fn the_page_follows_a_high_density_display() {
+    // Two device pixels a CSS pixel: the canvas is drawn at twice its CSS size, and the
+    // overlay's words at twice their size in pixels, in the same places.
+    let built = built();
+    let _turn = one_browser_at_a_time();
+    let server = PageServer::start(&built.dir, 0).expect("serve the page");
+    let browser = Browser::start_scaled(Gpu::WebGl, 2.0).unwrap_or_else(|e| panic!("{e}"));
+    browser.goto(&server.url("bullets=500")).unwrap();
+    wait_running(&browser, 30).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        browser.eval("return window.devicePixelRatio;").unwrap(),
+        2.0
+    );
+    check_a_resized_page(&browser);
 }

@@ -60,13 +60,15 @@ impl App {
         let (outcome, render, clicked, took) =
             self.demo.with_frame_inputs(&plan, &facts, now, |inputs| {
                 let composed = w.composer.compose(inputs, Some(&w.gfx.window), size);
-                let (paint, clicked, took) = match composed.words {
-                    Some(words) => (Some(words.paint), words.actions, words.took),
-                    None => (None, Vec::new(), Duration::ZERO),
+                let (paint, clicked, took, texts) = match composed.words {
+                    Some(words) => (Some(words.paint), words.actions, words.took, words.texts),
+                    None => (None, Vec::new(), Duration::ZERO, Vec::new()),
                 };
                 let (outcome, render) = w.gfx.render(&composed.sprites, paint);
-                (outcome, render, clicked, took)
+                (outcome, render, clicked, (took, texts))
             });
+        let (took, texts) = took;
+        self.platform.laid_out(size, &texts);
         self.demo.input().clicked(clicked, now);
         record.render = RenderTimes {
             overlay: took,

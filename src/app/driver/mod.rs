@@ -55,6 +55,16 @@ use native::NativeState as PlatformState;
 #[cfg(target_arch = "wasm32")]
 use page::PageLoop as PlatformState;
 
+/// The composer for a window's GPU state; a page's checks its own layout as it draws.
+fn composer_for(gfx: &Graphics) -> Composer {
+    let composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
+    if PlatformState::CHECKS_ITS_LAYOUT {
+        composer.audited()
+    } else {
+        composer
+    }
+}
+
 /// What the driver keeps of the options: how the run ends, what it writes, and the hooks.
 // A page writes no files and takes no hooks.
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
@@ -328,7 +338,7 @@ impl App {
             ),
         }
         self.demo.offer_present_modes(gfx.offered_modes());
-        let composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
+        let composer = composer_for(&gfx);
         self.window = Some(WindowParts {
             gfx,
             composer,
@@ -354,7 +364,7 @@ impl App {
     /// made again (its textures went with the old device), the time without a GPU goes to
     /// the next frame's record, and the game clock skips it as after a hidden spell.
     fn device_replaced(&mut self, mut w: WindowParts, lost_at: Duration) {
-        w.composer = Composer::for_window(&w.gfx.window, w.gfx.max_texture_side());
+        w.composer = composer_for(&w.gfx);
         self.demo.offer_present_modes(w.gfx.offered_modes());
         self.window = Some(w);
         let now = self.clock.now();

@@ -10,7 +10,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use super::{App, Phase};
 use crate::app::demo::Demo;
 use crate::app::display_rate::RefreshSource;
-use crate::app::overlay::PacedBy;
+use crate::app::overlay::{PacedBy, PlacedText};
 use crate::app::stats::Platform;
 use crate::app::{AppEvent, AppOptions, NO_DISPLAY_HELP};
 use crate::failure::Failure;
@@ -47,6 +47,11 @@ impl NativeState {
     pub(super) const CLOSED_WITH_ITS_TAB: bool = false;
     /// A native loop may sleep until a frame's start: just in time can pace it.
     pub(super) const CAN_SLEEP: bool = true;
+    /// The layout tests check a native window's screens with no GPU (`tests/layout.rs`).
+    pub(super) const CHECKS_ITS_LAYOUT: bool = false;
+
+    /// The overlay was laid out at `size`: a native window does not check it.
+    pub(super) fn laid_out(&mut self, _size: (u32, u32), _texts: &[PlacedText]) {}
 
     /// A frame's updates have run: steering changes they made go to `--record`'s file.
     pub(super) fn updates_ran(&mut self, demo: &Demo) {

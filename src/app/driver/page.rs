@@ -35,7 +35,7 @@ use winit::platform::web::{EventLoopExtWebSys, WindowAttributesExtWebSys, Window
 
 use super::{App, Phase};
 use crate::app::demo::Demo;
-use crate::app::overlay::PacedBy;
+use crate::app::overlay::{PacedBy, PlacedText, layout_faults};
 use crate::app::stats::{Platform, StatsReport};
 use crate::app::{AppEvent, AppOptions};
 use crate::failure::Failure;
@@ -95,6 +95,19 @@ pub struct PageLoop {
     back: Option<GpuAway>,
     /// The last time the GPU came back, as the page's figures report it.
     last_recovery: Option<RecoverySeen>,
+    /// The last frame's layout, checked.
+    layout: Option<LayoutSeen>,
+}
+
+/// The overlay's layout as the last frame laid it out, checked as the layout tests check
+/// every screen: no text outside its region, none over another.
+#[derive(Clone, Debug, Serialize)]
+pub struct LayoutSeen {
+    /// The canvas's size in pixels.
+    pub size: (u32, u32),
+    /// Texts laid out.
+    pub texts: usize,
+    pub faults: Vec<String>,
 }
 
 /// The GPU taken from the page: since when, and when a new one was asked for.
@@ -125,6 +138,21 @@ impl PageLoop {
     /// A page cannot sleep: the browser calls it once a refresh, so a frame cannot start
     /// later within one, and just in time does nothing there (the overlay says so).
     pub(super) const CAN_SLEEP: bool = false;
+    /// A page's canvas takes whatever size the page gives it: it checks its own layout
+    /// as it draws, at that size, by the rules of the layout tests.
+    pub(super) const CHECKS_ITS_LAYOUT: bool = true;
+
+    /// The overlay was laid out at `size`, its texts where they landed.
+    pub(super) fn laid_out(&mut self, size: (u32, u32), texts: &[PlacedText]) {
+        if texts.is_empty() {
+            return;
+        }
+        self.layout = Some(LayoutSeen {
+            size,
+            texts: texts.len(),
+            faults: layout_faults(texts),
+        });
+    }
 
     /// A frame's updates have run: a page streams no recording.
     pub(super) fn updates_ran(&mut self, _demo: &Demo) {}
@@ -250,6 +278,8 @@ pub struct PageStats {
     pub gpu_away: bool,
     /// The last time it came back.
     pub gpu_recovery: Option<RecoverySeen>,
+    /// The last frame's layout, checked.
+    pub layout: Option<LayoutSeen>,
 }
 
 /// A frame callback of the browser's, as [`PageStats`] reports it.
@@ -276,10 +306,14 @@ impl App {
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(CANVAS_ID))
             .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
-        let attributes = self
+        let mut attributes = self
             .window_attributes()
             .with_append(canvas.is_none())
             .with_canvas(canvas);
+        // The page's style sizes the canvas (as wide as the page allows, at most the
+        // world's 1280 by 720 CSS pixels), and winit follows it and the device's pixel
+        // ratio: a size asked for here would be pinned to the canvas's style.
+        attributes.inner_size = None;
         let window = match event_loop.create_window(attributes) {
             Ok(w) => Arc::new(w),
             Err(e) => {
@@ -374,7 +408,12 @@ impl App {
             (Ok(gfx), Some(away), Some(mut w)) => {
                 let old = std::mem::replace(&mut w.gfx, gfx);
                 self.count_lost_device(&old, w.platform);
-                drop(old);
+                if old.gpu.adapter.get_info().backend == wgpu::Backend::Gl {
+                    // Its objects went with the lost context; deleting them from the
+                    // restored one only makes WebGL warn, once for each. A context is
+                    // lost rarely: what is left of them in memory is let go.
+                    std::mem::forget(old);
+                }
                 self.device_replaced(w, away.since);
                 self.platform.back = Some(away);
                 show_gpu_away(None);
@@ -537,6 +576,7 @@ impl App {
             failure: self.failure().map(|f| f.message.clone()),
             gpu_away: self.platform.away.is_some(),
             gpu_recovery: self.platform.last_recovery,
+            layout: self.platform.layout.clone(),
         }
     }
 }

@@ -48,6 +48,33 @@ pub struct PlacedText {
     pub within: Region,
 }
 
+/// Every way `texts` break the layout, in words: a text that leaves the region it belongs
+/// to, and two texts that overlap (half a pixel of slack each way, for rounding). The
+/// layout tests lay out every screen with no GPU and check it; a page checks its own
+/// screen as it draws, at whatever size its canvas has.
+pub fn layout_faults(texts: &[PlacedText]) -> Vec<String> {
+    const SLACK: f32 = 0.5;
+    let mut out = Vec::new();
+    for t in texts {
+        let within = t.within.inset(-SLACK, -SLACK, -SLACK, -SLACK);
+        if !within.contains(&t.rect) {
+            out.push(format!(
+                "'{}' at {:?} leaves its region {:?}",
+                t.text, t.rect, t.within
+            ));
+        }
+    }
+    for (i, a) in texts.iter().enumerate() {
+        let shrunk = a.rect.inset(SLACK, SLACK, SLACK, SLACK);
+        for b in &texts[i + 1..] {
+            if shrunk.overlaps(&b.rect) {
+                out.push(format!("'{}' overlaps '{}'", a.text, b.text));
+            }
+        }
+    }
+    out
+}
+
 /// What [`ui`] laid out.
 #[derive(Default)]
 pub struct LayoutOutcome {

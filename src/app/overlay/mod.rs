@@ -11,7 +11,9 @@ use std::sync::Arc;
 
 use looplab_timing::{FramePlan, StatsSummary};
 
-pub use layout::{LayoutOutcome, PlacedText, TOUR_INVITE, graph_scale_ms, help_region, ui};
+pub use layout::{
+    LayoutOutcome, PlacedText, TOUR_INVITE, graph_scale_ms, help_region, layout_faults, ui,
+};
 pub use words::{captions, status_rows, steer_delay_text, taps_text};
 
 use super::controls::Knobs;
