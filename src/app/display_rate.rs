@@ -234,4 +234,18 @@ mod tests {
         );
         assert_eq!(display.report().source, RefreshSource::Monitor);
     }
+
+    #[test]
+    fn a_window_moved_to_another_display_takes_its_rate_once() {
+        let mut display = DisplayRate::new();
+        let (sixty, one_forty_four) = (Rate::SIXTY_HZ, Rate::hz(144.0).unwrap());
+        // A 60 Hz monitor says what the assumed rate already was: nothing to change.
+        assert_eq!(display.told(sixty), None);
+        // Moved to a 144 Hz one: taken once, however often the move is reported.
+        assert_eq!(display.told(one_forty_four), Some(one_forty_four));
+        assert_eq!(display.told(one_forty_four), None);
+        assert_eq!(display.rate(), one_forty_four);
+        // And back.
+        assert_eq!(display.told(sixty), Some(sixty));
+    }
 }

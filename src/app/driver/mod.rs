@@ -55,6 +55,12 @@ use native::NativeState as PlatformState;
 #[cfg(target_arch = "wasm32")]
 use page::PageLoop as PlatformState;
 
+/// The refresh rate of the display `window` is on, where it tells one.
+fn monitor_refresh(window: &Window) -> Option<Rate> {
+    let mhz = window.current_monitor()?.refresh_rate_millihertz()?;
+    Rate::hz(f64::from(mhz) / 1000.0).ok()
+}
+
 /// The composer for a window's GPU state; a page's checks its own layout as it draws.
 fn composer_for(gfx: &Graphics) -> Composer {
     let composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
@@ -319,12 +325,7 @@ impl App {
             self.demo.world()
         );
         let mut display = DisplayRate::new();
-        let refresh = gfx
-            .window
-            .current_monitor()
-            .and_then(|m| m.refresh_rate_millihertz())
-            .and_then(|mhz| Rate::hz(f64::from(mhz) / 1000.0).ok());
-        match refresh {
+        match monitor_refresh(&gfx.window) {
             Some(r) => {
                 log::info!("display: {r}");
                 if let Some(r) = display.told(r) {
@@ -376,6 +377,18 @@ impl App {
             "GPU device made again {:.0} ms after it was lost: the run goes on",
             away.as_secs_f64() * 1e3
         );
+    }
+
+    /// The window may be on another display now: where the display it is on tells its
+    /// refresh rate and that differs, snapped deltas and just in time follow it.
+    fn display_may_have_changed(&mut self) {
+        let Some(w) = &mut self.window else {
+            return;
+        };
+        if let Some(rate) = monitor_refresh(&w.gfx.window).and_then(|r| w.display.told(r)) {
+            log::info!("display: {rate}, the window is on another display");
+            self.demo.set_display(rate);
+        }
     }
 
     /// The report `--stats` writes: the driver's part, and the demo's.
@@ -463,6 +476,10 @@ impl ApplicationHandler<AppEvent> for App {
                     .visibility
                     .resized(size.width, size.height, self.moment());
                 self.visibility_changed(change);
+            }
+            // Moved, perhaps to another display: its refresh rate may differ.
+            WindowEvent::Moved(_) | WindowEvent::ScaleFactorChanged { .. } => {
+                self.display_may_have_changed();
             }
             WindowEvent::Occluded(occluded) => {
                 let change = self.visibility.occluded(occluded, self.moment());
