@@ -134,6 +134,10 @@ fn the_lab_models_the_queue_within_a_refresh_of_the_window_under_weston() {
         let q = queue_from_log(&frame_log(&log_path), pacing, refresh);
         refresh.get_or_insert(q.frame_interval_ms);
         let model = q.model_to_present_ms.expect("the model shows the presses");
+        eprintln!(
+            "measured: {pacing:?}: the window {:.1} ms, the model {model:.1} ms, a refresh {:.1} ms",
+            q.median_ms, q.frame_interval_ms
+        );
         assert!(q.samples >= 8, "{pacing:?}: {q:?}");
         assert!(
             (q.median_ms - model).abs() < q.frame_interval_ms,
@@ -152,10 +156,13 @@ fn a_lost_gpu_device_is_made_again_on_wayland() {
     let weston = Weston::start(&scratch);
     let stats_path = scratch.path("stats.json");
     let shot = scratch.path("after.png");
+    let recording = scratch.path("flight.jsonl");
+    // Steering before and after the loss, for the recording.
     let app = App::start_wayland(
         &weston,
-        "--bullets 500 --lose-device-at 2 --exit-after 5",
-        &[("--stats", &stats_path)],
+        "--strategy catch-up --bullets 500 --lose-device-at 2 --exit-after 5 \
+         --key-script 1:Right/0.5,3:Up/0.5",
+        &[("--stats", &stats_path), ("--record", &recording)],
     );
     app.at(Duration::from_secs(4));
     weston.screenshot(&shot);
@@ -169,4 +176,19 @@ fn a_lost_gpu_device_is_made_again_on_wayland() {
     // Drawn after the loss: the scene, in many colours.
     let colours = colours(&shot, None);
     assert!(colours > 500, "{colours} colours after the loss");
+    // The recording, the loss inside it, replays to the state it recorded.
+    let report = support::json_of(&[
+        "lab",
+        "--replay",
+        recording.to_str().unwrap(),
+        "--format",
+        "json",
+        "--strategy",
+        "catch-up",
+    ]);
+    let rows = report["rows"].as_array().unwrap();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r["matches"] == true),
+        "{report}"
+    );
 }

@@ -448,7 +448,10 @@ impl App {
         self.platform.asked = false;
         // A WebGPU device lost (its `lost` promise, through wgpu's callback): a new one
         // can be asked for at once. A lost WebGL context waits for the browser's restore.
-        if self.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost()) {
+        // While away the old device is left alone: polled after a restore, its fences
+        // belong to no context WebGL knows.
+        if self.platform.away.is_none() && self.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost())
+        {
             self.gpu_went_away("its WebGPU device was lost");
             self.ask_for_new_gpu();
         }
