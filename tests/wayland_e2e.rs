@@ -177,18 +177,5 @@ fn a_lost_gpu_device_is_made_again_on_wayland() {
     let colours = colours(&shot, None);
     assert!(colours > 500, "{colours} colours after the loss");
     // The recording, the loss inside it, replays to the state it recorded.
-    let report = support::json_of(&[
-        "lab",
-        "--replay",
-        recording.to_str().unwrap(),
-        "--format",
-        "json",
-        "--strategy",
-        "catch-up",
-    ]);
-    let rows = report["rows"].as_array().unwrap();
-    assert!(
-        !rows.is_empty() && rows.iter().all(|r| r["matches"] == true),
-        "{report}"
-    );
+    support::replays_in_the_lab(&recording, "catch-up");
 }

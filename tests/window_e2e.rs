@@ -396,18 +396,8 @@ fn a_recorded_run_replays_to_the_same_state() {
     assert_eq!(replay.ship_offset_px, Some(0.0));
 
     // And headless on every machine under the fixed-step strategies.
-    let report = json_of(&[
-        "lab",
-        "--replay",
-        recording.to_str().unwrap(),
-        "--format",
-        "json",
-        "--strategy",
-        "catch-up,interpolated,fixed-sleep",
-    ]);
-    let rows = report["rows"].as_array().unwrap();
+    let rows = support::replays_in_the_lab(&recording, "catch-up,interpolated,fixed-sleep");
     assert_eq!(rows.len(), 18, "six profiles, three strategies");
-    assert!(rows.iter().all(|r| r["matches"] == true), "{report}");
 }
 
 #[test]

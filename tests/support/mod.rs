@@ -242,6 +242,26 @@ impl App {
     }
 }
 
+/// `looplab lab --replay` of `recording` under `strategies` (comma-separated): the rows,
+/// each of which must have replayed to the state it recorded.
+pub fn replays_in_the_lab(recording: &Path, strategies: &str) -> Vec<serde_json::Value> {
+    let report = json_of(&[
+        "lab",
+        "--replay",
+        recording.to_str().unwrap(),
+        "--format",
+        "json",
+        "--strategy",
+        strategies,
+    ]);
+    let rows = report["rows"].as_array().cloned().unwrap_or_default();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r["matches"] == true),
+        "{report}"
+    );
+    rows
+}
+
 /// Reads a `--frame-log` file.
 pub fn frame_log(path: &Path) -> looplab::session::frame::FrameLog {
     let text = std::fs::read_to_string(path)

@@ -181,15 +181,13 @@ fn check_the_gpu_comes_back(browser: &Browser, gpu: Gpu, canvas: (u32, u32, u32,
                 std::fs::write(std::path::Path::new(&dir).join("gpu-away.png"), &shot).unwrap();
             }
             let picture = Picture::from_png(&shot).unwrap();
-            let gold = (canvas.0..canvas.0 + canvas.2)
-                .flat_map(|x| (canvas.1 + 330..canvas.1 + 390).map(move |y| (x, y)))
-                .filter(|&(x, y)| {
-                    let c = picture.at(x, y);
-                    c.iter()
-                        .zip([255u8, 210, 90])
-                        .all(|(&a, b)| a.abs_diff(b) <= 40)
-                })
-                .count();
+            let gold = gold_pixels(
+                &picture,
+                (
+                    canvas.0..canvas.0 + canvas.2,
+                    canvas.1 + 330..canvas.1 + 390,
+                ),
+            );
             assert!(gold > 200, "the line over the canvas: {gold} gold pixels");
             let still = browser.stats().unwrap();
             assert_eq!(still["gpu_away"], true, "{still}");
@@ -314,6 +312,24 @@ fn check_a_resized_page(browser: &Browser) {
     }
 }
 
+/// Pixels of `picture` within `area` (columns, rows) in the tour's and the notices' gold
+/// (255, 210, 90), give or take a blend.
+fn gold_pixels(
+    picture: &Picture,
+    (columns, rows): (std::ops::Range<u32>, std::ops::Range<u32>),
+) -> usize {
+    columns
+        .flat_map(|x| rows.clone().map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            picture
+                .at(x, y)
+                .iter()
+                .zip([255u8, 210, 90])
+                .all(|(&a, b)| a.abs_diff(b) <= 40)
+        })
+        .count()
+}
+
 /// The two tests run on threads of one process; each browser renders in software on the
 /// machine's cores, so they take turns.
 fn one_browser_at_a_time() -> std::sync::MutexGuard<'static, ()> {
@@ -358,15 +374,10 @@ fn check_the_page(gpu: Gpu) {
         drawn * 100.0
     );
     // The tour's stop heads the panel, in its gold.
-    let gold = (canvas.0 + 16..canvas.0 + 316)
-        .flat_map(|x| (canvas.1 + 16..canvas.1 + 36).map(move |y| (x, y)))
-        .filter(|&(x, y)| {
-            let c = picture.at(x, y);
-            c.iter()
-                .zip([255u8, 210, 90])
-                .all(|(&a, b)| a.abs_diff(b) <= 40)
-        })
-        .count();
+    let gold = gold_pixels(
+        &picture,
+        (canvas.0 + 16..canvas.0 + 316, canvas.1 + 16..canvas.1 + 36),
+    );
     assert!(gold > 30, "the tour's heading: {gold} gold pixels");
     // Around the canvas, the page's own background: the picture is the canvas's.
     assert_eq!(
