@@ -227,8 +227,13 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
         };
         let mut standings = vec![
             StopStatus::Watching,
-            StopStatus::Seen(Duration::from_secs_f64(9.9), figure),
+            StopStatus::Seen(Duration::from_secs_f64(9.9), figure.clone()),
         ];
+        if stop.tries.is_some() {
+            // The hint tried: watching for what it promises, then seen (a figure as long).
+            standings.push(StopStatus::Trying);
+            standings.push(StopStatus::Tried(Duration::from_secs_f64(9.9), figure));
+        }
         for machine in verdicts {
             let mut tour = tour.clone();
             let figures = Figures {
@@ -242,13 +247,14 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
         }
         let setup = &stop.setup;
         for standing in &standings {
-            for help in [false, true] {
+            for (help, everything) in [(false, false), (true, false), (false, true), (true, true)] {
                 let knobs = Knobs {
                     present: looplab::session::queue::PresentMode::for_vsync(setup.vsync),
                     update_cost: setup.update_cost,
                     render_cost: setup.render_cost,
                     compare: setup.compare,
                     help,
+                    everything,
                     ..Knobs::default()
                 };
                 let screen = Screen {
@@ -264,8 +270,25 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
                         "{}: the panel heads with the stop",
                         stop.id
                     );
+                    // The rows the stop is about are on screen, the others only with A.
+                    for row in stop.rows {
+                        assert!(
+                            texts.iter().any(|t| t.text == *row),
+                            "{}: its row {row:?}",
+                            stop.id
+                        );
+                    }
+                    let rows_shown = texts.iter().filter(|t| t.text == "frame deltas").count();
+                    let expected = usize::from(
+                        (everything && setup.compare.is_none())
+                            || stop.rows.contains(&"frame deltas"),
+                    );
+                    assert_eq!(rows_shown, expected, "{}: everything {everything}", stop.id);
                     all.extend(faults(&texts).into_iter().map(|f| {
-                        format!("{} ({standing:?}, help {help}) at {size:?}: {f}", stop.id)
+                        format!(
+                            "{} ({standing:?}, help {help}, everything {everything}) at {size:?}: {f}",
+                            stop.id
+                        )
                     }));
                 }
             }

@@ -32,6 +32,7 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
     );
     xvfb.wait_for_window();
     let mut report = Vec::new();
+    let mut tried = Vec::new();
     for (i, stop) in stops.iter().enumerate() {
         let began = Instant::now();
         let ends = [
@@ -69,12 +70,59 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
         // The stop's heading, in gold, leads the panel.
         let gold = picture.count((16, 16, 316, 36), [255, 210, 90], 40);
         report.push((stop.id, gold));
+        // The hint's keys, pressed as it names them: what it promises must show.
+        if let Some(tries) = stop.tries.filter(|_| !NOT_ON_XVFB.contains(&stop.id)) {
+            let keys: Vec<String> = tries.keys.iter().map(|k| xdotool_name(k)).collect();
+            for key in &keys {
+                xvfb.keys(&[key.as_str()]);
+            }
+            let line = format!("tour: {} tried, and", stop.id);
+            let began = Instant::now();
+            let shown = (0..)
+                .map(|n| {
+                    if stop.person == Person::TapsArrows {
+                        xvfb.keys(&[if n % 2 == 0 { "Right" } else { "Left" }]);
+                    }
+                    app.wait_for_lines(&[&line], 1, Duration::from_millis(370))
+                })
+                .find(|&shown| shown || began.elapsed() > limit)
+                .unwrap_or(false);
+            tried.push((stop.id, keys.join(" "), shown));
+        }
         if i + 1 < stops.len() {
             xvfb.keys(&["Return"]);
         }
     }
-    xvfb.keys(&["BackSpace", "End", "Escape"]);
+    // Enter at the last stop says the tour is over; End gives back what the tour found.
+    xvfb.keys(&["Return"]);
+    assert!(
+        app.wait_for_lines(&["tour: that was the last stop"], 1, Duration::from_secs(5)),
+        "{}",
+        app.log()
+    );
+    xvfb.keys(&["End"]);
+    assert!(
+        app.wait_for_lines(
+            &["tour: left; your settings are back (interpolated"],
+            1,
+            Duration::from_secs(5)
+        ),
+        "{}",
+        app.log()
+    );
+    xvfb.keys(&["Escape"]);
     let log = app.finish(Duration::from_secs(60));
+    for (id, keys, shown) in &tried {
+        eprintln!(
+            "{id:<24} pressed {keys:<18} {}",
+            if *shown { "shown" } else { "NOT shown" }
+        );
+    }
+    let not_shown: Vec<_> = tried.iter().filter(|t| !t.2).collect();
+    assert!(
+        tried.len() >= 8 && not_shown.is_empty(),
+        "a hint's keys did not show what it promises: {not_shown:?}\n{log}"
+    );
     assert!(
         report.iter().all(|&(_, gold)| gold > 30),
         "each stop's heading on screen: {report:?}"
@@ -102,4 +150,13 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
         }
     }
     assert!(missed.is_empty(), "claims not seen: {missed:?}\n{log}");
+}
+
+/// A key as the help names it (`Shift+R`, `M`, `F6`), as xdotool names it.
+fn xdotool_name(key: &str) -> String {
+    match key.strip_prefix("Shift+") {
+        Some(k) => format!("shift+{}", k.to_lowercase()),
+        None if key.len() == 1 => key.to_lowercase(),
+        None => key.to_string(),
+    }
 }

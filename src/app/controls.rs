@@ -11,8 +11,8 @@ use crate::app::keys::{self, Action};
 use crate::lab::compare::Preset;
 use crate::session::Session;
 use crate::session::queue::{DEFAULT_LATENCY, LATENCIES, PresentMode};
-use crate::session::ship_input::Button;
 use crate::session::ship_input::Direction;
+use crate::session::ship_input::{Button, InputMode};
 use crate::text::settings::{
     Cap, DeltaKind, MaxUpdates as MaxUpdatesText, describe_settings, format_duration,
 };
@@ -58,6 +58,8 @@ pub struct Knobs {
     pub overlay: bool,
     /// The loop's timeline strip.
     pub timeline: bool,
+    /// On the tour, the whole screen rather than the stop's region and figures alone (A).
+    pub everything: bool,
     /// Compare mode's preset, while it is on.
     pub compare: Option<Preset>,
     /// The lane the strategy and loop keys act on in compare mode; `None`: all of them.
@@ -78,6 +80,7 @@ impl Default for Knobs {
             help: false,
             overlay: true,
             timeline: true,
+            everything: false,
             compare: None,
             selected_lane: None,
             capture: None,
@@ -122,7 +125,8 @@ impl Effect {
 pub struct Controls {
     session: Session,
     pub knobs: Knobs,
-    initial: (Strategy, LoopSettings, Knobs, usize),
+    /// What the run started with, for 0 (reset).
+    initial: Snapshot,
     /// The preset compare mode turns on with.
     last_preset: Preset,
     /// The display's refresh rate, which snapped deltas snap to.
@@ -140,7 +144,13 @@ impl Controls {
     ) -> Self {
         Self {
             session: Session::new(strategy, settings.clone(), world),
-            initial: (strategy, settings, knobs.clone(), world.bullets),
+            initial: Snapshot {
+                strategy,
+                settings,
+                knobs: knobs.clone(),
+                bullets: world.bullets,
+                input: InputMode::default(),
+            },
             last_preset: knobs.compare.unwrap_or(Preset::FredAndGeorge),
             knobs,
             display: Rate::SIXTY_HZ,
@@ -164,7 +174,7 @@ impl Controls {
                 s.delta_mode = DeltaMode::Snapped { refresh, tolerance };
             }
         };
-        resnap(&mut self.initial.1);
+        resnap(&mut self.initial.settings);
         let mut settings = self.settings().clone();
         resnap(&mut settings);
         self.session.set_settings(settings);
@@ -321,7 +331,7 @@ impl Controls {
             // The knobs' keys, applied above.
             NextPresentMode | FrameLatency | ToggleJustInTime | UpdateCost(_) | RenderCost(_)
             | Stall | ToggleGhosts | ToggleHelp | ToggleOverlay | ToggleTimeline
-            | ToggleCompare | ComparePreset(_) => Effect::default(),
+            | ToggleEverything | ToggleCompare | ComparePreset(_) => Effect::default(),
         }
     }
 
@@ -363,6 +373,7 @@ impl Controls {
             ToggleHelp => toggle(&mut knobs.help, "help"),
             ToggleOverlay => toggle(&mut knobs.overlay, "overlay"),
             ToggleTimeline => toggle(&mut knobs.timeline, "timeline"),
+            ToggleEverything => toggle(&mut knobs.everything, "tour: the whole screen"),
             ToggleCompare => {
                 knobs.compare = match knobs.compare {
                     Some(_) => None,
@@ -386,17 +397,61 @@ impl Controls {
     /// 0: every knob, the strategy, the loop's settings and the bullet count back to what
     /// the run started with.
     fn reset(&mut self) -> Effect {
-        let (strategy, settings, knobs, bullets) = self.initial.clone();
+        let mut effect = self.restore(&self.initial.clone());
+        effect.log = Some("reset: every knob back to its start value".to_string());
+        effect
+    }
+
+    /// What is set now, to [`Controls::restore`] later (the tour keeps what it found).
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            strategy: self.strategy(),
+            settings: self.settings().clone(),
+            knobs: self.knobs.clone(),
+            bullets: self.session.world().bullets.len(),
+            input: self.session.controls().mode(),
+        }
+    }
+
+    /// Puts back everything `snapshot` holds. The measures start afresh, whether or not the
+    /// strategy changes.
+    pub fn restore(&mut self, snapshot: &Snapshot) -> Effect {
+        let Snapshot {
+            strategy,
+            settings,
+            knobs,
+            bullets,
+            input,
+        } = snapshot.clone();
         let swapchain_changed =
             (knobs.present, knobs.latency) != (self.knobs.present, self.knobs.latency);
         let mut effect = self.set_strategy(strategy);
+        if !effect.strategy_changed {
+            // The same strategy: its measures (darts, energy, the metronome's gap) still
+            // start afresh.
+            self.session.set_strategy(strategy);
+        }
         self.session.set_settings(settings);
+        if let Some(p) = knobs.compare {
+            self.last_preset = p;
+        }
         self.knobs = knobs;
         self.session.set_bullet_count(bullets);
-        effect.log = Some("reset: every knob back to its start value".to_string());
+        self.session.set_input_mode(input);
         effect.swapchain_changed = swapchain_changed;
         effect
     }
+}
+
+/// Everything a person sets: the strategy, the loop's settings, the knobs, the bullet count
+/// and how updates read the keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub strategy: Strategy,
+    pub settings: LoopSettings,
+    pub knobs: Knobs,
+    pub bullets: usize,
+    pub input: InputMode,
 }
 
 /// The loop settings `action` asks for, from `current`, and the line that says so; `None`
@@ -546,7 +601,6 @@ fn step_cycle(values: &[u32], current: u32, up: bool) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::ship_input::InputMode;
 
     fn controls() -> Controls {
         Controls::new(

@@ -53,9 +53,37 @@ pub enum Action {
     TourNext,
     /// The tour's previous stop.
     TourPrevious,
-    /// Leave the tour (the loop stays as the stop set it).
+    /// Leave the tour (the settings it found come back).
     TourLeave,
+    /// On the tour: the whole screen, or only what the stop is about.
+    ToggleEverything,
     Quit,
+}
+
+impl Action {
+    /// Whether the action changes how the loop runs (its strategy, settings, costs,
+    /// present mode, input or compare mode), rather than what is shown or the ship.
+    pub fn changes_the_loop(self) -> bool {
+        matches!(
+            self,
+            SelectStrategy(_)
+                | NextStrategy
+                | UpdateRate(_)
+                | FrameCap(_)
+                | NextPresentMode
+                | FrameLatency
+                | ToggleJustInTime
+                | NextDelta
+                | MaxUpdates(_)
+                | UpdateCost(_)
+                | RenderCost(_)
+                | TimeScale(_)
+                | ToggleInputMode
+                | ToggleCompare
+                | ComparePreset(_)
+                | ResetKnobs
+        )
+    }
 }
 
 /// A key, and whether Shift must be held for this entry (a Shift entry wins over the plain
@@ -90,13 +118,14 @@ use Strategy as S;
 /// The key table, in the order the help shows it.
 pub const BINDINGS: &[Binding] = &[
     Binding {
-        label: "Enter / Bksp / End",
-        does: "the guided tour: start it or go on / back a stop / leave it",
+        label: "Enter / Bksp / End / A",
+        does: "the guided tour: start it or go on / back a stop / leave it / the whole screen, or the stop's part alone",
         keys: &[
             (key(K::Enter), TourNext),
             (key(K::NumpadEnter), TourNext),
             (key(K::Backspace), TourPrevious),
             (key(K::End), TourLeave),
+            (key(K::KeyA), ToggleEverything),
         ],
     },
     Binding {
@@ -294,6 +323,29 @@ pub fn action_for(code: KeyCode, shift_held: bool) -> Option<Action> {
     shifted.or_else(|| find(key(code)))
 }
 
+/// The key a hint names as the help writes it (`R`, `Shift+R`, `4`, `F6`): one of the
+/// table's, with Shift held or not.
+pub fn key_named(name: &str) -> Option<Key> {
+    let (shift, name) = match name.strip_prefix("Shift+") {
+        Some(rest) => (true, rest),
+        None => (false, name),
+    };
+    let spoken = |code: KeyCode| {
+        let debug = format!("{code:?}");
+        let short = debug
+            .strip_prefix("Key")
+            .or_else(|| debug.strip_prefix("Digit"))
+            .unwrap_or(&debug);
+        short == name
+    };
+    BINDINGS
+        .iter()
+        .flat_map(|b| b.keys)
+        .map(|(k, _)| k.code)
+        .find(|&code| spoken(code))
+        .map(|code| Key { code, shift })
+}
+
 /// The way `code` steers the ship, if it does (for key releases, which end a steer).
 pub fn steer_direction(code: KeyCode) -> Option<Direction> {
     match action_for(code, false) {
@@ -435,6 +487,7 @@ mod tests {
             TourNext => 26,
             TourPrevious => 27,
             TourLeave => 28,
+            ToggleEverything => 31,
         }
     }
 
@@ -447,7 +500,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..31).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..32).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)
@@ -466,11 +519,11 @@ mod tests {
 
     #[test]
     fn the_readme_shows_this_key_table() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/keys.md");
         let table = markdown_table();
         assert!(
             readme.contains(&table),
-            "README.md's key table differs from keys::BINDINGS; it should read:\n{table}"
+            "docs/keys.md's key table differs from keys::BINDINGS; it should read:\n{table}"
         );
     }
 }

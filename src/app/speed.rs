@@ -63,7 +63,7 @@ pub fn speed_warning(summary: &StatsSummary, session: &Session) -> Option<String
     let relative = summary.ratio / expected;
     if relative < 0.9 {
         Some(format!(
-            "game running slow: {:.0}% of {}",
+            "game running slow: {:.0}% of {} over the last second",
             relative * 100.0,
             if expected == 1.0 {
                 "real time".to_string()
@@ -73,7 +73,7 @@ pub fn speed_warning(summary: &StatsSummary, session: &Session) -> Option<String
         ))
     } else if relative > 1.1 {
         Some(format!(
-            "game running fast: {:.1}x real time",
+            "game running fast: {:.1}x real time over the last second",
             summary.ratio
         ))
     } else {

@@ -370,7 +370,7 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
         return Ok(strategy);
     }
     t.parse()
-        .map_err(|e: looplab_timing::TimingError| e.to_string())
+        .map_err(|e: looplab_timing::TimingError| format!("{e} (or its key in the window, 1 to 8)"))
 }
 
 impl AppArgs {
@@ -395,6 +395,7 @@ impl AppArgs {
                 help: false,
                 overlay: !self.hide_overlay,
                 timeline: !self.hide_timeline,
+                everything: false,
                 compare: if self.lanes.is_empty() {
                     self.compare
                 } else {
@@ -439,7 +440,7 @@ fn parse_on_off(s: &str) -> Result<bool, String> {
 pub struct LabArgs {
     #[command(subcommand)]
     pub command: Option<LabCommand>,
-    /// Strategies to run, comma-separated (default: all six).
+    /// Strategies to run, comma-separated (default: every strategy, 1 to 8 as the window numbers them).
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_strategy)]
     pub strategy: Vec<Strategy>,
     /// Hardware profiles: built-in names, comma-separated, or a custom
@@ -624,4 +625,20 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err(format!("must be at most 86400 seconds (a day), got {s}"));
     }
     Ok(Duration::from_secs_f64(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_strategy_is_named_by_id_or_key_and_a_wrong_one_says_both() {
+        assert_eq!(parse_strategy("4"), Ok(Strategy::CatchUp));
+        assert_eq!(parse_strategy("catch-up"), Ok(Strategy::CatchUp));
+        let e = parse_strategy("9").unwrap_err();
+        assert!(
+            e.contains("unknown strategy") && e.contains("1 to 8"),
+            "{e}"
+        );
+    }
 }

@@ -86,6 +86,18 @@ impl Preset {
 
     /// Its lanes (none for `Custom`: the caller has them).
     pub fn lanes(self) -> Vec<LaneSpec> {
+        // Each lesson is told at the update rate it needs, whatever the window's is: a
+        // 60 Hz step on 60 Hz displays, or 10 Hz where the render ticks show their step.
+        let mut lanes = self.lanes_at_any_rate();
+        if self != Preset::Custom {
+            for lane in &mut lanes {
+                lane.update_rate.get_or_insert(Rate::SIXTY_HZ);
+            }
+        }
+        lanes
+    }
+
+    fn lanes_at_any_rate(self) -> Vec<LaneSpec> {
         let profile = |name: &str| {
             Profile::builtin()
                 .into_iter()
@@ -685,6 +697,27 @@ mod tests {
                 .unwrap_err()
                 .contains("fred-and-george")
         );
+    }
+
+    #[test]
+    fn a_preset_runs_at_the_update_rate_its_lesson_needs_whatever_the_windows() {
+        let ten = LoopSettings::default().with_update_rate(Rate::hz(10.0).unwrap());
+        let world = WorldConfig {
+            seed: 1,
+            bullets: 10,
+        };
+        for preset in Preset::ALL {
+            let c = Compare::new(preset, &ten, &world, Duration::ZERO);
+            let wanted = if preset == Preset::RenderTicks {
+                10.0
+            } else {
+                60.0
+            };
+            for lane in &c.lanes {
+                let hz = lane.session().settings().update_rate.as_hz();
+                assert!((hz - wanted).abs() < 1e-9, "{preset:?}: {hz} UPS");
+            }
+        }
     }
 
     #[test]

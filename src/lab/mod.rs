@@ -86,6 +86,22 @@ pub fn run_groups(configs: &[Vec<RunConfig>]) -> Vec<RunResult> {
     })
 }
 
+/// The report's first line: the loop's settings, the ways deltas are read in its rows (not
+/// the settings' own delta mode, which each row replaces), and the world.
+fn header(options: &LabOptions) -> String {
+    let settings = options
+        .settings
+        .clone()
+        .with_delta_mode(looplab_timing::DeltaMode::Measured);
+    let deltas: Vec<String> = options.deltas.iter().map(DeltaKind::to_string).collect();
+    format!(
+        "{}, deltas {}, {}",
+        describe_settings(&settings),
+        deltas.join(" / "),
+        options.world
+    )
+}
+
 /// Runs every strategy on every profile. Strategies run on separate threads; each run is
 /// deterministic, so the report is the same whatever the scheduling.
 pub fn run_lab(options: &LabOptions) -> LabReport {
@@ -129,14 +145,31 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
         .and_then(|g| g.first())
         .map_or(options.checkpoint, RunConfig::aligned_checkpoint);
     LabReport::new(
-        format!(
-            "{}, {}",
-            describe_settings(&options.settings),
-            options.world
-        ),
+        header(options),
         options.duration.as_secs_f64(),
         checkpoint.as_secs_f64(),
         options.profiles.clone(),
         results,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_the_deltas_its_rows_ran_not_the_settings_default() {
+        let mut options = LabOptions::default();
+        // The settings' own delta mode is synced by default; the rows run measured.
+        assert!(describe_settings(&options.settings).contains("deltas synced"));
+        options.deltas = vec![DeltaKind::Measured];
+        let h = header(&options);
+        assert!(
+            h.contains("deltas measured") && !h.contains("synced"),
+            "{h}"
+        );
+        options.deltas = vec![DeltaKind::Measured, DeltaKind::Synced];
+        let h = header(&options);
+        assert!(h.contains("deltas measured / synced"), "{h}");
+    }
 }

@@ -50,6 +50,43 @@ pub struct Session {
     /// The render tick's copy of the world, run one more update to the present, when the
     /// last frame's view is a prediction. The real world never sees that update.
     prediction: Option<World>,
+    /// Where the world's running counts stood when the strategy was last chosen, so the
+    /// captions measure the strategy that runs now, not the ones before it.
+    since: Baseline,
+}
+
+/// The world's running measures at a moment: its game time, the darts' counts and the
+/// balls' energy. The world keeps counting from its start (its state hash covers the
+/// counts); what a caption shows is counted from a baseline.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Baseline {
+    game: Duration,
+    hits: u64,
+    tunnels: u64,
+    energy: f64,
+}
+
+impl Baseline {
+    fn of(world: &World) -> Self {
+        Self {
+            game: world.time(),
+            hits: world.darts.hits,
+            tunnels: world.darts.tunnels,
+            energy: world.balls.energy(),
+        }
+    }
+}
+
+/// The world's measures since the strategy was last chosen, as the captions give them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinceChosen {
+    /// Game time they span.
+    pub game: Duration,
+    /// Darts that reached the wall, and those of them that went through.
+    pub darts: u64,
+    pub tunnels: u64,
+    /// The balls' relative change of energy: 0 is perfect.
+    pub energy_drift: f64,
 }
 
 impl Session {
@@ -66,7 +103,14 @@ impl Session {
             controls: ShipControls::default(),
             script: None,
             prediction: None,
+            since: Baseline::default(),
         }
+        .with_baseline()
+    }
+
+    fn with_baseline(mut self) -> Self {
+        self.since = Baseline::of(&self.world);
+        self
     }
 
     /// Starts the frame at `now`: plans it and runs its updates, calling `before_update`
@@ -304,6 +348,24 @@ impl Session {
         self.stats.clear();
         self.reference = self.planner.game_now();
         self.hitches = Duration::ZERO;
+        self.since = Baseline::of(&self.world);
+    }
+
+    /// The darts' counts and the balls' energy drift since the strategy was last chosen (a
+    /// change of strategy, a tour stop or a reset starts them afresh).
+    pub fn since_chosen(&self) -> SinceChosen {
+        let now = Baseline::of(&self.world);
+        let tunnels = now.tunnels.saturating_sub(self.since.tunnels);
+        SinceChosen {
+            game: now.game.saturating_sub(self.since.game),
+            darts: now.hits.saturating_sub(self.since.hits) + tunnels,
+            tunnels,
+            energy_drift: if self.since.energy == 0.0 {
+                0.0
+            } else {
+                (now.energy - self.since.energy) / self.since.energy
+            },
+        }
     }
 
     /// While paused: lets the next frame run exactly one update.
@@ -381,6 +443,49 @@ mod tests {
             }
         }
         (s, hash_at_100)
+    }
+
+    #[test]
+    fn the_captions_measures_start_afresh_when_the_strategy_is_chosen() {
+        // A variable step on 80 ms frames sends darts through the wall; catch-up's fixed
+        // step after it sends none, and its counts do not inherit the variable step's.
+        let mut s = Session::new(
+            Strategy::Variable,
+            LoopSettings::default(),
+            &WorldConfig {
+                seed: 3,
+                bullets: 10,
+            },
+        );
+        let mut clock = ManualClock::default();
+        let mut run_for = |s: &mut Session, seconds: u64, cost: Duration| {
+            let until = clock.now() + Duration::from_secs(seconds);
+            while clock.now() < until {
+                s.frame(clock.now(), |_, _| {});
+                clock.advance(cost);
+            }
+        };
+        run_for(&mut s, 6, Duration::from_millis(80));
+        let variable = s.since_chosen();
+        assert!(variable.tunnels > 0, "{variable:?}");
+        assert!(variable.energy_drift.abs() > 0.01, "{variable:?}");
+        s.set_strategy(Strategy::CatchUp);
+        let fresh = s.since_chosen();
+        assert_eq!(
+            (fresh.darts, fresh.tunnels, fresh.game),
+            (0, 0, Duration::ZERO)
+        );
+        assert_eq!(fresh.energy_drift, 0.0);
+        run_for(&mut s, 6, Duration::from_millis(5));
+        let fixed = s.since_chosen();
+        assert!(fixed.darts > 0 && fixed.tunnels == 0, "{fixed:?}");
+        assert!(
+            fixed.energy_drift.abs() < variable.energy_drift.abs(),
+            "{fixed:?}"
+        );
+        assert!(fixed.game >= Duration::from_secs(5), "{fixed:?}");
+        // The world itself still counts from its start.
+        assert_eq!(s.world().darts.tunnels, variable.tunnels);
     }
 
     #[test]

@@ -28,8 +28,14 @@ pub struct FigureTracker {
     recent: VecDeque<Shown>,
     last_drawn: Option<Duration>,
     most_updates: u32,
-    /// From the last picture: the wall-clock marker's lead, game time, and darts' counts.
+    /// From the last picture: the wall-clock marker's lead (less its lead at the first
+    /// picture, so a gap an earlier stop left is not this one's), game time, and darts'
+    /// counts.
     behind_ms: f64,
+    behind_at_start: Option<f64>,
+    most_overshoot_px: f32,
+    /// Times the figures began again after a hitch.
+    hitches: u32,
     game_now: Duration,
     darts: (u64, u64),
     taps: Taps,
@@ -114,24 +120,50 @@ impl FigureTracker {
             last_drawn: None,
             most_updates: 0,
             behind_ms: 0.0,
+            behind_at_start: None,
+            most_overshoot_px: 0.0,
+            hitches: 0,
             game_now: Duration::ZERO,
             darts: (0, 0),
             taps: Taps::default(),
         }
     }
 
+    /// Hitches after which the figures begin again; any more and they count as they come,
+    /// so a machine that keeps stalling still ends its stops.
+    const HITCHES_FORGIVEN: u32 = 3;
+
+    /// Figures from `now` on that count every frame, hitches too: what a person's change
+    /// to the loop shows (a spiral of death is all hitches).
+    pub fn counting_hitches(now: Duration) -> Self {
+        Self {
+            hitches: Self::HITCHES_FORGIVEN,
+            ..Self::new(now, Need::Nothing)
+        }
+    }
+
     /// A picture shown at `shown`, planned as `plan`, of `session`'s world, its frame begun
     /// after the loop slept `waited` of its own accord. A picture given again (the window's
     /// frames outnumber a lane's) counts once.
+    ///
+    /// A frame the loop clamped (a hitch: a start-up's shader compile, a stall) is no part
+    /// of what a claim is watched on: the figures begin again after it, and `true` says so,
+    /// for the stop's time to begin again too.
     pub fn picture(
         &mut self,
         shown: Duration,
         plan: &FramePlan,
         session: &Session,
         waited: Duration,
-    ) {
+    ) -> bool {
         if self.recent.back().is_some_and(|p| p.at == shown) {
-            return;
+            return false;
+        }
+        if !plan.clamped.is_zero() && self.hitches < Self::HITCHES_FORGIVEN {
+            let hitches = self.hitches + 1;
+            *self = Self::new(shown, self.need);
+            self.hitches = hitches;
+            return true;
         }
         let darts = &session.world().darts;
         let counts = (darts.hits, darts.tunnels);
@@ -168,10 +200,15 @@ impl FigureTracker {
             self.recent.pop_front();
         }
         self.most_updates = self.most_updates.max(plan.updates);
-        self.behind_ms = (session.reference().as_secs_f64() - drawn.as_secs_f64()) * 1e3;
+        if let Some(p) = self.recent.back() {
+            self.most_overshoot_px = self.most_overshoot_px.max(p.overshoot_px);
+        }
+        let behind = (session.reference().as_secs_f64() - drawn.as_secs_f64()) * 1e3;
+        self.behind_ms = behind - *self.behind_at_start.get_or_insert(behind);
         self.game_now = plan.game_now;
         self.darts = counts;
         self.taps = taps;
+        false
     }
 
     /// The figures at `now`: compare mode's lanes agree with the first as `others` say, and
@@ -226,6 +263,7 @@ impl FigureTracker {
             }),
             metronome_error_px: most(|p| p.error_px),
             overshoot_px: most(|p| p.overshoot_px),
+            most_overshoot_px: self.most_overshoot_px as f64,
             lane_delays_ms: delays
                 .iter()
                 .map(|d| d.map(|d| d.as_secs_f64() * 1e3))

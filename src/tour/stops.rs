@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use looplab_timing::Strategy;
 
-use super::{Focus, Need, Person, Setup, Stop, Watch};
+use super::{Focus, Need, Person, Setup, Stop, Try, Watch};
 use crate::lab::compare::Preset;
 use crate::session::ship_input::InputMode;
 use crate::text::settings::DeltaKind;
@@ -28,6 +28,18 @@ pub fn stops() -> Vec<Stop> {
     STOPS.to_vec()
 }
 
+/// The stops a browser page can show. A page never draws faster than its display (the
+/// browser calls it once a refresh), so "as fast as you can" there is the display's rate:
+/// the tour's "Who owns the loop?" says so, and a page's tour does not open on a claim it
+/// cannot show.
+pub fn for_a_page() -> Vec<Stop> {
+    STOPS
+        .iter()
+        .filter(|s| s.id != "as-fast-as-you-can")
+        .cloned()
+        .collect()
+}
+
 /// The stops as a table: the tour's script, data rather than code.
 static STOPS: [Stop; 17] = [
     Stop {
@@ -41,7 +53,9 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        rows: &["FPS / UPS", "game / real"],
         hint: "watch the metronome leave the wall-clock marker behind",
+        tries: None,
         watch: Watch::GameAhead {
             at_least_ms: 1000.0,
         },
@@ -63,7 +77,9 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        rows: &["FPS / UPS", "game / real", "last frame ms"],
         hint: "the metronome and the marker stay together; the timeline shows the naps",
+        tries: None,
         watch: Watch::InStep {
             within_ms: 50.0,
             for_seconds: 3.0,
@@ -85,7 +101,15 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
-        hint: "press R to take the weak GPU away: the game comes back to real time",
+        rows: &["FPS / UPS", "game / real", "sim. load"],
+        hint: "press Shift+R twice for a 10 ms GPU: the game keeps to real time again (it never wins back what it lost)",
+        tries: Some(Try {
+            keys: &["Shift+R", "Shift+R"],
+            shows: Watch::InStep {
+                within_ms: 50.0,
+                for_seconds: 3.0,
+            },
+        }),
         watch: Watch::GameBehind {
             at_least_ms: 1000.0,
         },
@@ -106,7 +130,12 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Wall,
-        hint: "press R to take the weak GPU away: short steps, and the wall holds",
+        rows: &["FPS / UPS", "this frame", "sim. load"],
+        hint: "press Shift+R twice for a 10 ms GPU: shorter steps, and the wall holds",
+        tries: Some(Try {
+            keys: &["Shift+R", "Shift+R"],
+            shows: Watch::WallHolds { darts_at_least: 20 },
+        }),
         watch: Watch::Tunnels { at_least: 0.25 },
         person: Person::Watches,
         limit: TEN_SECONDS,
@@ -125,7 +154,12 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Lanes,
+        rows: &[],
         hint: "press F6: the same two machines with a fixed step stay identical",
+        tries: Some(Try {
+            keys: &["F6"],
+            shows: Watch::LanesInStep { to_seconds: 3.0 },
+        }),
         watch: Watch::LanesDiverge,
         person: Person::Watches,
         limit: TEN_SECONDS,
@@ -145,7 +179,9 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        rows: &["FPS / UPS", "this frame", "game / real", "sim. load"],
         hint: "the metronome jumps a tenth of a second at a time; the next stop smooths it",
+        tries: None,
         watch: Watch::InStep {
             within_ms: 150.0,
             for_seconds: 3.0,
@@ -168,7 +204,14 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Stream,
+        rows: &["FPS / UPS", "this frame"],
         hint: "press 4 (catch-up): five pictures in six stand still; 5 brings it back",
+        tries: Some(Try {
+            keys: &["4"],
+            shows: Watch::Stutters {
+                still_at_least: 0.7,
+            },
+        }),
         watch: Watch::Smooth {
             still_at_most: 0.05,
         },
@@ -190,7 +233,12 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Balls,
-        hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation",
+        rows: &["FPS / UPS", "this frame", "drawn error"],
+        hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation: they stay inside",
+        tries: Some(Try {
+            keys: &["5"],
+            shows: Watch::StaysInside { for_seconds: 4.0 },
+        }),
         watch: Watch::Overshoots { at_least_px: 10.0 },
         person: Person::Watches,
         limit: TEN_SECONDS,
@@ -210,7 +258,14 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
-        hint: "press V for no vsync: the same loop races ahead",
+        rows: &["FPS / UPS", "game / real", "present"],
+        hint: "press V for no vsync: the same loop races ahead (not in a page, whose browser owns the loop)",
+        tries: Some(Try {
+            keys: &["V"],
+            shows: Watch::GameAhead {
+                at_least_ms: 1000.0,
+            },
+        }),
         watch: Watch::PacedAt {
             fps: 60,
             within_ms: 50.0,
@@ -235,7 +290,12 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Timeline,
+        rows: &["FPS / UPS", "last frame ms", "process CPU"],
         hint: "press 1 (uncapped): the grey naps leave the timeline and the process CPU climbs",
+        tries: Some(Try {
+            keys: &["1"],
+            shows: Watch::NoNaps,
+        }),
         watch: Watch::Naps {
             before_at_least: 0.9,
         },
@@ -257,7 +317,12 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Timeline,
-        hint: "press M for no cap: the frames stop coming (the spiral of death)",
+        rows: &["FPS / UPS", "game / real", "max updates", "sim. load"],
+        hint: "press M three times for no limit (10, 25, unlimited): the frames all but stop, the spiral of death",
+        tries: Some(Try {
+            keys: &["M", "M", "M"],
+            shows: Watch::FramesStop { below_fps: 6 },
+        }),
         watch: Watch::SlowsInsteadOfSpiralling {
             below: 0.9,
             most_updates: 5,
@@ -280,7 +345,9 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Timeline,
+        rows: &["FPS / UPS", "this frame"],
         hint: "on the timeline's game row, each white picture tick sits alpha of the way to the next update",
+        tries: None,
         watch: Watch::AlphaSweeps { fifths: 5 },
         person: Person::Watches,
         limit: TEN_SECONDS,
@@ -300,7 +367,9 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Lanes,
+        rows: &[],
         hint: "compare the first lane's doubles with the snapped and synced lanes'",
+        tries: None,
         watch: Watch::Doubles { at_least: 5 },
         person: Person::Watches,
         limit: TEN_SECONDS,
@@ -321,7 +390,12 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Stream,
+        rows: &["FPS / UPS", "ship delay"],
         hint: "tap an arrow key quickly a few times; press I for accumulated input: every tap counts",
+        tries: Some(Try {
+            keys: &["I"],
+            shows: Watch::NoTapLost { taps_at_least: 3 },
+        }),
         watch: Watch::TapsLost { at_least: 2 },
         person: Person::TapsArrows,
         limit: TEN_SECONDS,
@@ -341,7 +415,12 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        rows: &["FPS / UPS", "this frame", "drawn error"],
         hint: "press 5 for interpolation: the metronome trails its true place by a step",
+        tries: Some(Try {
+            keys: &["5"],
+            shows: Watch::Trails { at_least_px: 10.0 },
+        }),
         watch: Watch::OnTime { within_px: 1.0 },
         person: Person::Watches,
         limit: TEN_SECONDS,
@@ -360,7 +439,9 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Lanes,
+        rows: &[],
         hint: "steer the ship: both lanes take the keys, and stay in step",
+        tries: None,
         watch: Watch::LanesInStep { to_seconds: 3.0 },
         person: Person::Watches,
         limit: TEN_SECONDS,
@@ -380,7 +461,9 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Lanes,
+        rows: &[],
         hint: "steer the ship and compare the lanes' delays: 1, 2, 3 frames in flight, then just in time",
+        tries: None,
         watch: Watch::QueueDelays { per_frame_ms: 12.0 },
         person: Person::TapsArrows,
         limit: TEN_SECONDS,
@@ -392,6 +475,14 @@ static STOPS: [Stop; 17] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_opens_on_a_claim_it_can_show_and_keeps_every_other_stop() {
+        let page = for_a_page();
+        assert_eq!(page[0].id, "a-little-nap");
+        assert_eq!(page.len() + 1, stops().len());
+        assert!(page.iter().all(|s| s.id != "as-fast-as-you-can"));
+    }
 
     #[test]
     fn every_stop_has_its_words_and_a_unique_id() {

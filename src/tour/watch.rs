@@ -44,6 +44,8 @@ pub struct Figures {
     /// was at the game time they show, and a ball past a wall of its box, px.
     pub metronome_error_px: f64,
     pub overshoot_px: f64,
+    /// The most any picture drew a ball past a wall of its box since the stop began, px.
+    pub most_overshoot_px: f64,
     /// Taps of the arrows since the stop began, and those no update saw.
     pub taps_made: u64,
     pub taps_lost: u64,
@@ -107,6 +109,21 @@ pub enum Watch {
     /// time: each frame queued shows the steering at least `per_frame_ms` later, and just
     /// in time at least that much sooner than plain FIFO with 2.
     QueueDelays { per_frame_ms: f64 },
+    /// At least this many darts reached the wall, and none went through.
+    WallHolds { darts_at_least: u64 },
+    /// For a whole second, at least this share of the pictures stood still.
+    Stutters { still_at_least: f64 },
+    /// For this many seconds, no picture drew a ball past a wall of its box.
+    StaysInside { for_seconds: f64 },
+    /// For a whole second after two, no frame began after a sleep of the loop's own.
+    NoNaps,
+    /// The frames all but stop: after two seconds, fewer than this many a second.
+    FramesStop { below_fps: usize },
+    /// At least this many taps of the arrows, and every one reached the game.
+    NoTapLost { taps_at_least: u64 },
+    /// For a whole second, pictures drew the metronome at least this far from where it
+    /// truly was.
+    Trails { at_least_px: f64 },
 }
 
 impl Watch {
@@ -166,6 +183,45 @@ impl Watch {
                 )
             }),
             Watch::QueueDelays { per_frame_ms } => queue_delays_seen(f, per_frame_ms),
+            Watch::WallHolds { darts_at_least } => (f.darts >= darts_at_least
+                && f.tunnel_share == 0.0)
+                .then(|| format!("{} darts reached the wall and none went through", f.darts)),
+            Watch::Stutters { still_at_least } => {
+                (f.seconds >= 1.5 && f.fps > 0 && f.still_share >= still_at_least).then(|| {
+                    format!(
+                        "{:.0}% of {} pictures a second stand still",
+                        f.still_share * 100.0,
+                        f.fps
+                    )
+                })
+            }
+            Watch::StaysInside { for_seconds } => {
+                (f.seconds >= for_seconds && f.fps > 0 && f.most_overshoot_px < 1.0)
+                    .then(|| format!("{:.0} s and no ball drawn through a wall", f.seconds))
+            }
+            Watch::NoNaps => (f.seconds >= 2.0 && f.fps > 0 && f.napped_share == 0.0).then(|| {
+                format!(
+                    "{} frames a second, none after a nap: the loop never rests",
+                    f.fps
+                )
+            }),
+            Watch::FramesStop { below_fps } => (f.seconds >= 2.0 && f.fps < below_fps).then(|| {
+                format!(
+                    "{} pictures in the last second, up to {} updates in one frame",
+                    f.fps, f.most_updates
+                )
+            }),
+            Watch::NoTapLost { taps_at_least } => (f.taps_made >= taps_at_least
+                && f.taps_lost == 0)
+                .then(|| format!("all {} taps reached the game", f.taps_made)),
+            Watch::Trails { at_least_px } => {
+                (f.seconds >= 1.5 && f.fps > 0 && f.metronome_error_px >= at_least_px).then(|| {
+                    format!(
+                        "the metronome drawn up to {:.0} px behind where it truly is",
+                        f.metronome_error_px
+                    )
+                })
+            }
         }
     }
 
@@ -207,7 +263,8 @@ impl Watch {
                 below,
                 most_updates,
             } => format!(
-                "the game below {below:.2}x real time with frames still coming, at most {most_updates} updates a frame"
+                "the game below {:.0}% of real time with frames still coming, at most {most_updates} updates a frame",
+                below * 100.0
             ),
             Watch::AlphaSweeps { fifths } => {
                 format!("pictures drawn in {fifths} fifths of the step between updates")
@@ -222,6 +279,26 @@ impl Watch {
             Watch::QueueDelays { per_frame_ms } => format!(
                 "each frame in flight {per_frame_ms:.0} ms later, and just in time as much sooner"
             ),
+            Watch::WallHolds { darts_at_least } => {
+                format!("{darts_at_least} darts at the wall and none through it")
+            }
+            Watch::Stutters { still_at_least } => format!(
+                "at least {:.0}% of the pictures standing still",
+                still_at_least * 100.0
+            ),
+            Watch::StaysInside { for_seconds } => {
+                format!("{for_seconds:.0} s with no ball drawn through a wall")
+            }
+            Watch::NoNaps => "a second of frames with no nap before them".into(),
+            Watch::FramesStop { below_fps } => {
+                format!("fewer than {below_fps} pictures a second")
+            }
+            Watch::NoTapLost { taps_at_least } => {
+                format!("{taps_at_least} taps, every one reaching the game")
+            }
+            Watch::Trails { at_least_px } => {
+                format!("the metronome drawn {at_least_px:.0} px behind where it truly is")
+            }
         }
     }
 }
@@ -315,8 +392,11 @@ fn slows_seen(f: &Figures, below: f64, most_updates: u32) -> Option<String> {
         && f.most_updates <= most_updates)
         .then(|| {
             format!(
-                "the game runs at {:.2}x real time, {} frames a second, never over {} updates a frame",
-                f.game_per_real, f.fps, most_updates
+                "over the stop's {:.0} s the game ran at {:.0}% of real time, {} frames a second, never over {} updates a frame",
+                f.seconds,
+                f.game_per_real * 100.0,
+                f.fps,
+                most_updates
             )
         })
 }

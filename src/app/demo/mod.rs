@@ -61,6 +61,8 @@ pub struct DemoSetup {
     pub lanes: Vec<LaneSpec>,
     /// Start with the guided tour's first stop (`--tour`).
     pub tour: bool,
+    /// The demo runs in a browser page, whose tour leaves out what a page cannot show.
+    pub in_a_page: bool,
     /// Keep every frame for `--frame-log`, and every presented one for `--trace`.
     pub keep_frames: bool,
     pub keep_trace: bool,
@@ -251,13 +253,16 @@ impl Demo {
             Input::Press(action) => {
                 self.run.key_applied(arrival);
                 if let Some(effect) = self.tour_key(action, arrival) {
-                    effect
-                } else {
-                    match self.lane_key(action) {
-                        Some(line) => Effect::log(line),
-                        None => self.controls.apply_at(action, arrival),
-                    }
+                    return effect;
                 }
+                let effect = match self.lane_key(action) {
+                    Some(line) => Effect::log(line),
+                    None => self.controls.apply_at(action, arrival),
+                };
+                if action.changes_the_loop() && effect.log.is_some() {
+                    self.tour_tried(arrival);
+                }
+                effect
             }
             Input::Release(direction) => self.controls.release(direction, arrival),
         }

@@ -25,6 +25,7 @@ fn demo(tour: bool) -> Demo {
         replay: None,
         lanes: Vec::new(),
         tour,
+        in_a_page: false,
         keep_frames: false,
         keep_trace: false,
     })

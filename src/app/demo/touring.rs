@@ -7,9 +7,10 @@ use std::time::Duration;
 use looplab_timing::FramePlan;
 
 use super::Demo;
-use crate::app::controls::Effect;
+use crate::app::controls::{Effect, Snapshot};
 use crate::app::keys::Action;
 use crate::app::stats::{StopReport, TourReport};
+use crate::text::settings::describe_settings;
 use crate::tour::{FigureTracker, Need, StopStatus, Tour, stops};
 
 /// The tour as the window runs it (kept after it is left, for `--stats`).
@@ -21,6 +22,9 @@ pub struct Touring {
     tracker: FigureTracker,
     /// How the current stop stands, as of the last frame.
     pub status: StopStatus,
+    /// What the person had set when the tour began or was taken up again: leaving it
+    /// gives that back.
+    found: Snapshot,
 }
 
 impl Demo {
@@ -28,26 +32,42 @@ impl Demo {
     pub(super) fn tour_key(&mut self, action: Action, now: Duration) -> Option<Effect> {
         let moved = match (action, self.touring.as_mut()) {
             (Action::TourNext, None) => {
-                let tour = Tour::start(stops::stops(), now);
+                let stops = if self.start.in_a_page {
+                    stops::for_a_page()
+                } else {
+                    stops::stops()
+                };
+                let tour = Tour::start(stops, now);
                 let need = tour.stop().map_or(Need::Nothing, |s| s.needs);
                 self.touring = Some(Touring {
                     tour,
                     on: true,
                     tracker: FigureTracker::new(now, need),
                     status: StopStatus::Watching,
+                    found: self.controls.snapshot(),
                 });
                 true
             }
             (Action::TourNext, Some(t)) if !t.on => {
                 t.on = true;
                 t.tour.begin_again(now);
+                t.found = self.controls.snapshot();
                 true
             }
             (Action::TourNext, Some(t)) => t.tour.go(true, now),
             (Action::TourPrevious, Some(t)) if t.on => t.tour.go(false, now),
             (Action::TourLeave, Some(t)) if t.on => {
                 t.on = false;
-                return Some(Effect::log("tour: left".into()));
+                let found = t.found.clone();
+                let mut effect = self.controls.restore(&found);
+                self.controls.session_mut().resync(now);
+                effect.strategy_changed = true;
+                effect.log = Some(format!(
+                    "tour: left; your settings are back ({}, {})",
+                    found.strategy.id(),
+                    describe_settings(&found.settings)
+                ));
+                return Some(effect);
             }
             (Action::TourPrevious | Action::TourLeave, _) => {
                 return Some(Effect::default());
@@ -56,7 +76,12 @@ impl Demo {
         };
         let touring = self.touring.as_mut()?;
         if !moved {
-            return Some(Effect::log("tour: no stop that way".into()));
+            let said = if action == Action::TourNext && touring.tour.at_last_stop() {
+                "tour: that was the last stop; End leaves the tour and gives your settings back"
+            } else {
+                "tour: no stop that way"
+            };
+            return Some(Effect::log(said.into()));
         }
         let stop = touring.tour.stop()?.clone();
         touring.tracker = FigureTracker::new(now, stop.needs);
@@ -76,6 +101,18 @@ impl Demo {
         Some(effect)
     }
 
+    /// The person changed the loop at `now`: at a stop whose hint has keys, its watch on
+    /// what they should show begins, on figures from now on.
+    pub(super) fn tour_tried(&mut self, now: Duration) {
+        let Some(touring) = self.touring.as_mut().filter(|t| t.on) else {
+            return;
+        };
+        if touring.tour.try_it(now) {
+            touring.tracker = FigureTracker::counting_hitches(now);
+            touring.status = StopStatus::Trying;
+        }
+    }
+
     /// Watches the tour's stop on a frame planned as `plan`, begun after the loop slept
     /// `waited`, and presented at `presented`; in compare mode, on the first lane's picture
     /// (each counted once, when it appears).
@@ -92,7 +129,11 @@ impl Demo {
         let Some((shown, plan, session, waited)) = picture else {
             return;
         };
-        touring.tracker.picture(shown, &plan, session, waited);
+        if touring.tracker.picture(shown, &plan, session, waited) {
+            // A hitch: the stop's time begins again with its figures.
+            touring.tour.begin_again(presented);
+            log::info!("tour: a hitch; the stop's figures begin again");
+        }
         let (others, delays) = self
             .compare
             .as_ref()
@@ -109,7 +150,11 @@ impl Demo {
                     )
                 }
                 StopStatus::NotSeen(why) => log::info!("tour: {id} not seen in time; {why}"),
-                StopStatus::Watching => {}
+                StopStatus::Tried(after, figure) => log::info!(
+                    "tour: {id} tried, and {:.1} s later: {figure}",
+                    after.as_secs_f64()
+                ),
+                StopStatus::Watching | StopStatus::Trying => {}
             }
             touring.status = status;
         }
@@ -130,5 +175,101 @@ impl Demo {
                 })
                 .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use looplab_timing::{LoopSettings, Strategy};
+
+    use crate::app::controls::{Controls, Knobs};
+    use crate::app::keys;
+    use crate::session::queue::PresentMode;
+    use crate::text::settings::DeltaKind;
+    use crate::tour::{Setup, stops, walk};
+    use crate::world::WorldConfig;
+
+    /// What the controls run now, as a stop's setup would say it.
+    fn setup_of(c: &Controls) -> Setup {
+        let s = c.settings();
+        Setup {
+            strategy: c.strategy(),
+            ups: s.update_rate.as_hz(),
+            cap: s.frame_cap.map(|r| r.as_hz()),
+            max_updates: s.max_updates,
+            delta: DeltaKind::of(&s.delta_mode),
+            update_cost: c.knobs.update_cost,
+            render_cost: c.knobs.render_cost,
+            vsync: c.knobs.vsync(),
+            compare: c.knobs.compare,
+            input: c.session().controls().mode(),
+        }
+    }
+
+    #[test]
+    fn each_hints_keys_do_what_it_says_and_the_figures_move_that_way() {
+        let mut tried = Vec::new();
+        for stop in stops::stops() {
+            let Some(tries) = stop.tries else {
+                assert!(
+                    !stop.hint.contains("press"),
+                    "{}: a hint that names a key has the keys to press",
+                    stop.id
+                );
+                continue;
+            };
+            // The window's controls, on a surface that offers every present mode, with
+            // the stop set up as the tour sets it; then the hint's keys, as dispatched.
+            let mut c = Controls::new(
+                Strategy::Interpolated,
+                LoopSettings::default(),
+                Knobs::default(),
+                &WorldConfig {
+                    seed: 1,
+                    bullets: 10,
+                },
+            );
+            c.set_offered(PresentMode::ALL.to_vec());
+            c.apply_setup(&stop.setup);
+            assert_eq!(
+                setup_of(&c),
+                stop.setup,
+                "{}: set up as its table says",
+                stop.id
+            );
+            for name in tries.keys {
+                assert!(
+                    stop.hint.contains(name),
+                    "{}: the hint names {name}",
+                    stop.id
+                );
+                let key = keys::key_named(name).unwrap_or_else(|| panic!("no key {name}"));
+                let action = keys::action_for(key.code, key.shift).unwrap();
+                assert!(action.changes_the_loop(), "{name}: {action:?}");
+                c.apply(action);
+            }
+            let after = setup_of(&c);
+            // Before the keys, what the hint promises does not show; after them, it does.
+            let before = walk::walk_tried(&stop, &stop.setup).unwrap();
+            assert_eq!(before.seen, None, "{}: shows without the keys", stop.id);
+            let walked = walk::walk_tried(&stop, &after).unwrap();
+            let Some((at, figure)) = walked.seen else {
+                panic!(
+                    "{}: after {:?}, {after:?} did not show {}; at the end {:?}",
+                    stop.id,
+                    tries.keys,
+                    tries.shows.expected(),
+                    walked.last
+                );
+            };
+            tried.push(format!(
+                "{:<22} {:<18} {:>5.2} s  {figure}",
+                stop.id,
+                tries.keys.join(" "),
+                at.as_secs_f64()
+            ));
+        }
+        eprintln!("{}", tried.join("\n"));
+        assert!(tried.len() >= 8, "{tried:#?}");
     }
 }

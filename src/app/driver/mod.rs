@@ -172,6 +172,7 @@ impl App {
             replay,
             lanes,
             tour,
+            in_a_page: cfg!(target_arch = "wasm32"),
             keep_frames: outputs.frame_log.is_some(),
             keep_trace: outputs.trace.is_some(),
         });

@@ -170,6 +170,17 @@ fn region_words(
         timeline_words(&mut words, strip, m.session.settings().paused);
     }
     if let Some(tour) = m.tour {
+        // One thing at a time: the other regions dimmed (not hidden), unless A asked for
+        // the whole screen. Compare mode's lanes are one region.
+        if !knobs.everything && m.lane_captions.is_empty() {
+            for region in dimmed_regions(tour.focus, m.strip.is_some()) {
+                words.painter.rect_filled(
+                    egui::Rect::from_min_max(place.at(region.min), place.at(region.max)),
+                    0.0,
+                    DIM,
+                );
+            }
+        }
         // The region the stop points at, framed in the tour's gold.
         let r = focus_region(tour.focus, knobs.overlay);
         words.painter.rect_stroke(
@@ -212,7 +223,7 @@ fn main_panel(
     let shown = fixed_panel("Looplab", place, column.min, inner_width).show(ctx, |ui| {
         ui.spacing_mut().item_spacing.y = 2.0;
         if let Some(tour) = m.tour {
-            tour_section(ui, tour);
+            tour_section(ui, tour, m.knobs.everything);
         } else if m.invite {
             ui.label(RichText::new(TOUR_INVITE).size(11.5).color(INVITE_GOLD));
         }
@@ -256,6 +267,27 @@ fn compare_section(ui: &mut egui::Ui, knobs: &Knobs) {
 fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
     let strategy = m.session.planner().strategy();
     let text = strategy_text::text(strategy);
+    if m.knobs.compare.is_some() {
+        // The lanes run strategies of their own, each named on its caption; the window's
+        // loop only draws them, and the figures below are its.
+        ui.label(
+            RichText::new(format!(
+                "the window's own loop, which draws the lanes: {} {}",
+                strategy_key(strategy),
+                strategy.id()
+            ))
+            .size(12.0),
+        );
+        ui.label(
+            RichText::new(
+                "the figures below are the window's; each lane's strategy and figures are \
+                 on its caption",
+            )
+            .size(11.0)
+            .color(Color32::from_gray(165)),
+        );
+        return;
+    }
     ui.label(
         RichText::new(format!(
             "{} {}: {}",
@@ -266,6 +298,10 @@ fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
         .strong()
         .size(14.0),
     );
+    if m.tour.is_some() && m.knobs.everything {
+        // On the tour with every figure shown: the stop explains; the figures need the room.
+        return;
+    }
     ui.label(RichText::new(text.trade_off).italics().size(12.0));
     if m.facts.paced_by == PacedBy::Browser {
         ui.label(
@@ -276,8 +312,8 @@ fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
     }
     ui.label(
         RichText::new(format!("from: {}", text.source))
-            .small()
-            .weak(),
+            .size(11.0)
+            .color(Color32::from_gray(165)),
     );
 }
 
@@ -287,8 +323,10 @@ fn buttons(ui: &mut egui::Ui, m: &OverlayModel, actions: &mut Vec<Action>) {
     let paused = m.session.settings().paused;
     ui.horizontal_wrapped(|ui| {
         for s in Strategy::ALL {
+            // In compare mode the keys act on the lanes: no strategy is the window's to show.
+            let chosen = s == strategy && knobs.compare.is_none();
             if ui
-                .selectable_label(s == strategy, strategy_key(s).to_string())
+                .selectable_label(chosen, strategy_key(s).to_string())
                 .on_hover_text(s.id())
                 .clicked()
             {
@@ -327,24 +365,42 @@ fn figures_section(ui: &mut egui::Ui, m: &OverlayModel) {
     if session.settings().paused {
         ui.label(RichText::new("paused (N steps once)").color(Color32::YELLOW));
     }
-    let rows = status_rows(m);
-    let shown = if m.tour.is_some() {
-        TOUR_ROWS
-    } else {
-        rows.len()
-    };
+    let mut rows = status_rows(m);
+    // On the tour, one thing at a time: the rows its stop is about, the rest a key away.
+    // (In compare mode the lanes carry the figures, and the window's stay a key away.)
+    let compare = m.knobs.compare.is_some();
+    let stop_alone = m.tour.filter(|_| !m.knobs.everything || compare);
+    if let Some(tour) = stop_alone {
+        rows.retain(|(label, _)| tour.rows.contains(label));
+    }
     egui::Grid::new("status")
         .num_columns(2)
         .spacing([8.0, 1.0])
         .show(ui, |ui| {
-            for (label, value) in rows.into_iter().take(shown) {
+            for (label, value) in rows {
                 ui.label(RichText::new(label).size(11.5));
                 ui.label(RichText::new(value).monospace().size(11.0));
                 ui.end_row();
             }
         });
-    if m.tour.is_none() {
-        frame_graph(ui, session);
+    match (m.tour, stop_alone) {
+        (Some(_), _) if compare => {}
+        (Some(_), Some(_)) => {
+            ui.label(
+                RichText::new("A: the whole screen and every figure")
+                    .size(11.0)
+                    .color(Color32::from_gray(165)),
+            );
+        }
+        (Some(_), None) => {
+            // Every figure, but not the graph: the stop's heading keeps the room.
+            ui.label(
+                RichText::new("A: back to the stop's region and figures alone")
+                    .size(11.0)
+                    .color(Color32::from_gray(165)),
+            );
+        }
+        (None, _) => frame_graph(ui, session),
     }
 }
 
@@ -571,6 +627,29 @@ const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
 pub const TOUR_INVITE: &str = "New here? Press Enter for a guided tour.";
 const INVITE_GOLD: Color32 = Color32::from_rgb(190, 165, 100);
 
+/// What dims the regions a tour stop is not about: enough to step back, not to hide.
+const DIM: Color32 = Color32::from_rgba_premultiplied(0, 0, 0, 165);
+
+/// The regions of the single view a stop about `focus` dims: every one but the focus (the
+/// timeline only while it is shown).
+pub fn dimmed_regions(focus: Focus, timeline: bool) -> Vec<Region> {
+    if focus == Focus::Lanes {
+        // Compare mode left: no region of the single view is the stop's.
+        return Vec::new();
+    }
+    let focused = focus_region(focus, true);
+    [
+        LAYOUT.stream,
+        LAYOUT.metronome,
+        LAYOUT.balls,
+        LAYOUT.wall,
+        LAYOUT.timeline,
+    ]
+    .into_iter()
+    .filter(|&r| r != focused && (timeline || r != LAYOUT.timeline))
+    .collect()
+}
+
 /// Where a stop's focus is on screen (compare mode's lanes fill more of it without the
 /// overlay).
 fn focus_region(focus: Focus, overlay: bool) -> Region {
@@ -586,21 +665,26 @@ fn focus_region(focus: Focus, overlay: bool) -> Region {
     }
 }
 
-/// The status rows shown under a tour stop: FPS and UPS, frame times, this frame's updates.
-const TOUR_ROWS: usize = 3;
-
 /// The tour's stop at the top of the panel: the claim, where it comes from, where to look
 /// and what to try, and whether it has been seen to happen.
-fn tour_section(ui: &mut egui::Ui, tour: &TourPanel) {
+fn tour_section(ui: &mut egui::Ui, tour: &TourPanel, everything: bool) {
     ui.label(
         RichText::new(&tour.heading)
             .color(TOUR_GOLD)
             .strong()
             .size(14.0),
     );
-    ui.label(RichText::new(&tour.claim).size(12.0));
-    ui.label(RichText::new(&tour.source).small().weak());
-    ui.label(RichText::new(&tour.look_and_try).size(11.5).italics());
+    // With the whole screen asked for (A), the stop keeps its heading and standing, and
+    // gives its words' room to the figures.
+    if !everything {
+        ui.label(RichText::new(&tour.claim).size(12.0));
+        ui.label(
+            RichText::new(&tour.source)
+                .size(11.0)
+                .color(Color32::from_gray(165)),
+        );
+        ui.label(RichText::new(&tour.look_and_try).size(11.5).italics());
+    }
     let colour = match tour.seen {
         Some(true) => Color32::from_rgb(120, 220, 140),
         Some(false) => Color32::from_rgb(255, 150, 110),
@@ -608,9 +692,9 @@ fn tour_section(ui: &mut egui::Ui, tour: &TourPanel) {
     };
     ui.label(RichText::new(&tour.standing).size(11.5).color(colour));
     ui.label(
-        RichText::new("Enter: next stop   Bksp: back   End: leave")
-            .small()
-            .weak(),
+        RichText::new(&tour.keys)
+            .size(11.0)
+            .color(Color32::from_gray(165)),
     );
     ui.separator();
 }
@@ -642,7 +726,9 @@ fn frame_graph(ui: &mut egui::Ui, session: &Session) {
     let scale = graph_scale_ms(longest);
     let max = session.settings().max_updates;
     let bar = rect.width() / GRAPH_FRAMES as f32;
-    let height = |ms: f32| (ms / scale).min(1.0) * rect.height();
+    // The top band is the label's: the bars stand below it, their scale's top its foot.
+    let bars_height = rect.height() - GRAPH_LABEL_BAND;
+    let height = |ms: f32| (ms / scale).min(1.0) * bars_height;
     for (i, s) in shown.iter().enumerate() {
         let h = height(s.duration.as_secs_f32() * 1e3);
         let x = rect.left() + i as f32 * bar;
@@ -659,18 +745,26 @@ fn frame_graph(ui: &mut egui::Ui, session: &Session) {
         egui::Stroke::new(1.0, Color32::from_white_alpha(70)),
     );
     let font = egui::FontId::monospace(9.0);
-    painter.text(
+    // Each label on a dark backing of its own, so no bar runs through its letters.
+    let label = |at: egui::Pos2, align: Align2, text: String, alpha: u8| {
+        let galley = painter.layout_no_wrap(text, font.clone(), Color32::from_white_alpha(alpha));
+        let placed = align.anchor_size(at, galley.size());
+        painter.rect_filled(placed.expand(1.0), 1.0, Color32::from_black_alpha(200));
+        painter.galley(placed.min, galley, Color32::WHITE);
+    };
+    label(
         egui::pos2(rect.right() - 2.0, y - 1.0),
         Align2::RIGHT_BOTTOM,
-        "16.7 ms",
-        font.clone(),
-        Color32::from_white_alpha(140),
+        "16.7 ms".into(),
+        140,
     );
-    painter.text(
+    label(
         egui::pos2(rect.left() + 2.0, rect.top() + 1.0),
         Align2::LEFT_TOP,
         format!("frame time, top {scale:.0} ms"),
-        font,
-        Color32::from_white_alpha(160),
+        160,
     );
 }
+
+/// The frame-time graph's top band, where its label stands clear of the bars.
+const GRAPH_LABEL_BAND: f32 = 12.0;

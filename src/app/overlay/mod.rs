@@ -216,11 +216,13 @@ mod tests {
         let text = |r: Region| captions.iter().find(|(x, _)| *x == r).unwrap().1.clone();
         assert!(text(LAYOUT.stream).starts_with("bullet stream: 10 bullets"));
         assert!(text(LAYOUT.balls).contains("energy drift"));
-        let darts = &s.world().darts;
+        let since = s.since_chosen();
+        assert!(since.darts > 0);
         assert!(text(LAYOUT.wall).contains(&format!(
-            "{} of {} darts went through",
-            darts.tunnels,
-            darts.hits + darts.tunnels
+            "{} of {} darts went through in {:.0} s of this strategy",
+            since.tunnels,
+            since.darts,
+            since.game.as_secs_f64().floor()
         )));
         assert!(text(LAYOUT.metronome).contains("wall clock"));
     }

@@ -26,15 +26,17 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     } else {
         s.time_scale.to_string()
     };
+    // A variable step runs one update a frame of whatever length, and uncapped one a
+    // frame as fast as it can: neither aims at an update rate.
+    let target = if !matches!(strategy, Strategy::Variable | Strategy::Uncapped) {
+        format!(" (target {})", trim(s.update_rate.as_hz()))
+    } else {
+        String::new()
+    };
     let mut rows = vec![
         (
             "FPS / UPS",
-            format!(
-                "{:.1} / {:.1} (target {})",
-                st.fps,
-                st.ups,
-                trim(s.update_rate.as_hz())
-            ),
+            format!("{:.1} / {:.1}{target}", st.fps, st.ups),
         ),
         (
             "frame ms",
@@ -223,7 +225,12 @@ fn ms_short(d: Duration) -> String {
 pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
     let session = m.session;
     let world = session.world();
-    let darts = &world.darts;
+    // Counted since the strategy was chosen (or the tour's stop began), and said so.
+    let since = session.since_chosen();
+    let over = format!(
+        "in {:.0} s of this strategy",
+        since.game.as_secs_f64().floor()
+    );
     // The wall-clock marker shows `reference`; the metronome is drawn at the frame's view.
     let drawn = FrameRecord::planned(m.plan).drawn_time();
     let gap = drawn.as_secs_f64() - session.reference().as_secs_f64();
@@ -267,16 +274,15 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
         (
             LAYOUT.balls,
             format!(
-                "bouncing balls: energy drift {:+.2}%",
-                world.balls.energy_drift() * 100.0
+                "bouncing balls: energy drift {:+.2}% {over}",
+                since.energy_drift * 100.0
             ),
         ),
         (
             LAYOUT.wall,
             format!(
-                "thin wall: {} of {} darts went through",
-                darts.tunnels,
-                darts.hits + darts.tunnels
+                "thin wall: {} of {} darts went through {over}",
+                since.tunnels, since.darts
             ),
         ),
     ]
