@@ -76,18 +76,29 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
             for key in &keys {
                 xvfb.keys(&[key.as_str()]);
             }
-            let line = format!("tour: {} tried, and", stop.id);
+            let shown = format!("tour: {} tried, and", stop.id);
+            let missed = format!("tour: {} tried, not seen in time", stop.id);
             let began = Instant::now();
-            let shown = (0..)
+            (0..)
                 .map(|n| {
                     if stop.person == Person::TapsArrows {
                         xvfb.keys(&[if n % 2 == 0 { "Right" } else { "Left" }]);
                     }
-                    app.wait_for_lines(&[&line], 1, Duration::from_millis(370))
+                    app.wait_for_lines(&[&shown, &missed], 1, Duration::from_millis(370))
                 })
-                .find(|&shown| shown || began.elapsed() > limit)
-                .unwrap_or(false);
-            tried.push((stop.id, keys.join(" "), shown));
+                .find(|&ended| ended || began.elapsed() > limit);
+            // Not shown is a failure unless the frames measured this machine too slow for
+            // it (as a claim may be: the try's need of the machine unmet).
+            let log = app.log();
+            let said = log
+                .lines()
+                .find(|l| l.contains(&shown) || l.contains(&missed));
+            let outcome = match said {
+                Some(l) if l.contains(&shown) => Tried::Shown,
+                Some(l) if l.contains("this machine was too slow") => Tried::TooSlow,
+                _ => Tried::NotShown,
+            };
+            tried.push((stop.id, keys.join(" "), outcome));
         }
         if i + 1 < stops.len() {
             xvfb.keys(&["Return"]);
@@ -112,13 +123,10 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
     );
     xvfb.keys(&["Escape"]);
     let log = app.finish(Duration::from_secs(60));
-    for (id, keys, shown) in &tried {
-        eprintln!(
-            "{id:<24} pressed {keys:<18} {}",
-            if *shown { "shown" } else { "NOT shown" }
-        );
+    for (id, keys, outcome) in &tried {
+        eprintln!("{id:<24} pressed {keys:<18} {outcome:?}");
     }
-    let not_shown: Vec<_> = tried.iter().filter(|t| !t.2).collect();
+    let not_shown: Vec<_> = tried.iter().filter(|t| t.2 == Tried::NotShown).collect();
     assert!(
         tried.len() >= 8 && not_shown.is_empty(),
         "a hint's keys did not show what it promises: {not_shown:?}\n{log}"
@@ -159,4 +167,13 @@ fn xdotool_name(key: &str) -> String {
         None if key.len() == 1 => key.to_lowercase(),
         None => key.to_string(),
     }
+}
+
+/// What pressing a hint's keys showed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tried {
+    Shown,
+    /// Not shown, and the frames measured this machine too slow for it.
+    TooSlow,
+    NotShown,
 }

@@ -69,6 +69,8 @@ pub struct Try {
     pub keys: &'static [&'static str],
     /// What the figures show, watched from the last press on.
     pub shows: Watch,
+    /// What showing it asks of the machine's speed, measured while it is tried.
+    pub needs: Need,
 }
 
 /// What a stop's claim asks of the machine's speed, measured while the stop runs, so that a
@@ -77,7 +79,8 @@ pub struct Try {
 pub enum Need {
     /// Nothing the machine's speed decides.
     Nothing,
-    /// Frames drawn within this long, from the frame's start to its present. A machine that
+    /// Frames within this long, from one picture to the next less the loop's own sleep (so
+    /// a late browser callback or a busy machine counts, a nap does not). A machine that
     /// took longer for one frame in ten, or by 50 ms in all, was too slow for the claim.
     DrawsWithin(Duration),
 }
@@ -194,6 +197,8 @@ pub struct Tour {
     /// they made to the loop), and what it showed at each stop where it did.
     trying: Option<Duration>,
     tried: Vec<Option<(Duration, String)>>,
+    /// Why the current try did not show in the stop's time, once it has not.
+    try_missed: Option<String>,
 }
 
 /// What the tour's panel shows of the current stop.
@@ -267,6 +272,7 @@ impl Tour {
             visited: vec![false; n],
             trying: None,
             tried: vec![None; n],
+            try_missed: None,
         };
         if n > 0 {
             tour.visited[0] = true;
@@ -308,6 +314,7 @@ impl Tour {
         self.since = now;
         self.missed[self.at] = None;
         self.trying = None;
+        self.try_missed = None;
     }
 
     /// The person changed the loop at `now`: where the stop has a hint to try, its watch
@@ -318,7 +325,15 @@ impl Tour {
         }
         self.trying = Some(now);
         self.tried[self.at] = None;
+        self.try_missed = None;
         true
+    }
+
+    /// What the current stop's try needs of the machine (nothing, at a stop with none).
+    pub fn try_needs(&self) -> Need {
+        self.stop()
+            .and_then(|s| s.tries)
+            .map_or(Need::Nothing, |t| t.needs)
     }
 
     /// Watches the current stop on this frame's `figures` (whose clock reads `now`).
@@ -330,11 +345,27 @@ impl Tour {
             if let Some((at, figure)) = &self.tried[self.at] {
                 return StopStatus::Tried(*at, figure.clone());
             }
+            if let Some(why) = &self.try_missed {
+                return StopStatus::NotSeen(why.clone());
+            }
+            let at = now.saturating_sub(since);
             return match tries.shows.seen(figures) {
                 Some(figure) => {
-                    let at = now.saturating_sub(since);
                     self.tried[self.at] = Some((at, figure.clone()));
                     StopStatus::Tried(at, figure)
+                }
+                // As a claim is: said once its time is up, with what the frames measured.
+                None if at > stop.limit => {
+                    let measured = figures
+                        .machine
+                        .as_ref()
+                        .map_or(String::new(), |m| format!("; {}", m.said));
+                    let why = format!(
+                        "after your keys, expected: {}{measured}",
+                        tries.shows.expected()
+                    );
+                    self.try_missed = Some(why.clone());
+                    StopStatus::NotSeen(why)
                 }
                 None => StopStatus::Trying,
             };
@@ -494,6 +525,39 @@ mod tests {
         }
         let verdict = figures.machine.expect("the stop needs the machine fast");
         assert!(!verdict.too_slow, "{verdict:?}");
+    }
+
+    #[test]
+    fn frames_quick_to_draw_but_far_apart_are_too_slow_and_naps_are_not() {
+        use crate::session::Session;
+        use crate::world::WorldConfig;
+        // A nap's claim needs frames within a step. A browser calling back 100 ms apart
+        // (each frame drawn in 1 ms) is too slow for it; a loop napping 15 ms of each
+        // 16.7 ms step is not.
+        let ms = Duration::from_millis;
+        let verdict = |apart: Duration, napped: Duration| {
+            let mut session = Session::new(
+                looplab_timing::Strategy::FixedSleep,
+                Setup::BASE.settings(),
+                &WorldConfig {
+                    seed: 1,
+                    bullets: 10,
+                },
+            );
+            let need = Need::DrawsWithin(Duration::from_nanos(16_666_667));
+            let mut tracker = FigureTracker::new(Duration::ZERO, need);
+            let mut now = Duration::ZERO;
+            for _ in 0..40 {
+                let plan = session.frame(now, |_, _| {});
+                let _ = tracker.picture(now + ms(1), &plan, &session, napped);
+                now += apart;
+            }
+            tracker.figures(now, &[], &[]).machine.unwrap()
+        };
+        let late = verdict(ms(100), Duration::ZERO);
+        assert!(late.too_slow, "{late:?}");
+        let napping = verdict(Duration::from_micros(16_600), ms(15));
+        assert!(!napping.too_slow, "{napping:?}");
     }
 
     #[test]

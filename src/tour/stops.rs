@@ -109,6 +109,7 @@ static STOPS: [Stop; 17] = [
                 within_ms: 50.0,
                 for_seconds: 3.0,
             },
+            needs: Need::DrawsWithin(STEP_60),
         }),
         watch: Watch::GameBehind {
             at_least_ms: 1000.0,
@@ -135,6 +136,7 @@ static STOPS: [Stop; 17] = [
         tries: Some(Try {
             keys: &["Shift+R", "Shift+R"],
             shows: Watch::WallHolds { darts_at_least: 20 },
+            needs: Need::DrawsWithin(Duration::from_millis(20)),
         }),
         watch: Watch::Tunnels { at_least: 0.25 },
         person: Person::Watches,
@@ -159,6 +161,7 @@ static STOPS: [Stop; 17] = [
         tries: Some(Try {
             keys: &["F6"],
             shows: Watch::LanesInStep { to_seconds: 3.0 },
+            needs: Need::Nothing,
         }),
         watch: Watch::LanesDiverge,
         person: Person::Watches,
@@ -211,6 +214,7 @@ static STOPS: [Stop; 17] = [
             shows: Watch::Stutters {
                 still_at_least: 0.7,
             },
+            needs: Need::DrawsWithin(Duration::from_millis(30)),
         }),
         watch: Watch::Smooth {
             still_at_most: 0.05,
@@ -238,6 +242,7 @@ static STOPS: [Stop; 17] = [
         tries: Some(Try {
             keys: &["5"],
             shows: Watch::StaysInside { for_seconds: 4.0 },
+            needs: Need::Nothing,
         }),
         watch: Watch::Overshoots { at_least_px: 10.0 },
         person: Person::Watches,
@@ -265,6 +270,7 @@ static STOPS: [Stop; 17] = [
             shows: Watch::GameAhead {
                 at_least_ms: 1000.0,
             },
+            needs: Need::DrawsWithin(Duration::from_millis(15)),
         }),
         watch: Watch::PacedAt {
             fps: 60,
@@ -295,6 +301,7 @@ static STOPS: [Stop; 17] = [
         tries: Some(Try {
             keys: &["1"],
             shows: Watch::NoNaps,
+            needs: Need::Nothing,
         }),
         watch: Watch::Naps {
             before_at_least: 0.9,
@@ -322,6 +329,7 @@ static STOPS: [Stop; 17] = [
         tries: Some(Try {
             keys: &["M", "M", "M"],
             shows: Watch::FramesStop { below_fps: 6 },
+            needs: Need::Nothing,
         }),
         watch: Watch::SlowsInsteadOfSpiralling {
             below: 0.9,
@@ -395,6 +403,7 @@ static STOPS: [Stop; 17] = [
         tries: Some(Try {
             keys: &["I"],
             shows: Watch::NoTapLost { taps_at_least: 3 },
+            needs: Need::Nothing,
         }),
         watch: Watch::TapsLost { at_least: 2 },
         person: Person::TapsArrows,
@@ -420,6 +429,7 @@ static STOPS: [Stop; 17] = [
         tries: Some(Try {
             keys: &["5"],
             shows: Watch::Trails { at_least_px: 10.0 },
+            needs: Need::Nothing,
         }),
         watch: Watch::OnTime { within_px: 1.0 },
         person: Person::Watches,

@@ -108,7 +108,7 @@ impl Demo {
             return;
         };
         if touring.tour.try_it(now) {
-            touring.tracker = FigureTracker::counting_hitches(now);
+            touring.tracker = FigureTracker::counting_hitches(now, touring.tour.try_needs());
             touring.status = StopStatus::Trying;
         }
     }
@@ -148,6 +148,9 @@ impl Demo {
                         "tour: {id} seen after {:.1} s: {figure}",
                         after.as_secs_f64()
                     )
+                }
+                StopStatus::NotSeen(why) if why.starts_with("after your keys") => {
+                    log::info!("tour: {id} tried, not seen in time; {why}")
                 }
                 StopStatus::NotSeen(why) => log::info!("tour: {id} not seen in time; {why}"),
                 StopStatus::Tried(after, figure) => log::info!(
