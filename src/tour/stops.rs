@@ -102,9 +102,9 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Metronome,
         rows: &["FPS / UPS", "game / real", "sim. load"],
-        hint: "press Shift+R twice for a 10 ms GPU: the game keeps to real time again (it never wins back what it lost)",
+        hint: "press Shift+R three times for a 5 ms GPU: the game keeps to real time again (it never wins back what it lost)",
         tries: Some(Try {
-            keys: &["Shift+R", "Shift+R"],
+            keys: &["Shift+R", "Shift+R", "Shift+R"],
             shows: Watch::InStep {
                 within_ms: 50.0,
                 for_seconds: 3.0,
@@ -132,9 +132,9 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Wall,
         rows: &["FPS / UPS", "this frame", "sim. load"],
-        hint: "press Shift+R twice for a 10 ms GPU: shorter steps, and the wall holds",
+        hint: "press Shift+R three times for a 5 ms GPU: shorter steps, and the wall holds",
         tries: Some(Try {
-            keys: &["Shift+R", "Shift+R"],
+            keys: &["Shift+R", "Shift+R", "Shift+R"],
             shows: Watch::WallHolds { darts_at_least: 20 },
             needs: Need::DrawsWithin(Duration::from_millis(20)),
         }),
