@@ -1,13 +1,15 @@
 //! Looplab's project tasks, kept out of the app: the browser build (`cargo xtask web
 //! build`), a server for it (`web serve`), and a kit that drives headless Chromium through
 //! WebDriver, which the page's tests, its screenshot (`web screenshot`) and its measurements
-//! (`web measure`) share; and `shape`, the figures a refactor of the source tree is judged by.
+//! (`web measure`) share; `shape`, the figures a refactor of the source tree is judged by;
+//! and `book`, the book in `docs/` built with mdBook and its links and headings checked.
 //!
 //! A `cargo xtask`, as wgpu's repository has, rather than `trunk`: trunk downloads
 //! wasm-bindgen and wasm-opt from GitHub by default (not reachable from every build machine)
 //! and is a large tool to install, while the build is three steps: cargo, wasm-bindgen (the
 //! CLI at the lock file's version) and binaryen's wasm-opt.
 
+pub mod book;
 pub mod browser;
 pub mod build;
 pub mod captures;

@@ -1,5 +1,6 @@
-//! `cargo xtask captures` (the test captures), `cargo xtask shape` (the source tree's
-//! figures) or `cargo xtask web build | serve [PORT] |
+//! `cargo xtask book` (the book built and its links checked), `cargo xtask captures` (the
+//! test captures), `cargo xtask shape` (the source tree's figures) or
+//! `cargo xtask web build | serve [PORT] |
 //! screenshot FILE [QUERY] | measure`: see the
 //! library's documentation and the README's "In the browser".
 
@@ -10,7 +11,7 @@ use xtask::build::build;
 use xtask::measure::{measure, screenshot};
 use xtask::serve::PageServer;
 
-const USAGE: &str = "usage: cargo xtask captures | shape [--edges] [DIR] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
+const USAGE: &str = "usage: cargo xtask book | captures | shape [--edges] [DIR] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +50,10 @@ fn run(args: &[&str]) -> Result<(), String> {
             let built = build()?;
             screenshot(&built, rest.first().copied().unwrap_or(""), Path::new(file))?;
             println!("wrote {file}");
+            Ok(())
+        }
+        ["book"] => {
+            println!("{}", xtask::book::build_and_check(&xtask::root())?);
             Ok(())
         }
         ["captures"] => {

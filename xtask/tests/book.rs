@@ -1,0 +1,29 @@
+//! The README and the book in `docs/` as committed: every relative link and picture points
+//! at a file that exists, every `#anchor` at a heading, no chapter links out of the book,
+//! every chapter is in SUMMARY.md, and every heading the README had before the book is
+//! still a heading somewhere (`docs/moved-headings.txt`). The checks of `cargo xtask book`,
+//! without building the book, so the README's test command catches a broken link.
+
+#[test]
+fn the_readme_and_the_book_have_whole_links_and_keep_every_heading() {
+    let problems = xtask::book::check(&xtask::book::Disk(xtask::root()));
+    let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert!(
+        list.is_empty(),
+        "{} problem(s) in the README and the book:\n{}",
+        list.len(),
+        list.join("\n")
+    );
+}
+
+#[test]
+fn the_old_readme_headings_are_all_listed() {
+    // The list the check holds the docs to is not empty, and starts where the README did.
+    let list = std::fs::read_to_string(xtask::root().join(xtask::book::MOVED_HEADINGS)).unwrap();
+    let headings: Vec<&str> = list
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(headings.first(), Some(&"Looplab"));
+    assert!(headings.len() >= 27, "{} headings", headings.len());
+}
