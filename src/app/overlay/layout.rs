@@ -258,7 +258,7 @@ fn compare_section(ui: &mut egui::Ui, knobs: &Knobs) {
         RichText::new(format!(
             "modelled machines steered together; strategy and loop keys act on {target} (K)"
         ))
-        .small(),
+        .size(11.0),
     );
 }
 
