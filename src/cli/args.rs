@@ -369,8 +369,13 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
     {
         return Ok(strategy);
     }
-    t.parse()
-        .map_err(|e: looplab_timing::TimingError| format!("{e} (or its key in the window, 1 to 8)"))
+    t.parse().map_err(|_: looplab_timing::TimingError| {
+        let ids: Vec<&str> = Strategy::ALL.iter().map(|s| s.id()).collect();
+        format!(
+            "unknown strategy {t:?}: name one ({}) or give its key in the window, 1 to 8",
+            ids.join(", ")
+        )
+    })
 }
 
 impl AppArgs {
