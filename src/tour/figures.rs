@@ -99,6 +99,8 @@ struct Shown {
     /// When its frame began, and how long the loop slept of its own accord before that.
     began: Duration,
     waited: Duration,
+    /// The game time it was planned at.
+    game: Duration,
     /// How far from where it truly was it drew the metronome, and a ball past a wall
     /// of its box, px.
     error_px: f32,
@@ -196,6 +198,7 @@ impl FigureTracker {
                 _ => None,
             },
             began: plan.now,
+            game: plan.game_now,
             waited,
             error_px: metronome.distance(truth),
             overshoot_px: session.overshoot(plan),
@@ -273,6 +276,13 @@ impl FigureTracker {
             metronome_error_px: most(|p| p.error_px),
             overshoot_px: most(|p| p.overshoot_px),
             most_overshoot_px: self.most_overshoot_px as f64,
+            recent_game_per_real: match (self.recent.front(), self.recent.back()) {
+                (Some(first), Some(last)) if last.at > first.at => {
+                    last.game.saturating_sub(first.game).as_secs_f64()
+                        / (last.at - first.at).as_secs_f64()
+                }
+                _ => 0.0,
+            },
             lane_delays_ms: delays
                 .iter()
                 .map(|d| d.map(|d| d.as_secs_f64() * 1e3))

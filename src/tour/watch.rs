@@ -46,6 +46,8 @@ pub struct Figures {
     pub overshoot_px: f64,
     /// The most any picture drew a ball past a wall of its box since the stop began, px.
     pub most_overshoot_px: f64,
+    /// Game time over real time across the last second's pictures.
+    pub recent_game_per_real: f64,
     /// Taps of the arrows since the stop began, and those no update saw.
     pub taps_made: u64,
     pub taps_lost: u64,
@@ -109,6 +111,9 @@ pub enum Watch {
     /// time: each frame queued shows the steering at least `per_frame_ms` later, and just
     /// in time at least that much sooner than plain FIFO with 2.
     QueueDelays { per_frame_ms: f64 },
+    /// After this many seconds, the last second's game time within `within` of its real
+    /// time: the game keeps to real time (wherever it stands against the wall clock).
+    KeepsRealTime { after_seconds: f64, within: f64 },
     /// At least this many darts reached the wall, and none went through.
     WallHolds { darts_at_least: u64 },
     /// For a whole second, at least this share of the pictures stood still.
@@ -183,6 +188,18 @@ impl Watch {
                 )
             }),
             Watch::QueueDelays { per_frame_ms } => queue_delays_seen(f, per_frame_ms),
+            Watch::KeepsRealTime {
+                after_seconds,
+                within,
+            } => (f.seconds >= after_seconds
+                && f.fps > 0
+                && (f.recent_game_per_real - 1.0).abs() <= within)
+                .then(|| {
+                    format!(
+                        "{:.0} s in, the game keeps to real time: {:.2}x over the last second",
+                        f.seconds, f.recent_game_per_real
+                    )
+                }),
             Watch::WallHolds { darts_at_least } => (f.darts >= darts_at_least
                 && f.tunnel_share == 0.0)
                 .then(|| format!("{} darts reached the wall and none went through", f.darts)),
@@ -278,6 +295,13 @@ impl Watch {
             Watch::TapsLost { at_least } => format!("{at_least} taps lost between updates"),
             Watch::QueueDelays { per_frame_ms } => format!(
                 "each frame in flight {per_frame_ms:.0} ms later, and just in time as much sooner"
+            ),
+            Watch::KeepsRealTime {
+                after_seconds,
+                within,
+            } => format!(
+                "after {after_seconds:.0} s, the game within {:.0}% of real time over a second",
+                within * 100.0
             ),
             Watch::WallHolds { darts_at_least } => {
                 format!("{darts_at_least} darts at the wall and none through it")
