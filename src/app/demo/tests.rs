@@ -141,3 +141,27 @@ fn the_tour_option_starts_at_the_first_stop_on_the_first_frame() {
             .is_none()
     );
 }
+
+#[test]
+fn leaving_the_tour_gives_back_what_it_found() {
+    // A person at 4 (catch-up) with ghosts on takes the tour, walks to Fred and George (a
+    // compare stop) and presses End: their strategy, ghosts and the single view come back.
+    let mut d = demo(false);
+    let clock = ManualClock::new();
+    for (code, shift) in [(KeyCode::Digit4, false), (KeyCode::KeyG, false)] {
+        d.input().key(code, true, shift, clock.now());
+        frame(&mut d, &clock);
+    }
+    let found = (d.strategy(), d.knobs().ghosts, d.knobs().compare);
+    assert_eq!(found, (Strategy::CatchUp, true, None));
+    d.input().key(KeyCode::Enter, true, false, clock.now());
+    frame(&mut d, &clock);
+    while d.knobs().compare.is_none() {
+        d.input().key(KeyCode::Enter, true, false, clock.now());
+        frame(&mut d, &clock);
+    }
+    assert_ne!(d.knobs().compare, None, "at a compare stop");
+    d.input().key(KeyCode::End, true, false, clock.now());
+    frame(&mut d, &clock);
+    assert_eq!((d.strategy(), d.knobs().ghosts, d.knobs().compare), found);
+}
