@@ -6,8 +6,8 @@ use std::process::Command;
 use std::sync::Mutex;
 
 use looplab::bench::BenchReport;
-use looplab::bench::headless::{DrawTarget, PacingResult, SpriteVariant, ThroughputResult};
-use looplab::bench::report::TargetKey;
+use looplab::bench::headless::{DrawTarget, PacingPair, SpriteVariant, ThroughputResult};
+use looplab::bench::report::{TargetKey, Verdict};
 use looplab::bench::windowed::LatencySetting;
 
 /// The two runs share two cores: one at a time, so each one's pacing is its own.
@@ -34,9 +34,18 @@ fn bench(args: &[&str], with_display: bool) -> BenchReport {
     serde_json::from_slice(&out.stdout).expect("the report as the bench writes it")
 }
 
-fn check_pacing(rows: &[PacingResult]) {
-    assert_eq!(rows.len(), 6, "30, 60 and 144 Hz, each naive and precise");
-    for p in rows {
+fn check_pacing(pairs: &[PacingPair]) {
+    let rates: Vec<f64> = pairs.iter().map(|p| p.rate_hz).collect();
+    assert_eq!(rates, [30.0, 60.0, 144.0]);
+    for pair in pairs {
+        // Both waits had their half-seconds, and each ratio's spread holds its figure.
+        assert_eq!(pair.naive.mode, looplab_timing::WaitMode::Naive);
+        assert_eq!(pair.precise.mode, looplab_timing::WaitMode::Precise);
+        for s in [pair.stddev_ratio, pair.precise_stddev, pair.cpu_ratio] {
+            assert!(s.low <= s.value && s.value <= s.high, "{pair:?}");
+        }
+    }
+    for p in pairs.iter().flat_map(|p| [&p.naive, &p.precise]) {
         let target = 1000.0 / p.rate_hz;
         assert!(p.frames > 10, "{p:?}");
         // The cap holds on average whatever the noise: deadlines are on a fixed grid, so no
@@ -86,6 +95,16 @@ fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reaso
     check_pacing(&r.pacing);
     // 1k, 2k, 10k, 100k: bare, sprites, sprites with captions and timeline, and all.
     check_sprites(&r.sprites, DrawTarget::Offscreen, (4, 4));
+    // The frames drawn in turn give every renderer a ratio to the bare one with a spread;
+    // the bare renderer's own is 1 however the machine moved.
+    assert_eq!(r.sprite_spreads.len(), 16);
+    for s in &r.sprite_spreads {
+        assert!(s.vs_bare.low <= s.vs_bare.value && s.vs_bare.value <= s.vs_bare.high);
+        assert!(s.vs_bare.low > 0.0, "{s:?}");
+        if s.variant == SpriteVariant::Bare {
+            assert_eq!((s.vs_bare.low, s.vs_bare.high), (1.0, 1.0));
+        }
+    }
     // The render tick's copy and partial update at 2k and 100k bullets, beside a real update.
     let ticks: Vec<usize> = r.render_tick.iter().map(|t| t.bullets).collect();
     assert_eq!(ticks, [2_000, 100_000]);
@@ -111,7 +130,7 @@ fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reaso
     let unmeasured: Vec<TargetKey> = r
         .targets
         .iter()
-        .filter(|t| t.met.is_none())
+        .filter(|t| t.verdict == Verdict::NotMeasured)
         .map(|t| t.key)
         .collect();
     assert_eq!(
@@ -142,5 +161,11 @@ fn with_xvfb_the_windowed_parts_run_too() {
         rss > 10.0,
         "100k bullets and a GPU device take memory: {rss}"
     );
-    assert!(r.targets.iter().all(|t| t.met.is_some()), "{:?}", r.targets);
+    assert!(
+        r.targets
+            .iter()
+            .all(|t| t.verdict != Verdict::NotMeasured && t.figure.is_some()),
+        "{:?}",
+        r.targets
+    );
 }

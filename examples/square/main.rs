@@ -85,14 +85,18 @@ impl ApplicationHandler for App {
         let Some(gpu) = &self.gpu else { return };
         if let Wake::At(t) = self.wake {
             // Let the event loop sleep until just before the deadline (the margin learns how
-            // late the OS wakes), then spin the rest through the event loop, so a key that
-            // arrives meanwhile still reaches this frame.
+            // late the OS wakes), then spin the rest through the event loop, a turn at a
+            // time, so a key that arrives meanwhile still reaches this frame.
             let deadline = self.clock.instant_at(t);
             if let Some(wake) = self.wait.os_wake(deadline, Instant::now()) {
                 return event_loop.set_control_flow(ControlFlow::WaitUntil(wake));
             }
-            if Instant::now() < deadline {
+            if self.wait.spin_turn(deadline) {
                 return event_loop.set_control_flow(ControlFlow::Poll);
+            }
+            // The machine made this wait late: one uneven interval, not two.
+            if self.wait.take_late().is_some() {
+                self.planner.restart_deadlines();
             }
         }
         let now = self.clock.now();

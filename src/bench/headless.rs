@@ -6,11 +6,12 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::measure::{mean, median, percentile, stddev};
+use super::measure::{Spread, bootstrap, mean, median, percentile, stddev};
 use crate::app::compose::{Composer, FrameInputs, Readouts};
 use crate::app::controls::Knobs;
 use crate::app::overlay::PlatformFacts;
 use crate::lab::compare::{Compare, Preset};
+use crate::platform::frame_wait::{ALTERNATION, alternating_mode};
 use crate::render::gpu::Gpu;
 use crate::render::offscreen::OffscreenTarget;
 use crate::render::painter::Painter;
@@ -55,6 +56,17 @@ impl PacingResult {
             .windows(2)
             .map(|w| (w[1].saturating_sub(w[0])) as f64 / 1e6)
             .collect();
+        Self::from_intervals(rate_hz, mode, &intervals, cpu, wall)
+    }
+
+    /// Summarizes frame intervals in milliseconds and the CPU used over `wall`.
+    pub fn from_intervals(
+        rate_hz: f64,
+        mode: WaitMode,
+        intervals: &[f64],
+        cpu: Duration,
+        wall: Duration,
+    ) -> Self {
         let target = 1000.0 / rate_hz;
         let errors: Vec<f64> = intervals.iter().map(|i| (i - target).abs()).collect();
         let steady: Vec<f64> = intervals
@@ -66,8 +78,8 @@ impl PacingResult {
             rate_hz,
             mode,
             frames: intervals.len(),
-            mean_interval_ms: mean(&intervals),
-            stddev_ms: stddev(&intervals),
+            mean_interval_ms: mean(intervals),
+            stddev_ms: stddev(intervals),
             p99_error_ms: percentile(&errors, 99.0),
             stalls: intervals.len() - steady.len(),
             stddev_without_stalls_ms: stddev(&steady),
@@ -88,9 +100,124 @@ fn cpu_now() -> Duration {
     crate::platform::process::cpu_time().unwrap_or_default()
 }
 
-/// Runs the interpolated loop capped at `rate_hz` for `seconds` with a light world, waiting
-/// for each deadline the way `mode` does (naive: one plain sleep to the deadline).
-pub fn pacing(rate_hz: f64, mode: WaitMode, seconds: f64) -> PacingResult {
+/// One frame of a capped run, as the pacing figures read it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PacedFrame {
+    /// When it started, on the loop's clock.
+    pub start: Duration,
+    /// The deadline the next frame's start waited for, on the same clock.
+    pub deadline: Option<Duration>,
+    /// The process's CPU time at its start (or its end: the same for every frame).
+    pub cpu: Duration,
+}
+
+/// A frame cap run with the naive and the precise wait in turn, half a second each
+/// ([`ALTERNATION`]), so that the busy moments of the machine fall on both alike.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PacingPair {
+    pub rate_hz: f64,
+    pub naive: PacingResult,
+    pub precise: PacingResult,
+    /// The precise wait's interval stddev over the naive wait's, stalls counted: below 1
+    /// where the precise wait wins. Its spread is over the run's pairs of half-seconds.
+    pub stddev_ratio: Spread,
+    /// The precise wait's interval stddev, stalls counted, ms.
+    pub precise_stddev: Spread,
+    /// The precise wait's p99 |interval - target|, ms.
+    pub precise_p99: Spread,
+    /// The process's CPU in the precise half-seconds over the naive ones'.
+    pub cpu_ratio: Spread,
+}
+
+/// The frames of one half-second, all waited for by one wait.
+struct Block {
+    intervals: Vec<f64>,
+    cpu: Duration,
+    wall: Duration,
+}
+
+impl PacingPair {
+    /// Splits a run's frames by the wait that ended each interval (the one that waited for
+    /// the deadline the interval's first frame set), leaving out the intervals that begin
+    /// at a frame the other wait woke, and pairs each naive half-second with the precise
+    /// one after it.
+    pub fn from_frames(rate_hz: f64, frames: &[PacedFrame]) -> Self {
+        // (pair, precise?) -> block
+        let mut blocks: Vec<((u128, bool), Block)> = Vec::new();
+        for w in frames.windows(3) {
+            let (Some(before), Some(deadline)) = (w[0].deadline, w[1].deadline) else {
+                continue;
+            };
+            // An interval from a frame the other wait woke to one this wait woke is
+            // neither's: the first of each half-second is left out.
+            let precise = alternating_mode(deadline) == WaitMode::Precise;
+            if (alternating_mode(before) == WaitMode::Precise) != precise {
+                continue;
+            }
+            let w = &w[1..];
+            let key = (deadline.as_nanos() / ALTERNATION.as_nanos() / 2, precise);
+            if blocks.last().is_none_or(|(k, _)| *k != key) {
+                blocks.push((
+                    key,
+                    Block {
+                        intervals: Vec::new(),
+                        cpu: Duration::ZERO,
+                        wall: Duration::ZERO,
+                    },
+                ));
+            }
+            let Some((_, block)) = blocks.last_mut() else {
+                continue;
+            };
+            let wall = w[1].start.saturating_sub(w[0].start);
+            block.intervals.push(wall.as_secs_f64() * 1e3);
+            block.cpu += w[1].cpu.saturating_sub(w[0].cpu);
+            block.wall += wall;
+        }
+        let mut pairs: Vec<(Block, Block)> = Vec::new();
+        let mut naive: Option<(u128, Block)> = None;
+        for ((pair, precise), block) in blocks {
+            match (precise, naive.take()) {
+                (false, _) => naive = Some((pair, block)),
+                (true, Some((n, naive_block))) if n == pair => pairs.push((naive_block, block)),
+                (true, _) => {}
+            }
+        }
+        let summary = |drawn: &[&(Block, Block)], precise: bool| {
+            let blocks = drawn.iter().map(|(n, p)| if precise { p } else { n });
+            let (mut intervals, mut cpu, mut wall) = (Vec::new(), Duration::ZERO, Duration::ZERO);
+            for b in blocks {
+                intervals.extend_from_slice(&b.intervals);
+                cpu += b.cpu;
+                wall += b.wall;
+            }
+            let mode = if precise {
+                WaitMode::Precise
+            } else {
+                WaitMode::Naive
+            };
+            PacingResult::from_intervals(rate_hz, mode, &intervals, cpu, wall)
+        };
+        let ratio = |a: f64, b: f64| a / b.max(1e-9);
+        PacingPair {
+            rate_hz,
+            naive: summary(&pairs.iter().collect::<Vec<_>>(), false),
+            precise: summary(&pairs.iter().collect::<Vec<_>>(), true),
+            stddev_ratio: bootstrap(&pairs, |d| {
+                ratio(summary(d, true).stddev_ms, summary(d, false).stddev_ms)
+            }),
+            precise_stddev: bootstrap(&pairs, |d| summary(d, true).stddev_ms),
+            precise_p99: bootstrap(&pairs, |d| summary(d, true).p99_error_ms),
+            cpu_ratio: bootstrap(&pairs, |d| {
+                ratio(summary(d, true).cpu_percent, summary(d, false).cpu_percent)
+            }),
+        }
+    }
+}
+
+/// Runs the interpolated loop capped at `rate_hz` for `seconds` with a light world, the
+/// naive wait (one plain sleep to the deadline) and the precise one in turn.
+pub fn pacing(rate_hz: f64, seconds: f64) -> PacingPair {
     let settings = LoopSettings::default().with_frame_cap(Rate::hz(rate_hz).ok());
     let mut session = Session::new(
         Strategy::Interpolated,
@@ -100,21 +227,36 @@ pub fn pacing(rate_hz: f64, mode: WaitMode, seconds: f64) -> PacingResult {
             bullets: 200,
         },
     );
-    let mut wait = FrameWait::new(mode);
+    let mut waits = [
+        FrameWait::new(WaitMode::Naive),
+        FrameWait::new(WaitMode::Precise),
+    ];
     let clock = SystemClock::start();
     let end = Duration::from_secs_f64(seconds);
-    let (cpu0, wall0) = (cpu_now(), Instant::now());
-    let mut starts = Vec::new();
+    let mut frames = Vec::new();
     while clock.now() < end {
-        let now = clock.now();
-        starts.push(now.as_nanos() as u64);
-        let plan = session.frame(now, |_, _| {});
+        let start = clock.now();
+        let plan = session.frame(start, |_, _| {});
         session.measure_accuracy(&plan);
-        if let Wake::At(t) = plan.wake {
+        let deadline = match plan.wake {
+            Wake::At(t) => Some(t),
+            Wake::Immediately => None,
+        };
+        frames.push(PacedFrame {
+            start,
+            deadline,
+            cpu: cpu_now(),
+        });
+        if let Some(t) = deadline {
+            let wait = &mut waits[usize::from(alternating_mode(t) == WaitMode::Precise)];
             wait.sleep_until(clock.instant_at(t));
+            // As the window does: a wait the machine made late restarts the grid.
+            if wait.take_late().is_some() {
+                session.restart_deadlines();
+            }
         }
     }
-    PacingResult::from_starts(rate_hz, mode, &starts, cpu_now() - cpu0, wall0.elapsed())
+    PacingPair::from_frames(rate_hz, &frames)
 }
 
 /// One world update's cost.
@@ -295,22 +437,31 @@ fn composition(variant: SpriteVariant) -> (Knobs, Composer) {
     (knobs, composer)
 }
 
-/// Renders `bullets` offscreen at 1280x720 with `variant` for about `seconds`, waiting for
-/// the GPU after every frame (one frame in flight, as a swapchain would allow). Each frame
-/// is composed by the window's own composer.
+/// One renderer drawing offscreen at 1280x720, frame after frame, each frame composed by
+/// the window's own composer from the same second of frames.
+struct OffscreenDrawer {
+    variant: SpriteVariant,
+    painter: Painter,
+    knobs: Knobs,
+    composer: Composer,
+}
+
+/// A frame's times, milliseconds: composing, uploading, encoding, submit-to-done (waiting
+/// for the GPU), and the whole.
+type FrameTimes = [f64; 5];
+
+/// Renders `bullets` offscreen at 1280x720 with every renderer of `variants` in turn, frame
+/// by frame (A B C A B C ...), for about `seconds` in all, waiting for the GPU after every
+/// frame (one frame in flight, as a swapchain would allow). A moment of the machine falls
+/// on every renderer alike, so their ratios hold where separate runs' do not. Returns each
+/// renderer's summary, in the order of `variants`, and the frames' times by cycle.
 pub fn sprites_offscreen(
     gpu: &Gpu,
     bullets: usize,
-    variant: SpriteVariant,
+    variants: &[SpriteVariant],
     seconds: f64,
-) -> Result<ThroughputResult, String> {
+) -> Result<(Vec<ThroughputResult>, Vec<Vec<FrameTimes>>), String> {
     let (width, height) = (1280, 720);
-    let mut painter = Painter::new(
-        &gpu.device,
-        &gpu.queue,
-        OffscreenTarget::FORMAT,
-        variant == SpriteVariant::Bare,
-    )?;
     let target = OffscreenTarget::new(&gpu.device, width, height);
     let mut session = Session::new(
         Strategy::Interpolated,
@@ -319,16 +470,30 @@ pub fn sprites_offscreen(
     );
     let (plan, readouts) = a_second_of_frames(&mut session);
     let facts = PlatformFacts::offscreen(wgpu::PresentMode::Immediate);
-    let (knobs, mut composer) = composition(variant);
-    let mut samples: Vec<[f64; 4]> = Vec::new();
+    let mut drawers = variants
+        .iter()
+        .map(|&variant| {
+            let (knobs, composer) = composition(variant);
+            Ok(OffscreenDrawer {
+                variant,
+                painter: Painter::new(
+                    &gpu.device,
+                    &gpu.queue,
+                    OffscreenTarget::FORMAT,
+                    variant == SpriteVariant::Bare,
+                )?,
+                knobs,
+                composer,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    // Each frame is composed as the window composes it: the strip, the shapes, the words.
-    let mut run_frame = |painter: &mut Painter| -> Result<[f64; 4], String> {
+    let mut run_frame = |d: &mut OffscreenDrawer| -> Result<FrameTimes, String> {
         let t = Instant::now();
-        let inputs = FrameInputs::new(&session, &knobs, &plan, &readouts, &facts);
-        let frame = composer.compose(&inputs, None, (width, height));
+        let inputs = FrameInputs::new(&session, &d.knobs, &plan, &readouts, &facts);
+        let frame = d.composer.compose(&inputs, None, (width, height));
         let compose_ms = ms(t.elapsed());
-        let painted = painter.paint(
+        let painted = d.painter.paint(
             &gpu.device,
             &gpu.queue,
             &target.view,
@@ -336,7 +501,7 @@ pub fn sprites_offscreen(
             &frame.sprites,
             frame.words.map(|w| w.paint),
         );
-        let t = Instant::now();
+        let submitted = Instant::now();
         gpu.queue.submit(painted.commands);
         gpu.device
             .poll(wgpu::PollType::wait_indefinitely())
@@ -345,29 +510,79 @@ pub fn sprites_offscreen(
             compose_ms,
             ms(painted.timings.upload),
             ms(painted.timings.encode),
+            ms(submitted.elapsed()),
             ms(t.elapsed()),
         ])
     };
-    for _ in 0..5 {
-        run_frame(&mut painter)?;
+    for _ in 0..3 {
+        for d in &mut drawers {
+            run_frame(d)?;
+        }
     }
+    let mut cycles: Vec<Vec<FrameTimes>> = Vec::new();
     let start = Instant::now();
-    while start.elapsed().as_secs_f64() < seconds || samples.len() < 10 {
-        samples.push(run_frame(&mut painter)?);
+    while start.elapsed().as_secs_f64() < seconds || cycles.len() < 10 {
+        let cycle = drawers
+            .iter_mut()
+            .map(&mut run_frame)
+            .collect::<Result<Vec<_>, String>>()?;
+        cycles.push(cycle);
     }
-    let elapsed = start.elapsed().as_secs_f64();
-    let column = |k: usize| median(&samples.iter().map(|s| s[k]).collect::<Vec<_>>());
-    Ok(ThroughputResult {
-        bullets,
-        variant,
-        target: DrawTarget::Offscreen,
-        frames: samples.len(),
-        fps: samples.len() as f64 / elapsed,
-        acquire_ms: 0.0,
-        overlay_ms: column(0),
-        upload_ms: column(1),
-        encode_ms: column(2),
-        present_ms: column(3),
+    let results = drawers
+        .iter()
+        .enumerate()
+        .map(|(k, d)| {
+            let column = |c: usize| median(&cycles.iter().map(|f| f[k][c]).collect::<Vec<_>>());
+            ThroughputResult {
+                bullets,
+                variant: d.variant,
+                target: DrawTarget::Offscreen,
+                frames: cycles.len(),
+                // A frame after another with nothing between: the median frame's rate.
+                fps: 1e3 / column(4).max(1e-9),
+                acquire_ms: 0.0,
+                overlay_ms: column(0),
+                upload_ms: column(1),
+                encode_ms: column(2),
+                present_ms: column(3),
+            }
+        })
+        .collect();
+    Ok((results, cycles))
+}
+
+/// A renderer against the bare one and against the sprites alone, from interleaved frames.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpriteSpread {
+    pub bullets: usize,
+    pub variant: SpriteVariant,
+    /// Its median frame's rate over the bare renderer's.
+    pub vs_bare: Spread,
+    /// What its median frame takes beyond the sprites' alone, ms.
+    pub added_ms: Spread,
+}
+
+/// Cycles of interleaved frames grouped for the bootstrap: a group is this many cycles in a
+/// row, so a busy spell of the machine stays in one or two groups.
+pub const CYCLES_A_GROUP: usize = 4;
+
+/// The spread of `statistic` of the median frame times (the whole frame, ms) of the
+/// renderers at `a` and `b` in interleaved `cycles`.
+pub fn interleaved_spread(
+    cycles: &[Vec<FrameTimes>],
+    a: usize,
+    b: usize,
+    statistic: impl Fn(f64, f64) -> f64,
+) -> Spread {
+    let groups: Vec<&[Vec<FrameTimes>]> = cycles.chunks(CYCLES_A_GROUP).collect();
+    bootstrap(&groups, |drawn| {
+        let frame = |k: usize| -> Vec<f64> {
+            drawn
+                .iter()
+                .flat_map(|g| g.iter().map(move |c| c[k][4]))
+                .collect()
+        };
+        statistic(median(&frame(a)), median(&frame(b)))
     })
 }
 
@@ -518,5 +733,52 @@ mod tests {
         );
         assert_eq!(r.stalls, 1);
         assert!(r.stddev_ms > 0.9 && r.stddev_without_stalls_ms < 1e-6);
+    }
+
+    #[test]
+    fn alternating_waits_are_told_apart_by_the_deadline_they_waited_for() {
+        // 10 s at 60 Hz. The naive half-seconds start 0.2 ms late every other frame; the
+        // precise ones are exact, but for one 3 ms stall in the precise half-second from 7.5 s.
+        let period = 16_666_667u64;
+        let mut frames = Vec::new();
+        let mut cpu = Duration::ZERO;
+        for i in 0..600u64 {
+            let on_grid = Duration::from_nanos(i * period);
+            let naive = alternating_mode(on_grid) == WaitMode::Naive;
+            let mut start = on_grid;
+            if naive && i % 2 == 1 {
+                start += Duration::from_micros(200);
+            }
+            if i == 460 {
+                start += Duration::from_millis(3);
+            }
+            // The precise wait spends 1 ms of CPU a frame, the naive one 0.5 ms.
+            cpu += Duration::from_micros(if naive { 500 } else { 1000 });
+            frames.push(PacedFrame {
+                start,
+                deadline: Some(Duration::from_nanos((i + 1) * period)),
+                cpu,
+            });
+        }
+        let pair = PacingPair::from_frames(60.0, &frames);
+        assert_eq!(
+            pair.precise.stalls, 2,
+            "the late frame and the short one after it"
+        );
+        assert_eq!(pair.naive.stalls, 0);
+        assert!(pair.naive.stddev_without_stalls_ms > 0.09);
+        assert!(pair.precise.stddev_without_stalls_ms < 1e-6);
+        // One stall of 3 ms outweighs the naive wait's steady 0.1 ms: the precise wait
+        // loses with the stall counted, and the spread says how much that one pair decides.
+        assert!(pair.stddev_ratio.value > 1.0, "{:?}", pair.stddev_ratio);
+        assert!(pair.stddev_ratio.low < pair.stddev_ratio.value);
+        // The CPU of each frame goes to the wait that ended the frame's interval.
+        assert!(
+            (pair.cpu_ratio.value - 2.0).abs() < 0.1,
+            "{:?}",
+            pair.cpu_ratio
+        );
+        // 599 intervals less the first of each of the 20 half-seconds but the first.
+        assert_eq!(pair.naive.frames + pair.precise.frames, 599 - 1 - 19);
     }
 }

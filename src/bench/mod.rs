@@ -11,13 +11,15 @@ pub mod measure;
 pub mod report;
 pub mod windowed;
 
-use looplab_timing::{Strategy, WaitMode};
+use looplab_timing::Strategy;
 use serde::{Deserialize, Serialize};
 
 use crate::lab::compare::Preset;
 use crate::lab::latency::Pacing;
 use crate::render::gpu::Gpu;
-use headless::{PacingResult, RenderTickResult, SpriteVariant, ThroughputResult, WorldResult};
+use headless::{
+    PacingPair, RenderTickResult, SpriteSpread, SpriteVariant, ThroughputResult, WorldResult,
+};
 use host::Host;
 use looplab_headless::Scratch;
 use measure::median;
@@ -37,9 +39,6 @@ const OFFSCREEN_RENDERERS: [SpriteVariant; 4] = [
     SpriteVariant::Story,
     SpriteVariant::SpritesOverlay,
 ];
-
-/// How often each frame-cap row is run, each wait in turn, keeping the median run.
-const PACING_ROUNDS: usize = 3;
 
 /// Bullets in all in the compare-mode runs: the window's default, shared among the lanes.
 pub const COMPARE_BULLETS: usize = 2_000;
@@ -86,9 +85,13 @@ pub struct BenchReport {
     pub quick: bool,
     /// Why the windowed parts did not run, if they did not.
     pub windowed_skipped: Option<String>,
-    pub pacing: Vec<PacingResult>,
-    pub pacing_window: Vec<PacingResult>,
+    /// Each cap rate with the naive and the precise wait in turn, headless and in the window.
+    pub pacing: Vec<PacingPair>,
+    pub pacing_window: Vec<PacingPair>,
     pub sprites: Vec<ThroughputResult>,
+    /// Each renderer's ratios from the offscreen frames, drawn in turn, with their spreads.
+    #[serde(default)]
+    pub sprite_spreads: Vec<SpriteSpread>,
     /// Compare mode's lanes against the single view, offscreen, the same bullets in all.
     pub compare: Vec<headless::CompareResult>,
     pub sprites_window: Vec<ThroughputResult>,
@@ -123,12 +126,22 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     if host.build == "debug" {
         notes.push("debug build: run `cargo run --release -- bench` for numbers to quote".into());
     }
+    // The captions' GPU share could be read from timestamp queries where the adapter has
+    // them; the bench measures it the way every adapter allows, by frames drawn in turn.
+    let timestamps = gpu
+        .adapter
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY);
+    notes.push(format!(
+        "GPU timestamp queries {} by this adapter; the renderers' costs come from frames drawn in turn",
+        if timestamps { "offered" } else { "not offered" }
+    ));
     let progress = |what: &str| eprintln!("bench: {what}");
 
     progress("scheduling noise");
     let noise = host::scheduler_noise(if q { 0.5 } else { 3.0 });
 
-    progress("frame-cap precision, headless (plain sleep vs precise wait)");
+    progress("frame-cap precision, headless (plain sleep and precise wait in turn)");
     let pacing = headless_pacing(q)?;
 
     progress("world update");
@@ -145,7 +158,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
 
     progress("sprite throughput, offscreen");
     let sprite_secs = if q { 0.3 } else { 2.0 };
-    let sprites = offscreen_sprites(&gpu, q, sprite_secs)?;
+    let (sprites, sprite_spreads) = offscreen_sprites(&gpu, q)?;
 
     progress("compare mode against the single view, offscreen");
     let views = [
@@ -168,6 +181,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         pacing,
         pacing_window: vec![],
         sprites,
+        sprite_spreads,
         compare,
         sprites_window: vec![],
         world,
@@ -202,41 +216,52 @@ fn without_a_window(report: &mut BenchReport, why: String, progress: &dyn Fn(&st
     }
 }
 
-/// The frame cap's precision in a headless loop, at 30, 60 and 144 Hz, each wait.
-fn headless_pacing(q: bool) -> Result<Vec<headless::PacingResult>, String> {
-    let pacing_secs = if q { 1.0 } else { 5.0 };
-    let mut pacing = Vec::new();
-    for rate in [30.0, 60.0, 144.0] {
-        // Each row three times (once when quick), alternating the waits, and the median
-        // kept: this machine loses the CPU for a millisecond or more about twice a second,
-        // whichever wait runs, and one such moment in a run decides its spread.
-        pacing.extend(median_runs(
-            &[WaitMode::Naive, WaitMode::Precise],
-            if q { 1 } else { PACING_ROUNDS },
-            |mode| Ok(headless::pacing(rate, mode, pacing_secs)),
-            |r| r.stddev_ms,
-        )?);
-    }
-    Ok(pacing)
+/// The frame cap's precision in a headless loop, at 30, 60 and 144 Hz, the two waits in
+/// turn.
+fn headless_pacing(q: bool) -> Result<Vec<PacingPair>, String> {
+    // Long enough for the rare late wake-ups of a virtual machine (one or two in a
+    // thousand, each 1 to 4 ms) to fall on both waits, even at 30 Hz.
+    let secs = if q { 2.0 } else { 30.0 };
+    Ok([30.0, 60.0, 144.0]
+        .into_iter()
+        .map(|rate| headless::pacing(rate, secs))
+        .collect())
 }
 
-/// Sprite throughput offscreen, each renderer, at four bullet counts.
+/// Sprite throughput offscreen, each renderer, at four bullet counts, the renderers frame
+/// by frame in turn; and each one's ratio to the bare renderer and its cost beyond the
+/// sprites alone, with their spreads.
 fn offscreen_sprites(
     gpu: &Gpu,
     q: bool,
-    secs: f64,
-) -> Result<Vec<headless::ThroughputResult>, String> {
+) -> Result<(Vec<ThroughputResult>, Vec<SpriteSpread>), String> {
     let mut sprites = Vec::new();
+    let mut spreads = Vec::new();
+    let index = |v: SpriteVariant| OFFSCREEN_RENDERERS.iter().position(|&r| r == v);
+    let (Some(bare), Some(plain)) = (index(SpriteVariant::Bare), index(SpriteVariant::Sprites))
+    else {
+        return Err("the offscreen renderers lack the bare one or the sprites".into());
+    };
     for bullets in [1_000, 2_000, 10_000, 100_000] {
-        let rounds = if q { 1 } else { 3 };
-        sprites.extend(median_runs(
-            &OFFSCREEN_RENDERERS,
-            rounds,
-            |variant| headless::sprites_offscreen(gpu, bullets, variant, secs),
-            |r| r.fps,
-        )?);
+        // Enough cycles at 100k (a frame takes 80 to 100 ms there) for a spread.
+        let secs = match (q, bullets) {
+            (true, _) => 0.5,
+            (false, 100_000) => 16.0,
+            (false, _) => 6.0,
+        };
+        let (results, cycles) =
+            headless::sprites_offscreen(gpu, bullets, &OFFSCREEN_RENDERERS, secs)?;
+        for (k, &variant) in OFFSCREEN_RENDERERS.iter().enumerate() {
+            spreads.push(SpriteSpread {
+                bullets,
+                variant,
+                vs_bare: headless::interleaved_spread(&cycles, bare, k, |b, v| b / v.max(1e-9)),
+                added_ms: headless::interleaved_spread(&cycles, plain, k, |p, v| v - p),
+            });
+        }
+        sprites.extend(results);
     }
-    Ok(sprites)
+    Ok((sprites, spreads))
 }
 
 fn windowed_parts(
@@ -256,7 +281,7 @@ fn windowed_parts(
         "--hide-timeline",
     ];
 
-    progress("frame-cap precision in the window (WaitUntil vs precise wait)");
+    progress("frame-cap precision in the window (WaitUntil and precise wait in turn)");
     window_pacing(display, report, q, &light)?;
     progress("sprite throughput in the window");
     window_sprites(display, report, q)?;
@@ -270,30 +295,23 @@ fn windowed_parts(
     window_startup(display, report)
 }
 
-/// The frame cap's precision in the window, at 30, 60 and 144 Hz, each wait.
+/// The frame cap's precision in the window, at 30, 60 and 144 Hz, the two waits in turn
+/// in one run each.
 fn window_pacing(
     display: &Display,
     report: &mut BenchReport,
     q: bool,
     light: &[&str],
 ) -> Result<(), String> {
-    let secs = if q { 2.5 } else { 7.0 };
+    let secs = if q { 3.5 } else { 31.0 };
     for rate in [30.0, 60.0, 144.0] {
         let cap = format!("{rate}");
-        let rounds = if q { 1 } else { PACING_ROUNDS };
-        let modes = [WaitMode::Naive, WaitMode::Precise];
-        let runs = median_runs(
-            &modes,
-            rounds,
-            |mode| {
-                let mut args = light.to_vec();
-                args.extend(["--cap", &cap, "--pacing", mode.id()]);
-                let log = display.run(&format!("pacing-{rate}-{}", mode.id()), &args, secs)?;
-                Ok(windowed::pacing_from_log(&log, rate, mode))
-            },
-            |r| r.stddev_ms,
-        )?;
-        report.pacing_window.extend(runs);
+        let mut args = light.to_vec();
+        args.extend(["--cap", &cap, "--pacing", "alternating"]);
+        let log = display.run(&format!("pacing-{rate}"), &args, secs)?;
+        report
+            .pacing_window
+            .push(windowed::pacing_from_log(&log, rate));
     }
     Ok(())
 }

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use looplab_timing::{Strategy, WaitMode};
+use looplab_timing::Strategy;
 use oorandom::Rand32;
 use serde::{Deserialize, Serialize};
 
-use super::headless::{DrawTarget, PacingResult, SpriteVariant, ThroughputResult};
+use super::headless::{DrawTarget, PacedFrame, PacingPair, SpriteVariant, ThroughputResult};
 use super::measure::{median, percentile};
 use crate::lab::latency::Pacing;
 use crate::session::frame::{FrameLog, FrameRecord};
@@ -167,14 +167,17 @@ fn finish(mut child: Child, log: &Path, seconds: f64) -> Result<FrameLog, String
 }
 
 /// Frame-cap precision of a windowed run.
-pub fn pacing_from_log(log: &FrameLog, rate_hz: f64, mode: WaitMode) -> PacingResult {
-    let frames = log.steady(WARM_UP);
-    let starts: Vec<u64> = frames.iter().map(|f| nanos(f.start)).collect();
-    let (cpu, wall) = match (frames.first(), frames.last()) {
-        (Some(a), Some(b)) => (b.cpu.saturating_sub(a.cpu), b.start - a.start),
-        _ => (Duration::ZERO, Duration::from_secs(1)),
-    };
-    PacingResult::from_starts(rate_hz, mode, &starts, cpu, wall)
+pub fn pacing_from_log(log: &FrameLog, rate_hz: f64) -> PacingPair {
+    let frames: Vec<PacedFrame> = log
+        .steady(WARM_UP)
+        .iter()
+        .map(|f| PacedFrame {
+            start: f.start,
+            deadline: f.deadline,
+            cpu: f.cpu,
+        })
+        .collect();
+    PacingPair::from_frames(rate_hz, &frames)
 }
 
 /// Throughput and the split of a windowed run.
@@ -398,10 +401,6 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn nanos(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,6 +436,7 @@ mod tests {
                         ..RenderTimes::default()
                     },
                     presented: Some(start + Duration::from_millis(5)),
+                    deadline: Some(Duration::from_nanos((i + 1) * 16_666_667)),
                     cpu: Duration::from_millis(i),
                     game_shown: start,
                     ..FrameRecord::default()
@@ -448,13 +448,17 @@ mod tests {
         assert_eq!(t.frames, 120);
         assert!((t.fps - 60.0).abs() < 0.01);
         assert_eq!((t.acquire_ms, t.present_ms), (1.0, 2.0));
-        let p = pacing_from_log(&l, 60.0, WaitMode::Precise);
-        assert!(p.stddev_ms < 1e-6 && p.p99_error_ms < 1e-5);
-        assert!(
-            (p.cpu_percent - 6.0).abs() < 0.01,
-            "1 ms of CPU per 16.7 ms frame: {}",
-            p.cpu_percent
-        );
+        // Seconds 1 to 3 hold two pairs of half-seconds, each wait's frames even.
+        let pair = pacing_from_log(&l, 60.0);
+        for p in [&pair.naive, &pair.precise] {
+            assert!(p.stddev_ms < 1e-6 && p.p99_error_ms < 1e-5);
+            assert!(p.frames >= 55, "{} frames", p.frames);
+            assert!(
+                (p.cpu_percent - 6.0).abs() < 0.01,
+                "1 ms of CPU per 16.7 ms frame: {}",
+                p.cpu_percent
+            );
+        }
         let lat = latency_from_log(&l, LatencySetting::Cap60);
         assert_eq!((lat.samples, lat.median_ms, lat.p99_ms), (3, 20.0, 30.0));
         assert_eq!(lat.frame_to_present_ms, 5.0);

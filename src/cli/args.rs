@@ -15,6 +15,7 @@ use crate::hooks::Hooks;
 use crate::hooks::key_script::KeyScript;
 use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
+use crate::platform::frame_wait::CapWait;
 use crate::session::queue::{PresentMode, parse_latency};
 use crate::text::settings::{
     Cap, DeltaKind, DurationOrOff, MaxUpdates, format_duration, parse_duration,
@@ -308,10 +309,11 @@ pub struct AppArgs {
     /// On exit, write per-strategy FPS, UPS, game/real ratio and error to this JSON file.
     #[arg(long, value_name = "FILE.json")]
     pub stats: Option<PathBuf>,
-    /// How a frame-cap wait ends: `precise` (OS wake-up, then spin_sleep) or `naive` (trust
-    /// the OS wake-up). For `looplab bench`.
-    #[arg(long, value_name = "precise|naive", default_value = "precise", value_parser = parse_pacing, hide = true)]
-    pub pacing: WaitMode,
+    /// How a frame-cap wait ends: `precise` (OS wake-up, then a spin), `naive` (trust the
+    /// OS wake-up), or `alternating` (each in turn, half a second at a time). For `looplab
+    /// bench`.
+    #[arg(long, value_name = "precise|naive|alternating", default_value = "precise", value_parser = parse_pacing, hide = true)]
+    pub pacing: CapWait,
     /// On exit, write every frame's timings and every key's latency to this JSON file. For
     /// `looplab bench`.
     #[arg(long, value_name = "FILE.json", hide = true)]
@@ -352,11 +354,12 @@ pub struct AppArgs {
     pub refuse_new_device: bool,
 }
 
-fn parse_pacing(s: &str) -> Result<WaitMode, String> {
+fn parse_pacing(s: &str) -> Result<CapWait, String> {
     match s.trim() {
-        "precise" => Ok(WaitMode::Precise),
-        "naive" => Ok(WaitMode::Naive),
-        other => Err(format!("{other:?} is not precise or naive")),
+        "precise" => Ok(CapWait::Only(WaitMode::Precise)),
+        "naive" => Ok(CapWait::Only(WaitMode::Naive)),
+        "alternating" => Ok(CapWait::Alternating),
+        other => Err(format!("{other:?} is not precise, naive or alternating")),
     }
 }
 

@@ -19,6 +19,8 @@ pub mod surface_faults;
 
 use looplab_timing::WaitMode;
 
+use crate::platform::frame_wait::CapWait;
+
 use key_script::KeyScript;
 
 /// The hooks a run was started with.
@@ -28,7 +30,7 @@ pub struct Hooks {
     /// A surface fault every this many frames.
     pub surface_faults: Option<u32>,
     /// How a frame-cap wait ends.
-    pub pacing: WaitMode,
+    pub pacing: CapWait,
     /// Draw the bullets with the bare instanced renderer.
     pub bare_renderer: bool,
     /// Destroy the GPU device at this time of the run.
@@ -43,7 +45,7 @@ impl Default for Hooks {
         Self {
             key_script: None,
             surface_faults: None,
-            pacing: WaitMode::Precise,
+            pacing: CapWait::Only(WaitMode::Precise),
             bare_renderer: false,
             lose_device_at: None,
             refuse_new_device: false,

@@ -312,6 +312,12 @@ impl Session {
         self.planner.resync(now);
     }
 
+    /// The wait for this frame ended late because the CPU was away: the cap's next deadline
+    /// is one interval after this frame, not made up (see `Planner::restart_deadlines`).
+    pub fn restart_deadlines(&mut self) {
+        self.planner.restart_deadlines();
+    }
+
     pub fn planner(&self) -> &Planner {
         &self.planner
     }

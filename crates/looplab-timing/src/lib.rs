@@ -110,7 +110,9 @@
 //! - `std` (default): [`SystemClock`]. Without it the crate is `#![no_std]` and needs only
 //!   `alloc` (for [`FrameStats`] and error messages).
 //! - `spin`: `FrameWait`, the precise frame-deadline wait, its early-wake margin learnt from
-//!   how late the OS wakes the loop (`WakeMargin`), with its one dependency, `spin_sleep`.
+//!   how late the OS wakes the loop (`WakeMargin`), its spin yielding while the deadline is
+//!   further than yields have lately taken, and what the spins did (`SpinTally`). No
+//!   dependency: the crate has none.
 //!
 //! # Examples
 //!
@@ -264,7 +266,7 @@ pub use stats::{FrameSample, FrameStats, FrameTimes, StatsSummary, summarize};
 pub use strategy::{DrawMode, Family, Strategy};
 pub use units::{Rate, TimeScale};
 #[cfg(feature = "spin")]
-pub use wait::{FrameWait, WaitMode, WakeMargin};
+pub use wait::{FrameWait, SpinTally, WaitMode, WakeMargin};
 
 /// What the unit tests share.
 #[cfg(test)]

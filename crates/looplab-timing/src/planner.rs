@@ -356,6 +356,17 @@ impl Planner {
         self.grid.reset();
     }
 
+    /// Restarts the frame cap's deadline grid at the next frame: its deadline is one interval
+    /// after it, not made up by a shorter wait. Call it when the wait for this frame's start
+    /// ended late because the CPU was away (the OS woke the loop after its margin, or took
+    /// the CPU in the spin: `FrameWait::take_late` with the `spin` feature), so that a frame the
+    /// machine delayed is one uneven interval, not two. A loop that makes up every late
+    /// frame keeps its cap's rate to the nanosecond; one that restarts loses the stall's
+    /// length, once.
+    pub fn restart_deadlines(&mut self) {
+        self.grid.reset();
+    }
+
     fn take_single_step(&mut self) -> bool {
         let single = self.pending_steps > 0;
         self.pending_steps = self.pending_steps.saturating_sub(1);
@@ -691,6 +702,19 @@ mod tests {
             .with_max_frame_time(Some(ms(100)))
             .with_time_scale(TimeScale::new(2.0).unwrap());
         assert_eq!(p.settings(), &expected);
+    }
+
+    #[test]
+    fn a_late_frame_is_made_up_unless_the_deadlines_restart() {
+        let mut p = planner(Strategy::Interpolated);
+        p.set_frame_cap(Some(Rate::hz(100.0).unwrap()));
+        assert_eq!(p.plan_frame(ms(0)).wake, Wake::At(ms(10)));
+        // Woken 3 ms late: the grid makes it up with a 7 ms wait.
+        assert_eq!(p.plan_frame(ms(13)).wake, Wake::At(ms(20)));
+        // Woken 3 ms late again, and told the machine did it: a whole interval follows.
+        p.restart_deadlines();
+        assert_eq!(p.plan_frame(ms(23)).wake, Wake::At(ms(33)));
+        assert_eq!(p.plan_frame(ms(33)).wake, Wake::At(ms(43)));
     }
 
     #[test]

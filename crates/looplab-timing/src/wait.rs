@@ -1,4 +1,12 @@
 //! Waiting for a frame deadline precisely (the `spin` feature).
+//!
+//! The OS is asked to wake the loop a learnt margin early, and the rest is spun. A turn of
+//! the spin that comes late means the OS took the CPU away in the middle: something else
+//! wanted it. Then, for the next [`FrameWait::YIELDING_SPINS`] spins, the spin gives the CPU
+//! away (`yield_now`) while the deadline is further than yields have lately taken to come
+//! back, so a renderer's or a display server's threads run in a stretch the loop can spare
+//! rather than taking the CPU at its deadline. On a quiet machine the spin never yields: a
+//! yield there only adds a way to lose the CPU.
 
 use std::time::{Duration, Instant};
 
@@ -6,8 +14,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WaitMode {
-    /// Ask the OS to wake a little early, then finish the last stretch with a sleep that
-    /// spins (`spin_sleep`). Costs a little CPU; lands within tens of microseconds.
+    /// Ask the OS to wake a little early, then spin the last stretch, giving the CPU away
+    /// while that is safe. Costs a little CPU; lands within tens of microseconds.
     Precise,
     /// Ask the OS to wake at the deadline and trust it. Its timer granularity and wake-up
     /// latency show up as frame-time jitter: kept for comparison.
@@ -21,6 +29,47 @@ impl WaitMode {
             WaitMode::Precise => "precise",
             WaitMode::Naive => "naive",
         }
+    }
+}
+
+/// The last [`WakeMargin::SAMPLES`] readings of a delay, and a high percentile of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Readings {
+    /// Nanoseconds, a ring.
+    nanos: [u32; WakeMargin::SAMPLES],
+    len: usize,
+    next: usize,
+}
+
+impl Readings {
+    const fn new() -> Self {
+        Self {
+            nanos: [0; WakeMargin::SAMPLES],
+            len: 0,
+            next: 0,
+        }
+    }
+
+    fn push(&mut self, reading: Duration) {
+        self.nanos[self.next] = u32::try_from(reading.as_nanos()).unwrap_or(u32::MAX);
+        self.next = (self.next + 1) % WakeMargin::SAMPLES;
+        self.len = (self.len + 1).min(WakeMargin::SAMPLES);
+    }
+
+    /// The [`WakeMargin::PERCENTILE`]th of the readings, once there are
+    /// [`WakeMargin::WARM_UP`] of them.
+    fn high(&self) -> Option<Duration> {
+        if self.len < WakeMargin::WARM_UP {
+            return None;
+        }
+        let mut sorted = self.nanos;
+        let sorted = &mut sorted[..self.len];
+        sorted.sort_unstable();
+        let at = (self.len * WakeMargin::PERCENTILE)
+            .div_ceil(100)
+            .clamp(1, self.len)
+            - 1;
+        Some(Duration::from_nanos(u64::from(sorted[at])))
     }
 }
 
@@ -47,10 +96,7 @@ impl WaitMode {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WakeMargin {
-    /// Lateness readings in nanoseconds, a ring.
-    late: [u32; WakeMargin::SAMPLES],
-    len: usize,
-    next: usize,
+    late: Readings,
     margin: Duration,
 }
 
@@ -82,28 +128,15 @@ impl WakeMargin {
     /// A margin with no readings yet.
     pub const fn new() -> Self {
         Self {
-            late: [0; Self::SAMPLES],
-            len: 0,
-            next: 0,
+            late: Readings::new(),
             margin: FrameWait::DEFAULT_EARLY,
         }
     }
 
     /// Takes one reading: the OS woke the loop `late` after the time it was asked to.
     pub fn observe(&mut self, late: Duration) {
-        let nanos = u32::try_from(late.as_nanos()).unwrap_or(u32::MAX);
-        self.late[self.next] = nanos;
-        self.next = (self.next + 1) % Self::SAMPLES;
-        self.len = (self.len + 1).min(Self::SAMPLES);
-        if self.len >= Self::WARM_UP {
-            let mut sorted = self.late;
-            let sorted = &mut sorted[..self.len];
-            sorted.sort_unstable();
-            let at = (self.len * Self::PERCENTILE)
-                .div_ceil(100)
-                .clamp(1, self.len)
-                - 1;
-            let high = Duration::from_nanos(u64::from(sorted[at]));
+        self.late.push(late);
+        if let Some(high) = self.late.high() {
             self.margin = (high + Self::HEADROOM).clamp(Self::MIN, Self::MAX);
         }
     }
@@ -115,8 +148,37 @@ impl WakeMargin {
 
     /// Readings taken (at most [`WakeMargin::SAMPLES`] are kept).
     pub fn readings(&self) -> usize {
-        self.len
+        self.late.len
     }
+}
+
+/// What the last stretches of a wait did, counted since it was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpinTally {
+    /// Deadlines whose last stretch was spun.
+    pub spins: u64,
+    /// Turns of a spin that gave the CPU away: a recent spin was interrupted, and the
+    /// deadline was further than the OS has lately taken to give it back
+    /// ([`FrameWait::yield_guard`]).
+    pub yields: u64,
+    /// Spins in which a turn came more than [`FrameWait::LATE_TURN`] after the one before
+    /// without having given the CPU away: the OS took it. Such a spin ends late however it
+    /// waits; its lost time is not taken for the OS's wake-up error.
+    pub interrupted: u64,
+    /// The time spent in spins, yields included.
+    pub spun: Duration,
+    /// Waits that ended more than [`FrameWait::LATE_TURN`] after their deadline.
+    pub late: u64,
+}
+
+/// The spin under way: its deadline, when its last turn ended, and whether it was
+/// interrupted already (counted once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Spin {
+    deadline: Instant,
+    began: Instant,
+    last_turn: Instant,
+    interrupted: bool,
 }
 
 /// Waits for frame deadlines ([`Wake::At`](crate::Wake::At)) the way a frame cap needs.
@@ -144,6 +206,19 @@ pub struct FrameWait {
     /// The deadline the OS last woke the loop for: it is not asked to wait for it again
     /// (a second wait could overshoot too).
     woken_for: Option<Instant>,
+    /// How long a yield took to give the CPU back, lately.
+    yield_cost: Readings,
+    /// Spins left that yield, after an interrupted one.
+    yielding: u32,
+    /// The last deadline waited for, and [`SPIN_SHARE`](FrameWait::SPIN_SHARE) of the
+    /// interval before it.
+    last_deadline: Option<Instant>,
+    interval_share: Duration,
+    /// How late the last spin ended, when it ended more than [`FrameWait::LATE_TURN`]
+    /// after its deadline, until taken.
+    late: Option<Duration>,
+    spin: Option<Spin>,
+    tally: SpinTally,
 }
 
 impl Default for FrameWait {
@@ -158,6 +233,24 @@ impl FrameWait {
     /// better: two milliseconds covers the millisecond rounding of event-loop timeouts and a
     /// typical wake-up delay.
     pub const DEFAULT_EARLY: Duration = Duration::from_millis(2);
+    /// A turn of a spin this long after the one before it, with no yield between, was
+    /// interrupted: spinning, a turn takes well under a microsecond (through an event loop,
+    /// tens of microseconds), and the OS's time slice is a millisecond or more.
+    pub const LATE_TURN: Duration = Duration::from_micros(200);
+    /// A spin yields while the deadline is further than the recent yields' high percentile
+    /// plus this: the last stretch is always spun, however quickly yields come back.
+    pub const YIELD_HEADROOM: Duration = Duration::from_micros(50);
+    /// Until [`WakeMargin::WARM_UP`] yields have been timed, the guard assumed.
+    pub const DEFAULT_YIELD_GUARD: Duration = Duration::from_micros(300);
+    /// How many spins after an interrupted one yield: a second of frames at 60 Hz.
+    pub const YIELDING_SPINS: u32 = 64;
+    /// The share of the interval between deadlines that the wait may spin whatever the
+    /// margin learnt. The margin follows the OS's usual lateness; now and then a virtual
+    /// machine wakes the loop one to four milliseconds late, too seldom to move a high
+    /// percentile of 64 readings. The wait cannot shorten those, but waking earlier takes
+    /// that much off each one. A twentieth of the interval: 1.7 ms at 30 Hz, 0.8 ms at
+    /// 60 Hz, 0.35 ms at 144 Hz (below the learnt margin there), for 5% of a core.
+    pub const SPIN_SHARE: u32 = 20;
 
     /// A wait of the given mode; when precise, its margin adapts.
     pub fn new(mode: WaitMode) -> Self {
@@ -167,6 +260,13 @@ impl FrameWait {
             fixed: None,
             asked: None,
             woken_for: None,
+            yield_cost: Readings::new(),
+            yielding: 0,
+            last_deadline: None,
+            interval_share: Duration::ZERO,
+            late: None,
+            spin: None,
+            tally: SpinTally::default(),
         }
     }
 
@@ -182,14 +282,53 @@ impl FrameWait {
         self.mode
     }
 
-    /// How long before the deadline the OS is asked to wake now.
+    /// How long before the deadline the OS is asked to wake now: the learnt margin, or
+    /// [`SPIN_SHARE`](FrameWait::SPIN_SHARE) of the interval between the last two deadlines
+    /// where that is more.
     pub fn early(&self) -> Duration {
-        self.fixed.unwrap_or(self.margin.margin())
+        self.fixed
+            .unwrap_or(self.margin.margin().max(self.interval_share))
     }
 
     /// The lateness readings behind the margin.
     pub fn wake_margin(&self) -> &WakeMargin {
         &self.margin
+    }
+
+    /// What the spins did so far.
+    pub fn spin_tally(&self) -> SpinTally {
+        self.tally
+    }
+
+    /// How late the last wait ended, if it ended more than
+    /// [`LATE_TURN`](FrameWait::LATE_TURN) after its deadline: the OS woke the loop after
+    /// the margin, or took the CPU in the spin. Taken once. The frame that starts now is
+    /// late by that much whatever happens; a loop that then restarts its deadline grid
+    /// ([`Planner::restart_deadlines`](crate::Planner::restart_deadlines)) does not make the
+    /// next frame pay for it again with a short interval. Always `None` in naive mode, which
+    /// does not look.
+    pub fn take_late(&mut self) -> Option<Duration> {
+        self.late.take()
+    }
+
+    /// Whether the spins yield now: a spin was interrupted within the last
+    /// [`YIELDING_SPINS`](FrameWait::YIELDING_SPINS).
+    pub fn yielding(&self) -> bool {
+        self.yielding > 0
+    }
+
+    /// A yielding spin gives the CPU away while the deadline is further off than this: the high
+    /// percentile of how long recent yields took to come back, plus
+    /// [`YIELD_HEADROOM`](FrameWait::YIELD_HEADROOM). On a machine with nothing else to run
+    /// a yield comes back at once and nearly all the spin yields; where other threads wait
+    /// for a core, a yield can cost a time slice, and the spin keeps the CPU for that long
+    /// before the deadline.
+    pub fn yield_guard(&self) -> Duration {
+        self.yield_cost
+            .high()
+            .map_or(Self::DEFAULT_YIELD_GUARD, |high| {
+                high + Self::YIELD_HEADROOM
+            })
     }
 
     /// When the OS should wake the loop to wait for `deadline`, seen at `now`; `None` when
@@ -212,6 +351,14 @@ impl FrameWait {
         if self.woken_for == Some(deadline) {
             return None;
         }
+        if let Some(last) = self.last_deadline.filter(|&last| last < deadline) {
+            let interval = deadline - last;
+            // A deadline after a pause or a hidden spell says nothing of the cap's interval.
+            if interval < Duration::from_millis(250) {
+                self.interval_share = interval / Self::SPIN_SHARE;
+            }
+        }
+        self.last_deadline = Some(deadline);
         let wake = match self.mode {
             WaitMode::Naive => (deadline > now).then_some(deadline),
             WaitMode::Precise => deadline
@@ -229,20 +376,69 @@ impl FrameWait {
     pub fn forget(&mut self) {
         self.asked = None;
         self.woken_for = None;
+        self.spin = None;
     }
 
-    /// Spins out what is left before `deadline` (nothing in naive mode, which trusted the
-    /// OS).
-    pub fn finish(&self, deadline: Instant) {
-        if self.mode == WaitMode::Precise {
-            let left = deadline.saturating_duration_since(Instant::now());
-            // Spin all of it: the OS wait is over, and another sleep could overshoot.
-            let accuracy = u32::try_from(left.as_nanos())
-                .unwrap_or(u32::MAX)
-                .saturating_add(1);
-            spin_sleep::SpinSleeper::new(accuracy)
-                .with_spin_strategy(spin_sleep::SpinStrategy::SpinLoopHint)
-                .sleep_until(deadline);
+    /// One turn of the last stretch before `deadline`, for a loop that spins through its
+    /// event loop (and called by [`finish`](FrameWait::finish) in a plain loop): yields the
+    /// CPU if the deadline is further off than [`yield_guard`](FrameWait::yield_guard), and
+    /// notes a turn that came late. Returns whether the deadline is still ahead (always
+    /// `false` in naive mode, which trusted the OS).
+    pub fn spin_turn(&mut self, deadline: Instant) -> bool {
+        if self.mode == WaitMode::Naive {
+            return false;
+        }
+        let now = Instant::now();
+        let mut spin = match self.spin.filter(|s| s.deadline == deadline) {
+            Some(mut spin) => {
+                if !spin.interrupted && now - spin.last_turn > Self::LATE_TURN {
+                    spin.interrupted = true;
+                    self.tally.interrupted += 1;
+                    self.yielding = Self::YIELDING_SPINS;
+                }
+                spin
+            }
+            None => {
+                self.tally.spins += 1;
+                self.yielding = self.yielding.saturating_sub(1);
+                Spin {
+                    deadline,
+                    began: now,
+                    last_turn: now,
+                    interrupted: false,
+                }
+            }
+        };
+        if now >= deadline {
+            self.tally.spun += now - spin.began;
+            self.spin = None;
+            // Late by the wait's doing only if it was waiting: the spin began in time, or
+            // the OS was asked to wake the loop for this deadline. A frame whose own work
+            // ran past the deadline is the grid's to make up.
+            let waited = spin.began < deadline || self.woken_for == Some(deadline);
+            let late = now - deadline;
+            if waited && late > Self::LATE_TURN {
+                self.late = Some(late);
+                self.tally.late += 1;
+            }
+            return false;
+        }
+        let mut turned = now;
+        if self.yielding() && deadline - now > self.yield_guard() {
+            std::thread::yield_now();
+            turned = Instant::now();
+            self.yield_cost.push(turned - now);
+            self.tally.yields += 1;
+        }
+        spin.last_turn = turned;
+        self.spin = Some(spin);
+        true
+    }
+
+    /// Spins out what is left before `deadline` (nothing in naive mode).
+    pub fn finish(&mut self, deadline: Instant) {
+        while self.spin_turn(deadline) {
+            core::hint::spin_loop();
         }
     }
 
@@ -316,6 +512,25 @@ mod tests {
     }
 
     #[test]
+    fn a_long_interval_wakes_a_twentieth_of_it_early() {
+        let mut w = FrameWait::new(WaitMode::Precise);
+        let start = Instant::now();
+        let period = Duration::from_micros(33_333);
+        for k in 1..=20u32 {
+            let deadline = start + period * k;
+            let asked = w.os_wake(deadline, deadline - period / 2).unwrap();
+            // A quick OS: 50 us late. The learnt margin is its floor, 0.3 ms.
+            w.os_wake(deadline, asked + Duration::from_micros(50));
+        }
+        assert_eq!(w.wake_margin().margin(), WakeMargin::MIN);
+        assert_eq!(w.early(), period / FrameWait::SPIN_SHARE);
+        // A deadline after a pause does not stretch it.
+        let after_pause = start + period * 20 + Duration::from_secs(5);
+        w.os_wake(after_pause, after_pause - period);
+        assert_eq!(w.early(), period / FrameWait::SPIN_SHARE);
+    }
+
+    #[test]
     fn the_margin_stays_within_its_bounds() {
         let mut m = WakeMargin::new();
         for _ in 0..64 {
@@ -340,6 +555,95 @@ mod tests {
             w.os_wake(deadline, asked + Duration::from_millis(3));
         }
         assert_eq!(w.early(), Duration::from_micros(500));
+    }
+
+    #[test]
+    fn a_spin_yields_while_the_deadline_is_further_than_yields_have_taken() {
+        let mut w = FrameWait::new(WaitMode::Precise);
+        assert_eq!(w.yield_guard(), FrameWait::DEFAULT_YIELD_GUARD);
+        // 63 yields came back in 10 us and one took a 5 ms time slice: the guard follows
+        // the second latest, as the wake margin does.
+        for i in 0..64 {
+            let cost = if i == 20 { 5_000 } else { 10 };
+            w.yield_cost.push(Duration::from_micros(cost));
+        }
+        assert_eq!(
+            w.yield_guard(),
+            Duration::from_micros(10) + FrameWait::YIELD_HEADROOM
+        );
+        // Where yields cost a slice, the last millisecond and more is spun.
+        for _ in 0..64 {
+            w.yield_cost.push(Duration::from_millis(1));
+        }
+        assert_eq!(
+            w.yield_guard(),
+            Duration::from_millis(1) + FrameWait::YIELD_HEADROOM
+        );
+    }
+
+    #[test]
+    fn a_spin_counts_itself_its_yields_and_a_turn_the_os_took() {
+        let mut w = FrameWait::new(WaitMode::Precise);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        // A minute away, on a machine that has not taken the CPU from a spin: no yield.
+        assert!(w.spin_turn(deadline));
+        assert_eq!(w.spin_tally().spins, 1);
+        assert_eq!(w.spin_tally().yields, 0);
+        assert_eq!(w.spin_tally().interrupted, 0);
+        // The thread is away for a millisecond between two turns, as if the OS had taken
+        // the CPU: counted once for the spin, however many late turns follow, and from then
+        // on the spin gives the CPU away while the deadline is far.
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(w.spin_turn(deadline));
+        assert!(w.yielding());
+        assert_eq!(w.spin_tally().yields, 1);
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(w.spin_turn(deadline));
+        assert_eq!(w.spin_tally().interrupted, 1);
+        assert_eq!(w.spin_tally().spins, 1);
+        // A deadline already past ends the spin; the next deadline is a new spin. Ended
+        // within LATE_TURN of it, the wait was not late.
+        let past = Instant::now();
+        assert!(!w.spin_turn(past));
+        assert_eq!(w.spin_tally().spins, 2);
+        assert_eq!(w.take_late(), None);
+        // A deadline 5 ms gone before the wait began (the frame's own work ran past it):
+        // not the wait's lateness.
+        let gone = Instant::now() - Duration::from_millis(5);
+        assert!(!w.spin_turn(gone));
+        assert_eq!(w.take_late(), None);
+        // The OS asked to wake the loop 2 ms before a deadline, and woke it 5 ms after it:
+        // late, and said so once.
+        let deadline_2 = Instant::now() + Duration::from_millis(10);
+        let asked = w.os_wake(deadline_2, Instant::now()).unwrap();
+        std::thread::sleep(deadline_2 + Duration::from_millis(5) - Instant::now());
+        assert_eq!(w.os_wake(deadline_2, Instant::now()), None);
+        assert!(asked < deadline_2);
+        assert!(!w.spin_turn(deadline_2));
+        assert!(w.take_late().is_some_and(|l| l >= Duration::from_millis(5)));
+        assert_eq!(w.take_late(), None);
+        assert_eq!(w.spin_tally().late, 1);
+        // `finish` returns at the deadline, not before, and counts the time it spun.
+        let spun = w.spin_tally().spun;
+        let before = Instant::now();
+        let until = before + Duration::from_millis(1);
+        w.finish(until);
+        let after = Instant::now();
+        assert!(after >= until);
+        assert_eq!(w.spin_tally().spins, 5);
+        assert!(w.spin_tally().spun > spun && w.spin_tally().spun <= spun + (after - before));
+        // The yielding stops after YIELDING_SPINS spins with none interrupted.
+        for _ in 0..FrameWait::YIELDING_SPINS {
+            w.spin_turn(Instant::now());
+        }
+        assert!(!w.yielding());
+        // The naive wait never spins.
+        let mut naive = FrameWait::new(WaitMode::Naive);
+        assert!(!naive.spin_turn(deadline));
+        naive.finish(deadline);
+        assert!(!naive.spin_turn(gone));
+        assert_eq!(naive.take_late(), None);
+        assert_eq!(naive.spin_tally(), SpinTally::default());
     }
 
     #[test]

@@ -145,6 +145,12 @@ impl Demo {
         &self.controls.knobs
     }
 
+    /// The frame about to start was delayed by the machine: the cap's deadlines restart
+    /// from it.
+    pub fn restart_deadlines(&mut self) {
+        self.controls.session_mut().restart_deadlines();
+    }
+
     pub fn session(&self) -> &Session {
         self.controls.session()
     }

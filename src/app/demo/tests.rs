@@ -67,8 +67,10 @@ fn window_report() -> WindowReport {
         adapter: None,
         present_mode: None,
         surface_size: None,
-        frame_wait: crate::platform::frame_wait::FramePacer::new(looplab_timing::WaitMode::Precise)
-            .report(),
+        frame_wait: crate::platform::frame_wait::FramePacer::new(
+            crate::platform::frame_wait::CapWait::Only(looplab_timing::WaitMode::Precise),
+        )
+        .report(),
         display: crate::app::display_rate::DisplayRate::new().report(),
         hidden: crate::app::visibility::Visibility::default().report(false),
     }

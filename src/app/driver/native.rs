@@ -355,6 +355,10 @@ impl App {
         if self.phase.is_quitting() {
             return ControlFlow::Wait;
         }
+        // A wait the machine made late is one uneven interval, not two.
+        if self.pacer.take_late() {
+            self.demo.restart_deadlines();
+        }
         // The loop slept only if its wake time was still to come when the last frame ended;
         // the moments between frames of a loop that goes straight on are the event loop's,
         // not a nap.
