@@ -202,6 +202,9 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
         wait.early_ms, 2.0,
         "learnt, not the 2 ms it starts from: {wait:?}"
     );
+    // Every capped frame's last stretch was spun, and the spins were counted.
+    assert!(wait.spins >= 8 && wait.spun_ms > 0.0, "{wait:?}");
+    assert!(wait.spins_interrupted <= wait.spins, "{wait:?}");
     // The screenshot shows the scene: many lit pixels, in several colours.
     let colours = colours(&shot, Some("1280x720+0+0"));
     assert!(
