@@ -190,10 +190,13 @@ struct Spin {
 ///
 /// With an event loop that waits on its own (winit's `ControlFlow::WaitUntil`), ask
 /// [`os_wake`](FrameWait::os_wake) where to wait until, every time the loop comes round; once
-/// it answers `None`, spin the rest: either through the event loop (`ControlFlow::Poll` until
-/// the deadline, so input that arrives meanwhile is still delivered) or with
+/// it answers `None`, spin the rest: either through the event loop, one
+/// [`spin_turn`](FrameWait::spin_turn) a pass (`ControlFlow::Poll` while it answers `true`,
+/// so input that arrives meanwhile is still delivered), or with
 /// [`finish`](FrameWait::finish). In a plain loop, [`sleep_until`](FrameWait::sleep_until)
-/// does both.
+/// does both. Then ask [`take_late`](FrameWait::take_late): a wait the machine made late
+/// is a reason to restart the deadline grid
+/// ([`Planner::restart_deadlines`](crate::Planner::restart_deadlines)).
 #[derive(Clone, Debug)]
 pub struct FrameWait {
     mode: WaitMode,
@@ -249,7 +252,7 @@ impl FrameWait {
     /// machine wakes the loop one to four milliseconds late, too seldom to move a high
     /// percentile of 64 readings. The wait cannot shorten those, but waking earlier takes
     /// that much off each one. A twentieth of the interval: 1.7 ms at 30 Hz, 0.8 ms at
-    /// 60 Hz, 0.35 ms at 144 Hz (below the learnt margin there), for 5% of a core.
+    /// 60 Hz, 0.35 ms at 144 Hz (about the learnt margin there), for 5% of a core.
     pub const SPIN_SHARE: u32 = 20;
 
     /// A wait of the given mode; when precise, its margin adapts.
