@@ -52,45 +52,76 @@ pub fn write_file(option: &str, path: &Path, bytes: &[u8]) -> Result<(), Failure
         ))
     };
     let temporary = temporary_beside(path);
-    UNFINISHED.add(&temporary);
-    let written = std::fs::File::create(&temporary)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&temporary, path));
-    UNFINISHED.forget(&temporary);
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(fail(e));
-    }
-    Ok(())
+    // With the list held: a second Ctrl+C that comes meanwhile waits for the file to be
+    // renamed or removed, so it is never made after the removal and left behind.
+    let written = UNFINISHED.while_writing(|| {
+        let written = std::fs::File::create(&temporary)
+            .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+            .and_then(|()| std::fs::rename(&temporary, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
+        written
+    });
+    written.map_err(fail)
 }
 
 /// Paths to remove if the process ends before it can tidy them itself (a second Ctrl+C
 /// ends it at once, and no destructor runs): the temporary files being written, the
 /// bench's scratch directories.
-pub struct Leftovers(std::sync::Mutex<Vec<PathBuf>>);
+pub struct Leftovers(std::sync::Mutex<Paths>);
+
+/// The paths in use, and whether they were removed for good (the process is ending).
+struct Paths {
+    in_use: Vec<PathBuf>,
+    removed: bool,
+}
 
 impl Leftovers {
     pub const fn new() -> Self {
-        Self(std::sync::Mutex::new(Vec::new()))
+        Self(std::sync::Mutex::new(Paths {
+            in_use: Vec::new(),
+            removed: false,
+        }))
     }
 
-    fn paths(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Paths> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `write`, which makes a file and renames or removes it before it returns, with
+    /// the list held, so [`Leftovers::remove_all`] waits for it rather than racing it; once
+    /// they were removed, nothing is written (the process is ending).
+    pub fn while_writing(
+        &self,
+        write: impl FnOnce() -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let held = self.lock();
+        if held.removed {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "the process is ending",
+            ));
+        }
+        write()
     }
 
     /// `path` is in use until [`Leftovers::forget`].
     pub fn add(&self, path: &Path) {
-        self.paths().push(path.to_path_buf());
+        self.lock().in_use.push(path.to_path_buf());
     }
 
     /// `path` is tidied, or taken care of.
     pub fn forget(&self, path: &Path) {
-        self.paths().retain(|p| p != path);
+        self.lock().in_use.retain(|p| p != path);
     }
 
-    /// Removes every path still in use, file or directory.
+    /// Removes every path still in use, file or directory, after any write under way
+    /// ([`Leftovers::while_writing`]) has finished; no write starts after it.
     pub fn remove_all(&self) {
-        for path in self.paths().drain(..) {
+        let mut paths = self.lock();
+        paths.removed = true;
+        for path in paths.in_use.drain(..) {
             let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
         }
     }
@@ -102,11 +133,13 @@ impl Default for Leftovers {
     }
 }
 
-/// The temporary files being written now.
+/// The writes of whole files ([`write_file`]): each holds it while its temporary file
+/// exists.
 static UNFINISHED: Leftovers = Leftovers::new();
 
-/// Removes the temporary files being written now: the process is about to end mid-write
-/// (a second Ctrl+C), and the files they were to replace stay as they were.
+/// Lets a write of a whole file under way finish (renamed into place, or removed), and
+/// starts none after it: the process is about to end (a second Ctrl+C), and no temporary
+/// file may be left behind. A file not yet written stays as it was.
 pub fn remove_unfinished() {
     UNFINISHED.remove_all();
 }
@@ -418,6 +451,34 @@ mod tests {
     }
 
     #[test]
+    fn removing_the_leftovers_waits_for_a_write_under_way() {
+        let dir = std::env::temp_dir().join(format!("looplab-writing-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (temporary, whole) = (dir.join(".run.json.tmp"), dir.join("run.json"));
+        let leftovers = std::sync::Arc::new(Leftovers::new());
+        let (started, began) = std::sync::mpsc::channel();
+        let writer = {
+            let (leftovers, temporary, whole) =
+                (leftovers.clone(), temporary.clone(), whole.clone());
+            std::thread::spawn(move || {
+                leftovers.while_writing(|| {
+                    std::fs::write(&temporary, "half")?;
+                    started.send(()).unwrap();
+                    // A slow disk: the second Ctrl+C comes now.
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    std::fs::rename(&temporary, &whole)
+                })
+            })
+        };
+        began.recv().unwrap();
+        leftovers.remove_all();
+        // It waited for the write: the file is whole and nothing temporary is left.
+        assert!(whole.exists() && !temporary.exists());
+        assert!(writer.join().unwrap().is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn leftovers_removes_what_is_still_in_use_and_only_that() {
         let dir = std::env::temp_dir().join(format!("looplab-leftovers-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("scratch")).unwrap();
@@ -433,6 +494,10 @@ mod tests {
         assert!(!file.exists() && !dir.join("scratch").exists());
         assert!(kept.exists(), "a path forgotten is left alone");
         leftovers.remove_all();
+        // Once removed, a write that would start is refused, not left behind.
+        let late = dir.join("late.json");
+        let refused = leftovers.while_writing(|| std::fs::write(&late, "late"));
+        assert!(refused.is_err() && !late.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
