@@ -66,38 +66,30 @@ pub fn write_file(option: &str, path: &Path, bytes: &[u8]) -> Result<(), Failure
     written.map_err(fail)
 }
 
-/// Paths to remove if the process ends before it can tidy them itself (a second Ctrl+C
-/// ends it at once, and no destructor runs): the temporary files being written, the
-/// bench's scratch directories.
-pub struct Leftovers(std::sync::Mutex<Paths>);
+/// The door the writes of whole files pass through. A second Ctrl+C ends the process at
+/// once, and no destructor runs; it [closes](WriteGate::close) the door first, which waits
+/// for a write under way to finish (its temporary file renamed into place, or removed) and
+/// lets none start after it, so no temporary file is left behind.
+pub struct WriteGate(std::sync::Mutex<bool>);
 
-/// The paths in use, and whether they were removed for good (the process is ending).
-struct Paths {
-    in_use: Vec<PathBuf>,
-    removed: bool,
-}
-
-impl Leftovers {
+impl WriteGate {
     pub const fn new() -> Self {
-        Self(std::sync::Mutex::new(Paths {
-            in_use: Vec::new(),
-            removed: false,
-        }))
+        Self(std::sync::Mutex::new(false))
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Paths> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, bool> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Runs `write`, which makes a file and renames or removes it before it returns, with
-    /// the list held, so [`Leftovers::remove_all`] waits for it rather than racing it; once
-    /// they were removed, nothing is written (the process is ending).
+    /// the door held, so [`WriteGate::close`] waits for it rather than racing it; once the
+    /// door is closed, nothing is written (the process is ending).
     pub fn while_writing(
         &self,
         write: impl FnOnce() -> std::io::Result<()>,
     ) -> std::io::Result<()> {
-        let held = self.lock();
-        if held.removed {
+        let closed = self.lock();
+        if *closed {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::Interrupted,
                 "the process is ending",
@@ -106,28 +98,13 @@ impl Leftovers {
         write()
     }
 
-    /// `path` is in use until [`Leftovers::forget`].
-    pub fn add(&self, path: &Path) {
-        self.lock().in_use.push(path.to_path_buf());
-    }
-
-    /// `path` is tidied, or taken care of.
-    pub fn forget(&self, path: &Path) {
-        self.lock().in_use.retain(|p| p != path);
-    }
-
-    /// Removes every path still in use, file or directory, after any write under way
-    /// ([`Leftovers::while_writing`]) has finished; no write starts after it.
-    pub fn remove_all(&self) {
-        let mut paths = self.lock();
-        paths.removed = true;
-        for path in paths.in_use.drain(..) {
-            let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
-        }
+    /// Waits for a write under way, and lets none start after it.
+    pub fn close(&self) {
+        *self.lock() = true;
     }
 }
 
-impl Default for Leftovers {
+impl Default for WriteGate {
     fn default() -> Self {
         Self::new()
     }
@@ -135,13 +112,13 @@ impl Default for Leftovers {
 
 /// The writes of whole files ([`write_file`]): each holds it while its temporary file
 /// exists.
-static UNFINISHED: Leftovers = Leftovers::new();
+static UNFINISHED: WriteGate = WriteGate::new();
 
 /// Lets a write of a whole file under way finish (renamed into place, or removed), and
 /// starts none after it: the process is about to end (a second Ctrl+C), and no temporary
 /// file may be left behind. A file not yet written stays as it was.
 pub fn remove_unfinished() {
-    UNFINISHED.remove_all();
+    UNFINISHED.close();
 }
 
 /// `value` as JSON (pretty when `pretty`), or a failure that says what could not be
@@ -451,17 +428,16 @@ mod tests {
     }
 
     #[test]
-    fn removing_the_leftovers_waits_for_a_write_under_way() {
+    fn closing_the_gate_waits_for_a_write_under_way() {
         let dir = std::env::temp_dir().join(format!("looplab-writing-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (temporary, whole) = (dir.join(".run.json.tmp"), dir.join("run.json"));
-        let leftovers = std::sync::Arc::new(Leftovers::new());
+        let gate = std::sync::Arc::new(WriteGate::new());
         let (started, began) = std::sync::mpsc::channel();
         let writer = {
-            let (leftovers, temporary, whole) =
-                (leftovers.clone(), temporary.clone(), whole.clone());
+            let (gate, temporary, whole) = (gate.clone(), temporary.clone(), whole.clone());
             std::thread::spawn(move || {
-                leftovers.while_writing(|| {
+                gate.while_writing(|| {
                     std::fs::write(&temporary, "half")?;
                     started.send(()).unwrap();
                     // A slow disk: the second Ctrl+C comes now.
@@ -471,7 +447,7 @@ mod tests {
             })
         };
         began.recv().unwrap();
-        leftovers.remove_all();
+        gate.close();
         // It waited for the write: the file is whole and nothing temporary is left.
         assert!(whole.exists() && !temporary.exists());
         assert!(writer.join().unwrap().is_ok());
@@ -479,25 +455,21 @@ mod tests {
     }
 
     #[test]
-    fn leftovers_removes_what_is_still_in_use_and_only_that() {
-        let dir = std::env::temp_dir().join(format!("looplab-leftovers-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("scratch")).unwrap();
-        let (file, kept) = (dir.join("run.json.tmp"), dir.join("kept.json"));
-        std::fs::write(&file, "half").unwrap();
-        std::fs::write(&kept, "whole").unwrap();
-        let leftovers = Leftovers::new();
-        leftovers.add(&file);
-        leftovers.add(&dir.join("scratch"));
-        leftovers.add(&kept);
-        leftovers.forget(&kept);
-        leftovers.remove_all();
-        assert!(!file.exists() && !dir.join("scratch").exists());
-        assert!(kept.exists(), "a path forgotten is left alone");
-        leftovers.remove_all();
-        // Once removed, a write that would start is refused, not left behind.
+    fn a_closed_gate_lets_no_write_start() {
+        let dir = std::env::temp_dir().join(format!("looplab-gate-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let gate = WriteGate::new();
+        let early = dir.join("early.json");
+        assert!(
+            gate.while_writing(|| std::fs::write(&early, "whole"))
+                .is_ok()
+        );
+        gate.close();
+        gate.close();
+        // Once closed, a write that would start is refused, not left behind.
         let late = dir.join("late.json");
-        let refused = leftovers.while_writing(|| std::fs::write(&late, "late"));
-        assert!(refused.is_err() && !late.exists());
+        let refused = gate.while_writing(|| std::fs::write(&late, "late"));
+        assert!(refused.is_err() && !late.exists() && early.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
