@@ -639,7 +639,7 @@ fn ship_delay_table(out: &mut String, r: &BenchReport) {
     }
     titled(
         out,
-        "the ship's key-to-screen delay, 60 Hz cap (window; the lab's model)",
+        "the ship's key-to-screen delay, 60 Hz cap (window; the lab's model, each key timed from when the loop was free to take it, as the window times it)",
         &t,
     );
 }

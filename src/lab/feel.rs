@@ -10,7 +10,7 @@ use std::time::Duration;
 use oorandom::Rand32;
 use serde::Serialize;
 
-use super::keys::{FeelResult, KeyEvent, KeyInput};
+use super::keys::{FeelResult, KeyArrival, KeyEvent, KeyInput};
 use super::profile::Profile;
 use super::run::{self, RunConfig};
 use crate::session::ship_input::{Button, DIRECTIONS, InputMode, Taps};
@@ -186,7 +186,8 @@ impl FeelReport {
 
 /// The median key-to-screen delay the lab models for the window's loop: `strategy` at
 /// `ups` under a 60 Hz cap with vsync off, on a machine whose frames take `render` from
-/// start to present, with the seeded person at the arrows and accumulated input.
+/// start to present, with the seeded person at the arrows and accumulated input, each key
+/// timed from when the loop was free to take it, as the window times it.
 pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option<f64> {
     let profile = Profile::parse(&format!(
         "window:render={}us,refresh=60,vsync=off",
@@ -196,13 +197,16 @@ pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option
     let settings = LoopSettings::default()
         .with_update_rate(Rate::hz(ups).ok()?)
         .with_frame_cap(Some(Rate::SIXTY_HZ));
-    let config = with_keys(
+    let mut config = with_keys(
         strategy,
         profile,
         settings,
         Duration::from_secs(20),
         InputMode::Accumulated,
     );
+    if let Some(keys) = &mut config.keys {
+        keys.arrival = KeyArrival::WhenLoopFree;
+    }
     feel_of(&config)?.delay_p50_ms
 }
 
@@ -231,6 +235,7 @@ pub fn with_keys(
         keys: Some(KeyInput {
             mode,
             events: key_script(1, seconds),
+            arrival: KeyArrival::AsPressed,
         }),
         just_in_time: None,
     }
@@ -266,6 +271,43 @@ mod tests {
         assert!(taps * 2 > presses.len(), "mostly taps: {taps}");
         assert!(events.windows(2).all(|w| w[0].at <= w[1].at));
         assert_eq!(key_script(1, Duration::from_secs(20)), events, "seeded");
+    }
+
+    #[test]
+    fn a_key_pressed_while_a_frame_is_made_is_timed_from_its_present_as_a_window_times_it() {
+        // 10 ms frames every 16.7 ms, the render tick at 60 UPS: one tap pressed 2 ms into
+        // the frame that starts at 500 ms, while the loop is busy until 510 ms.
+        let profile = Profile::parse("busy:render=10ms,refresh=60,vsync=off").unwrap();
+        let settings = LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ));
+        let mut config = with_keys(
+            Strategy::Predicted,
+            profile,
+            settings,
+            Duration::from_secs(2),
+            InputMode::Accumulated,
+        );
+        let right = Button::Arrow(DIRECTIONS[1]);
+        let ms = Duration::from_millis;
+        let keys = config.keys.as_mut().unwrap();
+        keys.events = vec![
+            KeyEvent {
+                at: ms(502),
+                button: right,
+                down: true,
+            },
+            KeyEvent {
+                at: ms(540),
+                button: right,
+                down: false,
+            },
+        ];
+        let pressed = feel_of(&config).unwrap().delay_p50_ms.unwrap();
+        config.keys.as_mut().unwrap().arrival = KeyArrival::WhenLoopFree;
+        let seen = feel_of(&config).unwrap().delay_p50_ms.unwrap();
+        // Pressed: it waits for the next frame at 516.7 ms, shown 10 ms later.
+        assert!((pressed - 24.7).abs() < 0.5, "{pressed}");
+        // Seen by the loop at 510 ms, when the frame it arrived in was presented: 8 ms less.
+        assert!((pressed - seen - 8.0).abs() < 0.5, "{pressed} {seen}");
     }
 
     #[test]

@@ -16,11 +16,24 @@ pub struct KeyEvent {
     pub down: bool,
 }
 
-/// The keys a run is given, and how its updates read them.
+/// The keys a run is given, how its updates read them, and when the loop learns of each.
 #[derive(Clone, Debug)]
 pub struct KeyInput {
     pub mode: InputMode,
     pub events: Vec<KeyEvent>,
+    pub arrival: KeyArrival,
+}
+
+/// When the loop learns of a key, the time its delay is measured from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeyArrival {
+    /// When the person pressed it: the delay a player feels.
+    #[default]
+    AsPressed,
+    /// When the loop was next free to take it, as a window's event loop stamps a key: one
+    /// pressed while a frame is being made waits, unseen, until that frame is presented.
+    /// The delay a window can measure (`looplab bench`'s ship delay).
+    WhenLoopFree,
 }
 
 /// What a run with keys measured.

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::keys::{FeelResult, KeyEvent, KeyInput};
+use super::keys::{FeelResult, KeyArrival, KeyEvent, KeyInput};
 use super::machine::Machine;
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};
@@ -195,6 +195,9 @@ struct KeyFeed<'a> {
     /// window measures them (it cannot see the refresh that shows a frame).
     to_present: InputDelay,
     presented: Vec<Duration>,
+    arrival: KeyArrival,
+    /// The last frame's start and the end of its present: the loop was busy between.
+    busy: Option<(Duration, Duration)>,
 }
 
 impl<'a> KeyFeed<'a> {
@@ -206,29 +209,45 @@ impl<'a> KeyFeed<'a> {
             shown: Vec::new(),
             to_present: InputDelay::default(),
             presented: Vec::new(),
+            arrival: keys.arrival,
+            busy: None,
         }
     }
 
     /// The keys that arrived before a frame that starts at `start`, with their arrival
-    /// times.
+    /// times (as [`KeyArrival`] says).
     fn deliver(&mut self, session: &mut Session, start: Duration) {
         while let Some(e) = self.events.next_if(|e| e.at <= start) {
-            if e.down {
-                let from = session.press_acts_from(e.at);
-                if session.press(e.button, e.at) {
-                    self.delays.pressed(e.at, e.button, from);
-                    self.to_present.pressed(e.at, e.button, from);
+            let at = match (self.arrival, self.busy) {
+                (KeyArrival::WhenLoopFree, Some((from, until)))
+                    if (from..until).contains(&e.at) =>
+                {
+                    until
                 }
-            } else if session.release(e.button, e.at) {
+                _ => e.at,
+            };
+            if e.down {
+                let from = session.press_acts_from(at);
+                if session.press(e.button, at) {
+                    self.delays.pressed(at, e.button, from);
+                    self.to_present.pressed(at, e.button, from);
+                }
+            } else if session.release(e.button, at) {
                 self.delays.released(e.button);
                 self.to_present.released(e.button);
             }
         }
     }
 
-    /// A frame whose present returned at `present_returned` was shown at
-    /// `record.presented`.
-    fn frame_presented(&mut self, record: &FrameRecord, present_returned: Duration) {
+    /// A frame that started at `start` and whose present returned at `present_returned` was
+    /// shown at `record.presented`.
+    fn frame_presented(
+        &mut self,
+        record: &FrameRecord,
+        start: Duration,
+        present_returned: Duration,
+    ) {
+        self.busy = Some((start, present_returned));
         self.delays.frame_ran(record);
         self.shown.extend(self.delays.presented(record));
         let returned = FrameRecord {
@@ -334,7 +353,7 @@ pub fn run(config: &RunConfig) -> RunResult {
             ..session.record(&plan)
         };
         if let Some(keys) = &mut keys {
-            keys.frame_presented(&record, times.cpu_free);
+            keys.frame_presented(&record, begun.start, times.cpu_free);
         }
         tally.frames += 1;
         tally.updates += plan.updates as u64;

@@ -1,6 +1,6 @@
 //! The frame-cap wait: how the window's loop waits for its next frame's start without
 //! blocking the event loop. The timing crate's `FrameWait` decides how long to let the OS
-//! sleep and when to spin; this puts it on the wall clock and says what the event loop
+//! sleep (to an approach, then in shrinking naps) and when to spin; this puts it on the wall clock and says what the event loop
 //! should do. In a browser nothing may block or spin: there the loop only asks the event
 //! loop to wake it at the deadline (a timer of the page's).
 
@@ -73,10 +73,9 @@ pub struct FramePacer {
 pub struct FrameWaitReport {
     /// `precise`, `naive` or `alternating`.
     pub mode: String,
-    /// How long before a deadline the OS is asked to wake the loop, ms (the precise wait's
-    /// when they alternate).
+    /// How long before a deadline the precise wait's spin begins, ms (after its naps).
     pub early_ms: f64,
-    /// The OS wake-ups the margin has learnt from.
+    /// The OS wake-ups from naps the margin has learnt from (at most the last 64).
     pub wake_readings: usize,
     /// Deadlines whose last stretch was spun.
     #[serde(default)]

@@ -1,12 +1,15 @@
 //! Waiting for a frame deadline precisely (the `spin` feature).
 //!
-//! The OS is asked to wake the loop a learnt margin early, and the rest is spun. A turn of
-//! the spin that comes late means the OS took the CPU away in the middle: something else
-//! wanted it. Then, for the next [`FrameWait::YIELDING_SPINS`] spins, the spin gives the CPU
-//! away (`yield_now`) while the deadline is further than yields have lately taken to come
-//! back, so a renderer's or a display server's threads run in a stretch the loop can spare
-//! rather than taking the CPU at its deadline. On a quiet machine the spin never yields: a
-//! yield there only adds a way to lose the CPU.
+//! A wait comes to its deadline in three stretches. It sleeps until an approach a few
+//! milliseconds before it; then it sleeps in ever shorter naps, each half of what is left,
+//! down to [`FrameWait::STEP`]; and it spins the last learnt margin. The naps are what make
+//! it hold on a busy machine: a thread that wakes from one long sleep queues behind
+//! whatever took its core meanwhile and can start a frame milliseconds late, while one
+//! that naps is woken again and again, and a late nap still leaves time before the
+//! deadline. The spin is only as long as a short nap's lateness has lately needed. A turn
+//! of the spin that comes late means the OS took the CPU away in the middle: counted, the
+//! spins then give the CPU away (`yield_now`) for a while where the deadline is far
+//! enough, and the wait says it ended late so the loop restarts its deadline grid.
 
 use std::time::{Duration, Instant};
 
@@ -14,8 +17,9 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WaitMode {
-    /// Ask the OS to wake a little early, then spin the last stretch, giving the CPU away
-    /// while that is safe. Costs a little CPU; lands within tens of microseconds.
+    /// Sleep to an approach a few milliseconds early, nap in shrinking steps, then spin the
+    /// last stretch. Costs a little CPU; lands within tens of microseconds, on a busy
+    /// machine too.
     Precise,
     /// Ask the OS to wake at the deadline and trust it. Its timer granularity and wake-up
     /// latency show up as frame-time jitter: kept for comparison.
@@ -73,7 +77,8 @@ impl Readings {
     }
 }
 
-/// How early to ask the OS to wake, learnt from how late it has recently woken.
+/// How long before a deadline to start spinning, learnt from how late the OS has recently
+/// woken the loop from a short nap.
 ///
 /// A fixed margin is wrong on most machines: too small where the scheduler is slow (a busy
 /// VM wakes a thread a millisecond or two late, and the frame is late), too large where it
@@ -181,16 +186,27 @@ struct Spin {
     interrupted: bool,
 }
 
+/// A wake-up asked of the OS: when, for which deadline, and whether it was a nap within
+/// the approach, whose lateness the margin learns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Asked {
+    wake: Instant,
+    deadline: Instant,
+    nap: bool,
+}
+
 /// Waits for frame deadlines ([`Wake::At`](crate::Wake::At)) the way a frame cap needs.
 ///
 /// An OS timer wakes a thread up to a millisecond or more late, and a cap that trusts it
-/// shows that as uneven frames. This asks the OS (or the event loop) to wake a margin
-/// before the deadline and spins the rest. The margin adapts ([`WakeMargin`]) to how late
-/// the OS has woken the loop recently, unless fixed with [`with_early`](FrameWait::with_early).
+/// shows that as uneven frames; on a busy machine, several milliseconds. This asks the OS
+/// (or the event loop) to wake the loop an approach before the deadline
+/// ([`APPROACH`](FrameWait::APPROACH)), then for naps of half the time left, and spins the
+/// last margin. The margin adapts ([`WakeMargin`]) to how late the naps have woken the
+/// loop recently, unless fixed with [`with_early`](FrameWait::with_early).
 ///
 /// With an event loop that waits on its own (winit's `ControlFlow::WaitUntil`), ask
-/// [`os_wake`](FrameWait::os_wake) where to wait until, every time the loop comes round; once
-/// it answers `None`, spin the rest: either through the event loop, one
+/// [`os_wake`](FrameWait::os_wake) where to wait until every time the loop comes round (it
+/// answers the approach, then each nap); once it answers `None`, spin the rest: either through the event loop, one
 /// [`spin_turn`](FrameWait::spin_turn) a pass (`ControlFlow::Poll` while it answers `true`,
 /// so input that arrives meanwhile is still delivered), or with
 /// [`finish`](FrameWait::finish). In a plain loop, [`sleep_until`](FrameWait::sleep_until)
@@ -203,9 +219,8 @@ pub struct FrameWait {
     margin: WakeMargin,
     /// A margin given by the caller instead of the learnt one.
     fixed: Option<Duration>,
-    /// The wake-up last asked of the OS and the deadline it was for, until the loop sees it
-    /// happen.
-    asked: Option<(Instant, Instant)>,
+    /// The wake-up last asked of the OS, until the loop sees it happen.
+    asked: Option<Asked>,
     /// The deadline the OS last woke the loop for: it is not asked to wait for it again
     /// (a second wait could overshoot too).
     woken_for: Option<Instant>,
@@ -213,10 +228,9 @@ pub struct FrameWait {
     yield_cost: Readings,
     /// Spins left that yield, after an interrupted one.
     yielding: u32,
-    /// The last deadline waited for, and [`SPIN_SHARE`](FrameWait::SPIN_SHARE) of the
-    /// interval before it.
+    /// The last deadline waited for, and the interval before it (zero until known).
     last_deadline: Option<Instant>,
-    interval_share: Duration,
+    interval: Duration,
     /// How late the last spin ended, when it ended more than [`FrameWait::LATE_TURN`]
     /// after its deadline, until taken.
     late: Option<Duration>,
@@ -232,8 +246,8 @@ impl Default for FrameWait {
 }
 
 impl FrameWait {
-    /// How long before the deadline the OS is asked to wake until the margin has learnt
-    /// better: two milliseconds covers the millisecond rounding of event-loop timeouts and a
+    /// How long before the deadline the spin begins until the margin has learnt better:
+    /// two milliseconds covers the millisecond rounding of some event loops' timeouts and a
     /// typical wake-up delay.
     pub const DEFAULT_EARLY: Duration = Duration::from_millis(2);
     /// A turn of a spin this long after the one before it, with no yield between, was
@@ -247,13 +261,16 @@ impl FrameWait {
     pub const DEFAULT_YIELD_GUARD: Duration = Duration::from_micros(300);
     /// How many spins after an interrupted one yield: a second of frames at 60 Hz.
     pub const YIELDING_SPINS: u32 = 64;
-    /// The share of the interval between deadlines that the wait may spin whatever the
-    /// margin learnt. The margin follows the OS's usual lateness; now and then a virtual
-    /// machine wakes the loop one to four milliseconds late, too seldom to move a high
-    /// percentile of 64 readings. The wait cannot shorten those, but waking earlier takes
-    /// that much off each one. A twentieth of the interval: 1.7 ms at 30 Hz, 0.8 ms at
-    /// 60 Hz, 0.35 ms at 144 Hz (about the learnt margin there), for 5% of a core.
-    pub const SPIN_SHARE: u32 = 20;
+    /// How long before the deadline the naps begin, at most: a busy machine wakes a thread
+    /// from a long sleep up to four or five milliseconds late (measured with two other
+    /// threads busy on two cores), and a nap that starts this early is still ahead of the
+    /// deadline after such a wake-up.
+    pub const APPROACH: Duration = Duration::from_millis(4);
+    /// The approach is at most this share of the interval between deadlines (a quarter:
+    /// 1.7 ms at 144 Hz), so a short interval is not all naps.
+    pub const APPROACH_SHARE: u32 = 4;
+    /// The shortest nap. Naps halve what is left to the spin, down to this.
+    pub const STEP: Duration = Duration::from_micros(200);
 
     /// A wait of the given mode; when precise, its margin adapts.
     pub fn new(mode: WaitMode) -> Self {
@@ -266,7 +283,7 @@ impl FrameWait {
             yield_cost: Readings::new(),
             yielding: 0,
             last_deadline: None,
-            interval_share: Duration::ZERO,
+            interval: Duration::ZERO,
             late: None,
             spin: None,
             tally: SpinTally::default(),
@@ -285,12 +302,21 @@ impl FrameWait {
         self.mode
     }
 
-    /// How long before the deadline the OS is asked to wake now: the learnt margin, or
-    /// [`SPIN_SHARE`](FrameWait::SPIN_SHARE) of the interval between the last two deadlines
-    /// where that is more.
+    /// How long before the deadline the spin begins: the learnt margin, or the fixed one.
     pub fn early(&self) -> Duration {
-        self.fixed
-            .unwrap_or(self.margin.margin().max(self.interval_share))
+        self.fixed.unwrap_or(self.margin.margin())
+    }
+
+    /// How long before the deadline the naps begin: [`APPROACH`](FrameWait::APPROACH), or
+    /// [`APPROACH_SHARE`](FrameWait::APPROACH_SHARE) of the interval between the last two
+    /// deadlines where that is less, and never less than [`early`](FrameWait::early).
+    pub fn approach(&self) -> Duration {
+        let share = if self.interval.is_zero() {
+            Self::APPROACH
+        } else {
+            self.interval / Self::APPROACH_SHARE
+        };
+        Self::APPROACH.min(share).max(self.early())
     }
 
     /// The lateness readings behind the margin.
@@ -334,44 +360,75 @@ impl FrameWait {
             })
     }
 
-    /// When the OS should wake the loop to wait for `deadline`, seen at `now`; `None` when
-    /// the OS wait is over (or not worth starting) and the rest is to be spun. A call after
-    /// the OS woke the loop for an earlier answer measures how late it was.
+    /// When the OS should wake the loop to wait for `deadline`, seen at `now`: the
+    /// approach, then each nap; `None` when the rest is to be spun. A call after the OS woke
+    /// the loop for a nap measures how late it was.
     pub fn os_wake(&mut self, deadline: Instant, now: Instant) -> Option<Instant> {
-        // No `let` chains: they need Rust 1.88, and the crate builds on 1.85.
         let answered = self
             .asked
-            .filter(|&(asked, asked_for)| now >= asked || asked_for != deadline);
-        if let Some((asked, asked_for)) = answered {
+            .filter(|asked| now >= asked.wake || asked.deadline != deadline);
+        if let Some(asked) = answered {
             self.asked = None;
             // Only a wake-up for this deadline measures the OS: one asked for another (a
             // frame that never came, a window hidden meanwhile) says nothing.
-            if asked_for == deadline {
-                self.margin.observe(now - asked);
+            if asked.deadline == deadline {
+                if asked.nap {
+                    self.margin.observe(now - asked.wake);
+                }
                 self.woken_for = Some(deadline);
             }
         }
-        if self.woken_for == Some(deadline) {
-            return None;
-        }
+        self.learn_interval(deadline);
+        let asked = match self.mode {
+            // Woken for this deadline once, the naive wait does not sleep again: a second
+            // sleep could overshoot too.
+            WaitMode::Naive => {
+                (deadline > now && self.woken_for != Some(deadline)).then_some(Asked {
+                    wake: deadline,
+                    deadline,
+                    nap: false,
+                })
+            }
+            WaitMode::Precise => self.next_wake(deadline, now),
+        };
+        self.asked = asked;
+        asked.map(|a| a.wake)
+    }
+
+    /// Keeps the interval between the last two deadlines, for the approach.
+    fn learn_interval(&mut self, deadline: Instant) {
         if let Some(last) = self.last_deadline.filter(|&last| last < deadline) {
             let interval = deadline - last;
             // A deadline after a pause or a hidden spell says nothing of the cap's interval.
             if interval < Duration::from_millis(250) {
-                self.interval_share = interval / Self::SPIN_SHARE;
+                self.interval = interval;
             }
         }
         self.last_deadline = Some(deadline);
-        let wake = match self.mode {
-            WaitMode::Naive => (deadline > now).then_some(deadline),
-            WaitMode::Precise => deadline
-                .checked_sub(self.early())
-                .filter(|&wake| wake > now),
-        };
-        if let Some(wake) = wake {
-            self.asked = Some((wake, deadline));
+    }
+
+    /// The precise wait's next wake-up for `deadline` at `now`: the approach while it is
+    /// ahead, then naps of half what is left to the spin (at least [`STEP`](FrameWait::STEP));
+    /// `None` from the spin on.
+    fn next_wake(&self, deadline: Instant, now: Instant) -> Option<Asked> {
+        let spin = deadline.checked_sub(self.early())?;
+        if now >= spin {
+            return None;
         }
-        wake
+        let approach = deadline.checked_sub(self.approach()).unwrap_or(now);
+        if now < approach && approach < spin {
+            return Some(Asked {
+                wake: approach,
+                deadline,
+                nap: false,
+            });
+        }
+        let nap = ((spin - now) / 2).max(Self::STEP);
+        Some(Asked {
+            wake: (now + nap).min(spin),
+            deadline,
+            nap: true,
+        })
     }
 
     /// Forgets the wake-up asked for, if any: the loop stopped waiting for it (the window
@@ -445,12 +502,11 @@ impl FrameWait {
         }
     }
 
-    /// Blocks the thread until `deadline`: a plain sleep to the early wake-up, then
-    /// [`finish`](FrameWait::finish).
+    /// Blocks the thread until `deadline`: plain sleeps to the approach and through the
+    /// naps, then [`finish`](FrameWait::finish).
     pub fn sleep_until(&mut self, deadline: Instant) {
-        if let Some(wake) = self.os_wake(deadline, Instant::now()) {
+        while let Some(wake) = self.os_wake(deadline, Instant::now()) {
             std::thread::sleep(wake.saturating_duration_since(Instant::now()));
-            self.os_wake(deadline, Instant::now());
         }
         self.finish(deadline);
     }
@@ -460,24 +516,54 @@ impl FrameWait {
 mod tests {
     use super::*;
 
+    /// Every wake-up `w` asks for `deadline` from `from`, the OS waking the first
+    /// `first_late` after the time asked and each later one `late` after it: the times
+    /// asked, up to the spin.
+    fn wake_ups(
+        w: &mut FrameWait,
+        deadline: Instant,
+        from: Instant,
+        first_late: Duration,
+        late: Duration,
+    ) -> Vec<Instant> {
+        let mut asked = Vec::new();
+        let mut now = from;
+        while let Some(wake) = w.os_wake(deadline, now) {
+            now = wake + if asked.is_empty() { first_late } else { late };
+            asked.push(wake);
+        }
+        asked
+    }
+
     #[test]
-    fn precise_mode_wakes_early_and_finishes_itself() {
+    fn precise_mode_sleeps_to_the_approach_then_naps_halving_then_spins() {
         let mut w = FrameWait::new(WaitMode::Precise);
         let now = Instant::now();
         let deadline = now + Duration::from_millis(10);
+        let spin = deadline - FrameWait::DEFAULT_EARLY;
+        let asked = wake_ups(&mut w, deadline, now, Duration::ZERO, Duration::ZERO);
+        assert_eq!(asked[0], deadline - FrameWait::APPROACH);
+        assert_eq!(*asked.last().unwrap(), spin);
+        // Each nap is half of what was left to the spin, or the shortest nap, never past it.
+        for pair in asked.windows(2) {
+            let left = spin - pair[0];
+            let nap = pair[1] - pair[0];
+            assert_eq!(nap, (left / 2).max(FrameWait::STEP).min(left), "{asked:?}");
+        }
         assert_eq!(
-            w.os_wake(deadline, now),
-            Some(deadline - Duration::from_millis(2))
+            asked.len(),
+            6,
+            "approach, 0.98, 0.49, 0.24, 0.2 ms naps, then to the spin"
         );
-        // Within the last two milliseconds: no OS wait, the spin finishes.
+        // Within the spin's margin: no OS wait, the spin finishes.
+        assert_eq!(w.os_wake(deadline, spin), None);
+        // A fixed margin moves the spin, not the approach.
+        let mut fixed = FrameWait::new(WaitMode::Precise).with_early(Duration::from_micros(500));
+        let asked = wake_ups(&mut fixed, deadline, now, Duration::ZERO, Duration::ZERO);
+        assert_eq!(asked[0], deadline - FrameWait::APPROACH);
         assert_eq!(
-            w.os_wake(deadline, deadline - Duration::from_millis(1)),
-            None
-        );
-        let mut late = FrameWait::new(WaitMode::Precise).with_early(Duration::from_micros(500));
-        assert_eq!(
-            late.os_wake(deadline, now),
-            Some(deadline - Duration::from_micros(500))
+            *asked.last().unwrap(),
+            deadline - Duration::from_micros(500)
         );
     }
 
@@ -491,46 +577,92 @@ mod tests {
     }
 
     #[test]
-    fn the_margin_follows_how_late_the_os_wakes() {
+    fn the_margin_follows_how_late_the_naps_wake() {
         let mut w = FrameWait::new(WaitMode::Precise);
         let start = Instant::now();
         let ms = Duration::from_millis;
         assert_eq!(w.early(), FrameWait::DEFAULT_EARLY);
-        // Frames 16 ms apart; the OS wakes each one 700 us after the time asked.
+        // Frames 16 ms apart; the OS wakes each nap 700 us after the time asked, and the
+        // sleep to the approach a millisecond late, which the naps make up: not learnt.
         for k in 1..=20u32 {
             let deadline = start + ms(16) * k;
-            let asked = w.os_wake(deadline, deadline - ms(10)).unwrap();
-            assert_eq!(asked, deadline - w.early());
-            let woke = asked + Duration::from_micros(700);
-            // Woken, the loop asks again: within the margin, it spins.
-            assert_eq!(w.os_wake(deadline, woke), None);
+            let asked = wake_ups(
+                &mut w,
+                deadline,
+                deadline - ms(10),
+                ms(1),
+                Duration::from_micros(700),
+            );
+            assert_eq!(asked[0], deadline - FrameWait::APPROACH);
         }
-        assert_eq!(w.wake_margin().readings(), 20);
+        assert!(w.wake_margin().readings() >= 20);
         assert_eq!(w.early(), Duration::from_micros(700) + WakeMargin::HEADROOM);
         // A wake by some other event (a key) before the time asked is not a reading.
+        let readings = w.wake_margin().readings();
         let deadline = start + ms(400);
         let asked = w.os_wake(deadline, deadline - ms(10)).unwrap();
         assert!(w.os_wake(deadline, asked - ms(3)).is_some());
-        assert_eq!(w.wake_margin().readings(), 20);
+        assert_eq!(w.wake_margin().readings(), readings);
     }
 
     #[test]
-    fn a_long_interval_wakes_a_twentieth_of_it_early() {
+    fn the_approach_is_at_most_a_quarter_of_the_interval_and_no_less_than_the_spin() {
         let mut w = FrameWait::new(WaitMode::Precise);
         let start = Instant::now();
-        let period = Duration::from_micros(33_333);
+        let at_144 = Duration::from_micros(6_944);
         for k in 1..=20u32 {
-            let deadline = start + period * k;
-            let asked = w.os_wake(deadline, deadline - period / 2).unwrap();
-            // A quick OS: 50 us late. The learnt margin is its floor, 0.3 ms.
-            w.os_wake(deadline, asked + Duration::from_micros(50));
+            let deadline = start + at_144 * k;
+            wake_ups(
+                &mut w,
+                deadline,
+                deadline - at_144 / 2,
+                Duration::ZERO,
+                Duration::from_micros(50),
+            );
         }
-        assert_eq!(w.wake_margin().margin(), WakeMargin::MIN);
-        assert_eq!(w.early(), period / FrameWait::SPIN_SHARE);
+        // A quick OS: the learnt margin is its floor, 0.3 ms, and the approach a quarter of
+        // the interval.
+        assert_eq!(w.early(), WakeMargin::MIN);
+        assert_eq!(w.approach(), at_144 / FrameWait::APPROACH_SHARE);
         // A deadline after a pause does not stretch it.
-        let after_pause = start + period * 20 + Duration::from_secs(5);
-        w.os_wake(after_pause, after_pause - period);
-        assert_eq!(w.early(), period / FrameWait::SPIN_SHARE);
+        let after_pause = start + at_144 * 20 + Duration::from_secs(5);
+        w.os_wake(after_pause, after_pause - at_144);
+        assert_eq!(w.approach(), at_144 / FrameWait::APPROACH_SHARE);
+        // At 30 Hz, the approach is four milliseconds.
+        let mut slow = FrameWait::new(WaitMode::Precise);
+        let at_30 = Duration::from_micros(33_333);
+        for k in 1..=3u32 {
+            slow.os_wake(start + at_30 * k, start + at_30 * k - at_30 / 2);
+        }
+        assert_eq!(slow.approach(), FrameWait::APPROACH);
+        // A spin longer than the approach: no approach, naps from the start, each learnt.
+        let mut wide = FrameWait::new(WaitMode::Precise).with_early(Duration::from_millis(3));
+        for k in 1..=3u32 {
+            let deadline = start + at_144 * k;
+            let asked = wake_ups(
+                &mut wide,
+                deadline,
+                deadline - at_144,
+                Duration::ZERO,
+                Duration::ZERO,
+            );
+            assert_eq!(*asked.last().unwrap(), deadline - Duration::from_millis(3));
+        }
+        assert_eq!(wide.approach(), Duration::from_millis(3));
+        assert!(wide.wake_margin().readings() >= 3);
+    }
+
+    #[test]
+    fn a_plain_loop_lands_on_its_deadline() {
+        let mut w = FrameWait::new(WaitMode::Precise);
+        for _ in 0..3 {
+            // Far enough that a busy machine's pause before the first ask still leaves naps.
+            let deadline = Instant::now() + Duration::from_millis(50);
+            w.sleep_until(deadline);
+            assert!(Instant::now() >= deadline);
+        }
+        assert!(w.wake_margin().readings() >= 3, "the naps were learnt");
+        assert_eq!(w.spin_tally().spins, 3);
     }
 
     #[test]
