@@ -424,13 +424,14 @@ fn ship_targets(r: &BenchReport) -> Vec<Target> {
         ));
     }
     if !r.ship_delay.is_empty() {
-        let off: Vec<(f64, String)> = r
+        let off: Vec<(Spread, String)> = r
             .ship_delay
             .iter()
             .filter_map(|d| {
                 let model = d.model_median_ms?;
+                let median = d.median_spread_ms.unwrap_or(Spread::exact(d.median_ms));
                 Some((
-                    (d.median_ms / model.max(1e-9) - 1.0).abs(),
+                    off_model(median, model).map(|o| o * 100.0),
                     format!(
                         "{} at {:.0}: {:.0} vs {:.0} ms",
                         d.strategy, d.ups, d.median_ms, model
@@ -438,19 +439,18 @@ fn ship_targets(r: &BenchReport) -> Vec<Target> {
                 ))
             })
             .collect();
-        let worst = off.iter().map(|(o, _)| *o).fold(0.0, f64::max);
         // A strategy with no model to hold it against counts as missed.
         let figure = if off.len() == r.ship_delay.len() {
-            worst * 100.0
+            Spread::worst(off.iter().map(|(o, _)| *o))
         } else {
-            f64::INFINITY
+            Some(Spread::exact(f64::INFINITY))
         };
-        out.push(exact(
+        out.push(target(
             TargetKey::ShipDelayModel,
-            Some(figure),
+            figure,
             format!(
-                "{:.0}% at worst ({})",
-                worst * 100.0,
+                "{} at worst ({})",
+                figure.map_or("-".into(), |f| f.show(0, "%")),
                 off.iter()
                     .map(|(_, s)| s.as_str())
                     .collect::<Vec<_>>()
@@ -459,6 +459,20 @@ fn ship_targets(r: &BenchReport) -> Vec<Target> {
         ));
     }
     out
+}
+
+/// How far a measured `median` is from the `model`'s, as a share of the model's, with the
+/// spread the median's own spread gives it: none at the low end where the spread holds the
+/// model.
+fn off_model(median: Spread, model: f64) -> Spread {
+    let off = |v: f64| (v / model.max(1e-9) - 1.0).abs();
+    let (a, b) = (off(median.low), off(median.high));
+    let holds = median.low <= model && model <= median.high;
+    Spread {
+        value: off(median.value),
+        low: if holds { 0.0 } else { a.min(b) },
+        high: a.max(b),
+    }
 }
 
 /// Input latency at a 60 Hz cap, for every key.
@@ -632,7 +646,8 @@ fn ship_delay_table(out: &mut String, r: &BenchReport) {
             d.strategy.id().to_string(),
             format!("{:.0}", d.ups),
             d.samples.to_string(),
-            format!("{:.1}", d.median_ms),
+            d.median_spread_ms
+                .map_or(format!("{:.1}", d.median_ms), |s| s.show(1, "")),
             format!("{:.1}", d.p99_ms),
             d.model_median_ms.map_or("-".into(), |m| format!("{m:.1}")),
         ]);
@@ -853,6 +868,28 @@ mod tests {
         assert_eq!(t.goal, "< 1000 ms (release build)");
         let t = exact(TargetKey::Startup, Some(1200.0), "1200 ms".into());
         assert_eq!(t.verdict, Verdict::Missed);
+    }
+
+    #[test]
+    fn a_median_off_the_model_carries_its_spread() {
+        let spread = |value, low, high| Spread { value, low, high };
+        // 50 ms against a model of 67, the median moving 45 to 62: 25% off, 7 to 33%.
+        let off = off_model(spread(50.0, 45.0, 62.0), 67.0);
+        assert!((off.value - 0.254).abs() < 0.001, "{off:?}");
+        assert!((off.low - 0.075).abs() < 0.001 && (off.high - 0.328).abs() < 0.001);
+        assert_eq!(
+            TargetKey::ShipDelayModel
+                .limit()
+                .judge(off.map(|o| o * 100.0)),
+            Verdict::WithinNoise
+        );
+        // A spread that holds the model can be right on it.
+        let off = off_model(spread(15.0, 14.0, 18.0), 16.7);
+        assert_eq!(off.low, 0.0);
+        assert!((off.high - 0.162).abs() < 0.001, "{off:?}");
+        // Above the model, the far end of the spread is the high one.
+        let off = off_model(spread(30.0, 28.0, 33.0), 20.0);
+        assert!((off.low - 0.4).abs() < 1e-9 && (off.high - 0.65).abs() < 1e-9);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use oorandom::Rand32;
 use serde::{Deserialize, Serialize};
 
 use super::headless::{DrawTarget, PacedFrame, PacingPair, SpriteVariant, ThroughputResult};
-use super::measure::{median, percentile};
+use super::measure::{Spread, bootstrap, median, percentile};
 use crate::lab::latency::Pacing;
 use crate::session::frame::{FrameLog, FrameRecord};
 use looplab_headless::{Scratch, Weston, Xvfb};
@@ -325,6 +325,10 @@ pub struct ShipDelayResult {
     /// Arrow presses shown.
     pub samples: usize,
     pub median_ms: f64,
+    /// The median's spread over resamples of the presses: 40 presses from a spread of a
+    /// whole update step (100 ms at 10 UPS) leave the median several milliseconds to move.
+    #[serde(default)]
+    pub median_spread_ms: Option<Spread>,
     pub p99_ms: f64,
     /// Median frame interval and start-to-present time of the run: the model's machine.
     pub frame_interval_ms: f64,
@@ -366,6 +370,9 @@ pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> Ship
         ups,
         samples: delays.len(),
         median_ms: median(&delays),
+        median_spread_ms: Some(bootstrap(&delays, |drawn| {
+            median(&drawn.iter().map(|&&d| d).collect::<Vec<_>>())
+        })),
         p99_ms: percentile(&delays, 99.0),
         frame_interval_ms: interval,
         frame_to_present_ms: render,

@@ -186,8 +186,9 @@ impl FeelReport {
 
 /// The median key-to-screen delay the lab models for the window's loop: `strategy` at
 /// `ups` under a 60 Hz cap with vsync off, on a machine whose frames take `render` from
-/// start to present, with the seeded person at the arrows and accumulated input, each key
-/// timed from when the loop was free to take it, as the window times it.
+/// start to present, with the seeded person at the arrows for two minutes (about 150
+/// presses, so the model's median hardly moves) and accumulated input, each key timed from
+/// when the loop was free to take it, as the window times it.
 pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option<f64> {
     let profile = Profile::parse(&format!(
         "window:render={}us,refresh=60,vsync=off",
@@ -201,7 +202,7 @@ pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option
         strategy,
         profile,
         settings,
-        Duration::from_secs(20),
+        Duration::from_secs(120),
         InputMode::Accumulated,
     );
     if let Some(keys) = &mut config.keys {
