@@ -109,9 +109,9 @@
 //!
 //! - `std` (default): [`SystemClock`]. Without it the crate is `#![no_std]` and needs only
 //!   `alloc` (for [`FrameStats`] and error messages).
-//! - `spin`: `FrameWait`, the precise frame-deadline wait, its early-wake margin learnt from
-//!   how late the OS wakes the loop (`WakeMargin`), its spin yielding while the deadline is
-//!   further than yields have lately taken, and what the spins did (`SpinTally`). No
+//! - `spin`: `FrameWait`, the precise frame-deadline wait: a sleep to an approach, naps in
+//!   halving steps, and a spin of a margin learnt from how late the naps wake
+//!   (`WakeMargin`), and what the spins did (`SpinTally`). No
 //!   dependency: the crate has none.
 //!
 //! # Examples
