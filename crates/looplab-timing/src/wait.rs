@@ -206,11 +206,11 @@ struct Asked {
 ///
 /// With an event loop that waits on its own (winit's `ControlFlow::WaitUntil`), ask
 /// [`os_wake`](FrameWait::os_wake) where to wait until every time the loop comes round (it
-/// answers the approach, then each nap); once it answers `None`, spin the rest: either through the event loop, one
-/// [`spin_turn`](FrameWait::spin_turn) a pass (`ControlFlow::Poll` while it answers `true`,
-/// so input that arrives meanwhile is still delivered), or with
-/// [`finish`](FrameWait::finish). In a plain loop, [`sleep_until`](FrameWait::sleep_until)
-/// does both. Then ask [`take_late`](FrameWait::take_late): a wait the machine made late
+/// answers the approach, then each nap); once it answers `None`, spin the rest: either
+/// through the event loop, one [`spin_turn`](FrameWait::spin_turn) a pass
+/// (`ControlFlow::Poll` while it answers `true`, so input that arrives meanwhile is still
+/// delivered), or with [`finish`](FrameWait::finish). In a plain loop,
+/// [`sleep_until`](FrameWait::sleep_until) does both. Then ask [`take_late`](FrameWait::take_late): a wait the machine made late
 /// is a reason to restart the deadline grid
 /// ([`Planner::restart_deadlines`](crate::Planner::restart_deadlines)).
 #[derive(Clone, Debug)]
@@ -221,8 +221,9 @@ pub struct FrameWait {
     fixed: Option<Duration>,
     /// The wake-up last asked of the OS, until the loop sees it happen.
     asked: Option<Asked>,
-    /// The deadline the OS last woke the loop for: it is not asked to wait for it again
-    /// (a second wait could overshoot too).
+    /// The deadline the OS last woke the loop for: the naive wait does not sleep for it
+    /// again (a second sleep could overshoot too), and a spin for it that ends late is the
+    /// wait's lateness.
     woken_for: Option<Instant>,
     /// How long a yield took to give the CPU back, lately.
     yield_cost: Readings,
