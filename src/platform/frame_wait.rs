@@ -227,12 +227,12 @@ mod tests {
         assert_eq!(pacer.pace(&clock, Wake::Immediately), Pace::Go);
         // A deadline long past: go at once.
         assert_eq!(pacer.pace(&clock, Wake::At(Duration::ZERO)), Pace::Go);
-        // A deadline a minute away: sleep until the margin before it.
+        // A deadline a minute away: sleep until the approach before it, where the naps begin.
         let far = clock.now() + Duration::from_secs(60);
         match pacer.pace(&clock, Wake::At(far)) {
             Pace::SleepUntil(until) => {
                 let early = clock.instant_at(far) - until;
-                assert_eq!(early, looplab_timing::FrameWait::DEFAULT_EARLY);
+                assert_eq!(early, looplab_timing::FrameWait::APPROACH);
             }
             other => panic!("{other:?}"),
         }
