@@ -171,9 +171,23 @@ fn fs_shape(in: VertexOut) -> @location(0) vec4<f32> {
     }
 }
 
-// Plain rectangles and lines (backdrops, the timeline strip, panels): their colour only. A
-// CPU rasteriser runs every case of `fs_shape` for every pixel, so these skip it.
+// Plain rectangles and lines (backdrops, the timeline strip, panels): triangles whose
+// corners the CPU placed (`render::plain`), in their colour only. A CPU rasteriser runs
+// every case of `fs_shape` for every pixel, and pays for every value a vertex passes on.
+struct PlainOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec4<f32>,
+};
+
+@vertex
+fn vs_plain(@location(0) at: vec2<f32>, @location(1) color: vec4<f32>) -> PlainOut {
+    var out: PlainOut;
+    out.clip = to_clip(at);
+    out.color = color;
+    return out;
+}
+
 @fragment
-fn fs_plain(in: VertexOut) -> @location(0) vec4<f32> {
+fn fs_plain(in: PlainOut) -> @location(0) vec4<f32> {
     return in.color;
 }

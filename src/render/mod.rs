@@ -8,6 +8,7 @@ pub mod gpu;
 pub mod lanes;
 pub mod offscreen;
 pub mod painter;
+pub mod plain;
 pub mod scene;
 pub mod shapes;
 pub mod sprites;

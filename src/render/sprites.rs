@@ -13,6 +13,7 @@ use glam::Vec2;
 use wgpu::util::DeviceExt;
 
 use super::descriptors::{sampler_entry, texture_2d, texture_entry, uniform_entry, wgsl};
+use super::plain::{self, PlainVertex};
 use super::shapes::{
     Globals, ShapeInstance, ViewTransform, blend_positions, globals, uniform_blend,
 };
@@ -90,9 +91,15 @@ pub struct SpriteRenderer {
     bullet_pipeline: wgpu::RenderPipeline,
     ghost_pipeline: wgpu::RenderPipeline,
     shape_pipeline: wgpu::RenderPipeline,
-    /// Plain rectangles and lines only: a fill with no texture sample and no branches,
-    /// which a CPU rasteriser would otherwise run for every pixel.
+    /// Plain rectangles and lines only, as triangles placed on the CPU (`render::plain`): a
+    /// fill with no texture sample and no branches, which a CPU rasteriser would otherwise
+    /// run for every pixel.
     plain_pipeline: wgpu::RenderPipeline,
+    /// The plain shapes' triangles: those under the bullets, then those over them.
+    plain_vertices: wgpu::Buffer,
+    plain_capacity: u64,
+    /// The plain triangles being built for upload, kept to reuse the allocation.
+    plain_scratch: Vec<PlainVertex>,
     /// Uniform buffers and bind groups: [0] the bullets and bodies, [1] the ghost pass.
     uniforms: [wgpu::Buffer; 2],
     bind_groups: [wgpu::BindGroup; 2],
@@ -109,6 +116,9 @@ pub struct SpriteRenderer {
     shapes_behind: u32,
     /// Where the plain shapes of the last prepared frame start (after them, the panels).
     plain_from: u32,
+    /// The plain vertices drawn under the bullets, and in all.
+    plain_behind: u32,
+    plain_count: u32,
     ghosts: bool,
 }
 
@@ -141,7 +151,19 @@ impl SpriteRenderer {
         let bullet_pipeline = pipeline("bullets", "vs_bullet", "fs_sprite", &bullet_streams);
         let ghost_pipeline = pipeline("ghosts", "vs_ghost", "fs_shape", &bullet_streams);
         let shape_pipeline = pipeline("shapes", "vs_shape", "fs_shape", &shape_stream);
-        let plain_pipeline = pipeline("plain shapes", "vs_shape", "fs_plain", &shape_stream);
+        let plain_pipeline = triangle_pipeline(
+            device,
+            &shared.pipeline_layout,
+            "plain shapes",
+            QuadStages {
+                module: &module,
+                vertex: "vs_plain",
+                fragment: "fs_plain",
+                buffers: &[Some(plain::vertex_stream())],
+            },
+            format,
+            wgpu::PrimitiveTopology::TriangleList,
+        );
 
         let uniform = |label| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -158,6 +180,9 @@ impl SpriteRenderer {
             ghost_pipeline,
             shape_pipeline,
             plain_pipeline,
+            plain_vertices: plain_buffer(device, 64 * plain::VERTICES_A_SHAPE as u64),
+            plain_capacity: 64 * plain::VERTICES_A_SHAPE as u64,
+            plain_scratch: Vec::new(),
             uniforms,
             bind_groups,
             instances: instance_buffer(device, MIN_CAPACITY),
@@ -169,6 +194,8 @@ impl SpriteRenderer {
             shape_count: 0,
             shapes_behind: 0,
             plain_from: 0,
+            plain_behind: 0,
+            plain_count: 0,
             ghosts: false,
         })
     }
@@ -234,11 +261,43 @@ impl SpriteRenderer {
         self.shapes_behind = frame.behind.min(frame.shapes.len()) as u32;
         self.plain_from = frame.plain_from.clamp(frame.behind, frame.shapes.len()) as u32;
         self.ghosts = frame.ghosts.is_some();
+        self.prepare_plain(device, queue, frame, panels);
+    }
+
+    /// Builds and uploads the plain shapes' triangles: the backdrops, then the strip and
+    /// the panels.
+    fn prepare_plain(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        frame: &SpriteFrame,
+        panels: &[ShapeInstance],
+    ) {
+        let blend = uniform_blend(frame.globals.blend);
+        let (behind, plain) = (self.shapes_behind as usize, self.plain_from as usize);
+        self.plain_scratch.clear();
+        plain::triangles(&frame.shapes[..behind], blend, &mut self.plain_scratch);
+        self.plain_behind = self.plain_scratch.len() as u32;
+        plain::triangles(&frame.shapes[plain..], blend, &mut self.plain_scratch);
+        plain::triangles(panels, blend, &mut self.plain_scratch);
+        self.plain_count = self.plain_scratch.len() as u32;
+        let needed = self.plain_scratch.len() as u64;
+        if needed > self.plain_capacity {
+            self.plain_capacity = needed.next_power_of_two();
+            self.plain_vertices = plain_buffer(device, self.plain_capacity);
+        }
+        if needed > 0 {
+            queue.write_buffer(
+                &self.plain_vertices,
+                0,
+                bytemuck::cast_slice(&self.plain_scratch),
+            );
+        }
     }
 
     /// Records the draws of the last prepared frame under the bullets (the backdrops).
     pub fn draw_behind(&self, pass: &mut wgpu::RenderPass<'_>) {
-        self.draw_shapes(pass, &self.plain_pipeline, 0..self.shapes_behind);
+        self.draw_plain(pass, 0..self.plain_behind);
     }
 
     /// Records the bullets' and ghosts' draws of the last prepared frame.
@@ -276,7 +335,18 @@ impl SpriteRenderer {
     pub fn draw_over(&self, pass: &mut wgpu::RenderPass<'_>) {
         let (behind, plain) = (self.shapes_behind, self.plain_from);
         self.draw_shapes(pass, &self.shape_pipeline, behind..plain);
-        self.draw_shapes(pass, &self.plain_pipeline, plain..self.shape_count);
+        self.draw_plain(pass, self.plain_behind..self.plain_count);
+    }
+
+    /// Records the draw of the plain triangles' `vertices`.
+    fn draw_plain(&self, pass: &mut wgpu::RenderPass<'_>, vertices: std::ops::Range<u32>) {
+        if vertices.is_empty() {
+            return;
+        }
+        pass.set_pipeline(&self.plain_pipeline);
+        pass.set_bind_group(0, &self.bind_groups[0], &[]);
+        pass.set_vertex_buffer(0, self.plain_vertices.slice(..));
+        pass.draw(vertices, 0..1);
     }
 
     fn draw_shapes(
@@ -313,6 +383,25 @@ pub(crate) fn quad_pipeline(
     stages: QuadStages,
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
+    triangle_pipeline(
+        device,
+        layout,
+        label,
+        stages,
+        format,
+        wgpu::PrimitiveTopology::TriangleStrip,
+    )
+}
+
+/// A pipeline drawing alpha-blended triangles of `topology` into a target of `format`.
+fn triangle_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    label: &str,
+    stages: QuadStages,
+    format: wgpu::TextureFormat,
+    topology: wgpu::PrimitiveTopology,
+) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
         layout: Some(layout),
@@ -323,7 +412,7 @@ pub(crate) fn quad_pipeline(
             buffers: stages.buffers,
         },
         primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleStrip,
+            topology,
             ..Default::default()
         },
         depth_stencil: None,
@@ -441,6 +530,15 @@ fn instance_buffer(device: &wgpu::Device, capacity: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("bullet positions (drawn | ghosts)"),
         size: 2 * capacity * VEC2,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn plain_buffer(device: &wgpu::Device, vertices: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("plain shapes' triangles"),
+        size: vertices * std::mem::size_of::<PlainVertex>() as u64,
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
