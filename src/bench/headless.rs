@@ -39,6 +39,9 @@ pub struct PacingResult {
     pub stalls: usize,
     /// Standard deviation of the other intervals.
     pub stddev_without_stalls_ms: f64,
+    /// What made the stalls, as far as the loop could tell.
+    #[serde(default)]
+    pub stall_causes: StallCauses,
     /// Process CPU over the run, percent of one core.
     pub cpu_percent: f64,
 }
@@ -67,7 +70,25 @@ impl PacingResult {
         cpu: Duration,
         wall: Duration,
     ) -> Self {
+        let ends = vec![WaitEnd::Unknown; intervals.len()];
+        Self::from_waits(rate_hz, mode, intervals, &ends, cpu, wall)
+    }
+
+    /// Summarizes frame intervals in milliseconds, each with how the wait that ended it
+    /// went, and the CPU used over `wall`.
+    pub fn from_waits(
+        rate_hz: f64,
+        mode: WaitMode,
+        intervals: &[f64],
+        ends: &[WaitEnd],
+        cpu: Duration,
+        wall: Duration,
+    ) -> Self {
         let target = 1000.0 / rate_hz;
+        let mut stall_causes = StallCauses::default();
+        for (&interval, &end) in intervals.iter().zip(ends) {
+            stall_causes.count(interval - target, end);
+        }
         let errors: Vec<f64> = intervals.iter().map(|i| (i - target).abs()).collect();
         let steady: Vec<f64> = intervals
             .iter()
@@ -83,6 +104,7 @@ impl PacingResult {
             p99_error_ms: percentile(&errors, 99.0),
             stalls: intervals.len() - steady.len(),
             stddev_without_stalls_ms: stddev(&steady),
+            stall_causes,
             cpu_percent: cpu.as_secs_f64() / wall.as_secs_f64().max(1e-9) * 100.0,
         }
     }
@@ -95,6 +117,107 @@ impl PacingResult {
 /// it, for the naive and the precise wait alike. No wait can make up for a CPU it does not
 /// have, so these are counted apart from the wait's own error.
 pub const STALL_MS: f64 = 0.5;
+
+/// How the wait that ended a frame interval went, as far as the loop could see.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WaitEnd {
+    /// Not recorded.
+    #[default]
+    Unknown,
+    /// The loop waited and came out of the wait; how, its record does not say (the
+    /// window's log).
+    Waited,
+    /// The wait began after its deadline: the frame's own work, or the machine during it,
+    /// ran past it, and there was nothing to wait for.
+    Overran,
+    /// The OS's last wake-up came after the deadline.
+    WokeLate,
+    /// The precise wait's spin lost the CPU on the way to the deadline.
+    SpinInterrupted,
+    /// The wait ended by its deadline: what made the interval long came after it.
+    OnTime,
+}
+
+/// What made a run's stalls. A long interval is put down to how the wait that ended it
+/// went; a short one is the grid catching up after a late frame (a wait that does not
+/// restart the grid after a late frame makes two stalls of one lateness).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StallCauses {
+    /// The frame's work ran past the deadline before the wait began.
+    pub overran: usize,
+    /// The OS woke the loop after the deadline.
+    pub woke_late: usize,
+    /// The precise wait's spin lost the CPU.
+    pub spin_interrupted: usize,
+    /// The loop came out of its wait late, how its record does not say.
+    pub late_from_wait: usize,
+    /// Short intervals: the next deadline kept its place after a late frame.
+    pub catching_up: usize,
+    /// Long intervals whose wait ended on time, or whose wait is not known.
+    pub other: usize,
+}
+
+impl StallCauses {
+    /// Counts an interval `off` its target (ms) that ended with `end`, if it is a stall.
+    fn count(&mut self, off: f64, end: WaitEnd) {
+        if off.abs() <= STALL_MS {
+            return;
+        }
+        let tally = if off < 0.0 {
+            &mut self.catching_up
+        } else {
+            match end {
+                WaitEnd::Overran => &mut self.overran,
+                WaitEnd::WokeLate => &mut self.woke_late,
+                WaitEnd::SpinInterrupted => &mut self.spin_interrupted,
+                WaitEnd::Waited => &mut self.late_from_wait,
+                WaitEnd::Unknown | WaitEnd::OnTime => &mut self.other,
+            }
+        };
+        *tally += 1;
+    }
+
+    /// `3 woke late, 1 overran`: the causes that made any stall, most first.
+    pub fn describe(&self) -> String {
+        let mut causes = [
+            (self.overran, "overran"),
+            (self.woke_late, "woke late"),
+            (self.spin_interrupted, "spin lost the CPU"),
+            (self.late_from_wait, "late from the wait"),
+            (self.catching_up, "short, catching up"),
+            (self.other, "late after the wait"),
+        ];
+        causes.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
+        causes
+            .iter()
+            .filter(|&&(n, _)| n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Waits for `deadline` as [`FrameWait::sleep_until`] does (plain sleeps for the OS's
+/// wake-ups, then the spin), noting how the wait went.
+fn wait_noting(wait: &mut FrameWait, deadline: Instant) -> WaitEnd {
+    let began = Instant::now();
+    let mut last_wake = None;
+    while let Some(wake) = wait.os_wake(deadline, Instant::now()) {
+        std::thread::sleep(wake.saturating_duration_since(Instant::now()));
+        last_wake = Some(Instant::now());
+    }
+    let interrupted = wait.spin_tally().interrupted;
+    wait.finish(deadline);
+    if began > deadline {
+        WaitEnd::Overran
+    } else if last_wake.is_some_and(|woke| woke > deadline) {
+        WaitEnd::WokeLate
+    } else if wait.spin_tally().interrupted > interrupted {
+        WaitEnd::SpinInterrupted
+    } else {
+        WaitEnd::OnTime
+    }
+}
 
 fn cpu_now() -> Duration {
     crate::platform::process::cpu_time().unwrap_or_default()
@@ -109,6 +232,8 @@ pub struct PacedFrame {
     pub deadline: Option<Duration>,
     /// The process's CPU time at its start (or its end: the same for every frame).
     pub cpu: Duration,
+    /// How the wait for `deadline` went.
+    pub wait_end: WaitEnd,
 }
 
 /// A frame cap run with the naive and the precise wait in turn, half a second each
@@ -132,6 +257,7 @@ pub struct PacingPair {
 /// The frames of one half-second, all waited for by one wait.
 struct Block {
     intervals: Vec<f64>,
+    ends: Vec<WaitEnd>,
     cpu: Duration,
     wall: Duration,
 }
@@ -161,6 +287,7 @@ impl PacingPair {
                     key,
                     Block {
                         intervals: Vec::new(),
+                        ends: Vec::new(),
                         cpu: Duration::ZERO,
                         wall: Duration::ZERO,
                     },
@@ -171,6 +298,7 @@ impl PacingPair {
             };
             let wall = w[1].start.saturating_sub(w[0].start);
             block.intervals.push(wall.as_secs_f64() * 1e3);
+            block.ends.push(w[0].wait_end);
             block.cpu += w[1].cpu.saturating_sub(w[0].cpu);
             block.wall += wall;
         }
@@ -185,9 +313,11 @@ impl PacingPair {
         }
         let summary = |drawn: &[&(Block, Block)], precise: bool| {
             let blocks = drawn.iter().map(|(n, p)| if precise { p } else { n });
-            let (mut intervals, mut cpu, mut wall) = (Vec::new(), Duration::ZERO, Duration::ZERO);
+            let (mut intervals, mut ends) = (Vec::new(), Vec::new());
+            let (mut cpu, mut wall) = (Duration::ZERO, Duration::ZERO);
             for b in blocks {
                 intervals.extend_from_slice(&b.intervals);
+                ends.extend_from_slice(&b.ends);
                 cpu += b.cpu;
                 wall += b.wall;
             }
@@ -196,7 +326,7 @@ impl PacingPair {
             } else {
                 WaitMode::Naive
             };
-            PacingResult::from_intervals(rate_hz, mode, &intervals, cpu, wall)
+            PacingResult::from_waits(rate_hz, mode, &intervals, &ends, cpu, wall)
         };
         let ratio = |a: f64, b: f64| a / b.max(1e-9);
         PacingPair {
@@ -242,19 +372,21 @@ pub fn pacing(rate_hz: f64, seconds: f64) -> PacingPair {
             Wake::At(t) => Some(t),
             Wake::Immediately => None,
         };
-        frames.push(PacedFrame {
+        let mut frame = PacedFrame {
             start,
             deadline,
             cpu: cpu_now(),
-        });
+            wait_end: WaitEnd::Unknown,
+        };
         if let Some(t) = deadline {
             let wait = &mut waits[usize::from(alternating_mode(t) == WaitMode::Precise)];
-            wait.sleep_until(clock.instant_at(t));
+            frame.wait_end = wait_noting(wait, clock.instant_at(t));
             // As the window does: a wait the machine made late restarts the grid.
             if wait.take_late().is_some() {
                 session.restart_deadlines();
             }
         }
+        frames.push(frame);
     }
     PacingPair::from_frames(rate_hz, &frames)
 }
@@ -736,6 +868,55 @@ mod tests {
     }
 
     #[test]
+    fn a_stall_is_put_down_to_how_its_wait_went() {
+        let mut causes = StallCauses::default();
+        // Within the threshold either way: not a stall, whatever the wait did.
+        causes.count(STALL_MS, WaitEnd::WokeLate);
+        causes.count(-STALL_MS, WaitEnd::Overran);
+        assert_eq!(causes, StallCauses::default());
+        for end in [
+            WaitEnd::Overran,
+            WaitEnd::WokeLate,
+            WaitEnd::WokeLate,
+            WaitEnd::SpinInterrupted,
+            WaitEnd::Waited,
+            WaitEnd::OnTime,
+            WaitEnd::Unknown,
+        ] {
+            causes.count(2.0, end);
+        }
+        // A short interval is the grid catching up, however its wait went.
+        causes.count(-2.0, WaitEnd::OnTime);
+        let expected = StallCauses {
+            overran: 1,
+            woke_late: 2,
+            spin_interrupted: 1,
+            late_from_wait: 1,
+            catching_up: 1,
+            other: 2,
+        };
+        assert_eq!(causes, expected);
+        assert_eq!(
+            causes.describe(),
+            "2 woke late, 2 late after the wait, 1 overran, 1 spin lost the CPU, \
+             1 late from the wait, 1 short, catching up"
+        );
+    }
+
+    #[test]
+    fn a_wait_begun_after_its_deadline_overran() {
+        for mode in [WaitMode::Naive, WaitMode::Precise] {
+            let mut wait = FrameWait::new(mode);
+            let deadline = Instant::now() - Duration::from_millis(1);
+            assert_eq!(
+                wait_noting(&mut wait, deadline),
+                WaitEnd::Overran,
+                "{mode:?}"
+            );
+        }
+    }
+
+    #[test]
     fn alternating_waits_are_told_apart_by_the_deadline_they_waited_for() {
         // 10 s at 60 Hz. The naive half-seconds start 0.2 ms late every other frame; the
         // precise ones are exact, but for one 3 ms stall in the precise half-second from 7.5 s.
@@ -758,6 +939,12 @@ mod tests {
                 start,
                 deadline: Some(Duration::from_nanos((i + 1) * period)),
                 cpu,
+                // The wait that ended frame 459 woke 3 ms late.
+                wait_end: if i == 459 {
+                    WaitEnd::WokeLate
+                } else {
+                    WaitEnd::OnTime
+                },
             });
         }
         let pair = PacingPair::from_frames(60.0, &frames);
@@ -765,7 +952,20 @@ mod tests {
             pair.precise.stalls, 2,
             "the late frame and the short one after it"
         );
+        assert_eq!(
+            pair.precise.stall_causes,
+            StallCauses {
+                woke_late: 1,
+                catching_up: 1,
+                ..StallCauses::default()
+            }
+        );
+        assert_eq!(
+            pair.precise.stall_causes.describe(),
+            "1 woke late, 1 short, catching up"
+        );
         assert_eq!(pair.naive.stalls, 0);
+        assert_eq!(pair.naive.stall_causes.describe(), "");
         assert!(pair.naive.stddev_without_stalls_ms > 0.09);
         assert!(pair.precise.stddev_without_stalls_ms < 1e-6);
         // One stall of 3 ms outweighs the naive wait's steady 0.1 ms: the precise wait

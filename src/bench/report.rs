@@ -543,6 +543,17 @@ fn pacing_table(out: &mut String, title: &str, pairs: &[PacingPair]) {
         }
     }
     titled(out, title, &t);
+    for p in pairs.iter().flat_map(|pair| [&pair.naive, &pair.precise]) {
+        if p.stalls > 0 {
+            let _ = writeln!(
+                out,
+                "  what made the stalls at {} Hz, {}: {}",
+                p.rate_hz,
+                p.mode.id(),
+                p.stall_causes.describe()
+            );
+        }
+    }
 }
 
 fn pacing_row(t: &mut Table, p: &PacingResult, ratio: String) {

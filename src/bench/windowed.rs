@@ -11,7 +11,9 @@ use looplab_timing::Strategy;
 use oorandom::Rand32;
 use serde::{Deserialize, Serialize};
 
-use super::headless::{DrawTarget, PacedFrame, PacingPair, SpriteVariant, ThroughputResult};
+use super::headless::{
+    DrawTarget, PacedFrame, PacingPair, SpriteVariant, ThroughputResult, WaitEnd,
+};
 use super::measure::{Spread, bootstrap, median, percentile};
 use crate::lab::latency::Pacing;
 use crate::session::frame::{FrameLog, FrameRecord};
@@ -168,13 +170,20 @@ fn finish(mut child: Child, log: &Path, seconds: f64) -> Result<FrameLog, String
 
 /// Frame-cap precision of a windowed run.
 pub fn pacing_from_log(log: &FrameLog, rate_hz: f64) -> PacingPair {
-    let frames: Vec<PacedFrame> = log
-        .steady(WARM_UP)
+    let steady = log.steady(WARM_UP);
+    let frames: Vec<PacedFrame> = steady
         .iter()
-        .map(|f| PacedFrame {
+        .enumerate()
+        .map(|(i, f)| PacedFrame {
             start: f.start,
             deadline: f.deadline,
             cpu: f.cpu,
+            // The next frame's record says whether the loop waited for it at all.
+            wait_end: match steady.get(i + 1) {
+                Some(next) if next.waited.is_zero() => WaitEnd::Overran,
+                Some(_) => WaitEnd::Waited,
+                None => WaitEnd::Unknown,
+            },
         })
         .collect();
     PacingPair::from_frames(rate_hz, &frames)
