@@ -5,7 +5,7 @@
 //! bullets (the strip alone is about 450 a frame), and lavapipe, the CPU rasteriser that CI
 //! and machines without a GPU draw with, pays per triangle. Written out as plain triangles
 //! with nothing but a position and a colour, the 453 pieces of the bench's strip cost it
-//! 0.36-0.42 ms a frame, against 0.53-0.60 ms as instances through the bodies' vertex stage
+//! 0.36-0.49 ms a frame, against 0.53-0.60 ms as instances through the bodies' vertex stage
 //! (offscreen at 1280x720, frames drawn in turn), with the same pixels. The corners are the
 //! ones `vs_shape` computes.
 

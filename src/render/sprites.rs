@@ -7,7 +7,9 @@
 //! renderer; the CPU pass costs about a nanosecond a bullet. The buffer only grows (to the
 //! next power of two) when the bullet count outgrows it; a second region holds the ghost
 //! positions when ghosts are shown. The other bodies (metronome, balls, darts, wall,
-//! markers) are a few dozen instances in a small buffer, blended in the shader.
+//! markers) are a few dozen instances in a small buffer, blended in the shader; the plain
+//! rectangles and lines (borders, the timeline strip, panels) are triangles placed on the
+//! CPU ([`plain`](super::plain)).
 
 use glam::Vec2;
 use wgpu::util::DeviceExt;
@@ -216,7 +218,7 @@ impl SpriteRenderer {
             self.instances = instance_buffer(device, self.capacity);
             log::debug!("instance buffer grown to {} bullets", self.capacity);
         }
-        let shapes = (frame.shapes.len() + panels.len()) as u64;
+        let shapes = frame.shapes.len() as u64;
         if shapes > self.shape_capacity {
             self.shape_capacity = shapes.next_power_of_two();
             self.shapes = shape_buffer(device, self.shape_capacity);
@@ -251,10 +253,6 @@ impl SpriteRenderer {
         }
         if !frame.shapes.is_empty() {
             queue.write_buffer(&self.shapes, 0, bytemuck::cast_slice(frame.shapes));
-        }
-        if !panels.is_empty() {
-            let offset = std::mem::size_of_val(frame.shapes) as u64;
-            queue.write_buffer(&self.shapes, offset, bytemuck::cast_slice(panels));
         }
         self.bullet_count = n as u32;
         self.shape_count = shapes as u32;
