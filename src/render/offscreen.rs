@@ -23,7 +23,7 @@ impl OffscreenTarget {
     /// under X11 and Wayland (the first format lavapipe offers that is not sRGB), so that
     /// what is measured offscreen is what the window pays. A CPU rasteriser takes faster
     /// paths for some formats than for others: lavapipe drew 500 small blended quads in
-    /// 0.39-0.48 ms into BGRA and 0.62-0.80 ms into RGBA, on the same machine in one run.
+    /// 0.39-0.48 ms into BGRA and 0.62-0.85 ms into RGBA, on the same machine minutes apart.
     pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Bgra8Unorm;
 
     pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
