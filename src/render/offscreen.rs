@@ -19,9 +19,9 @@ pub struct OffscreenTarget {
 }
 
 impl OffscreenTarget {
-    /// The format the offscreen target uses: the one a window's surface takes on Vulkan
-    /// under X11 and Wayland (the first format lavapipe offers that is not sRGB), so that
-    /// what is measured offscreen is what the window pays. A CPU rasteriser takes faster
+    /// The format the offscreen target uses: the one the window's surface takes on
+    /// lavapipe under X11 (the first format it offers that is not sRGB), so that what is
+    /// measured offscreen is what the window pays. A CPU rasteriser takes faster
     /// paths for some formats than for others: lavapipe drew 500 small blended quads in
     /// 0.39-0.48 ms into BGRA and 0.62-0.85 ms into RGBA, on the same machine minutes apart.
     pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Bgra8Unorm;
