@@ -133,7 +133,7 @@ fn the_spiral_of_death_stays_responsive_and_says_so() {
         xvfb.keys(&["g"]);
         app.at(Duration::from_secs(6));
         let asked = Instant::now();
-        xvfb.keys(&["Escape"]);
+        xvfb.close_with("Escape");
         let log = app.finish(Duration::from_secs(30));
         let quit_after = asked.elapsed();
         let s = stats(&stats_path);
@@ -297,7 +297,7 @@ fn extreme_settings_do_not_break_it() {
                 app.log()
             );
         }
-        xvfb.keys(&["Escape"]);
+        xvfb.close_with("Escape");
         app.finish(Duration::from_secs(120));
         let s = stats(&stats_path);
         assert!(!s.knobs.ghosts, "{args}: the second G answered too");

@@ -376,3 +376,40 @@ fn compare_mode_draws_each_lane_in_its_tile() {
         .count();
     assert_eq!(lit, 0, "lanes stay out of the overlay's column");
 }
+
+#[test]
+fn a_red_shape_reads_back_red_whatever_the_target_byte_order() {
+    // The target is BGRA, as the window's surface is on lavapipe; the read-back swaps to RGBA
+    // so that every test names colours one way. A red bar read back blue would mean it did not.
+    let gpu = gpu();
+    let (width, height) = (320, 180);
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let bar = ShapeInstance {
+        prev: [300.0, 400.0],
+        pos: [700.0, 400.0],
+        vel: [0.0, 0.0],
+        size: [60.0, 0.0],
+        color: [255, 0, 0, 255],
+        shape: Shape::Segment as u32 | EXACT,
+    };
+    let shapes = [bar];
+    let frame = SpriteFrame {
+        shapes: &shapes,
+        behind: 0,
+        plain_from: 0,
+        ..SpriteFrame::bullets(&[], &[], &[], transform, View::Latest, STEP)
+    };
+    let mut painter =
+        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    render(&gpu, &mut painter, &target, &frame, None).unwrap();
+    let pixels = target.read_rgba(&gpu).unwrap();
+    let red = pixels
+        .chunks_exact(4)
+        .filter(|p| *p == [255, 0, 0, 255])
+        .count();
+    let blue = pixels_coloured(&pixels, width, [0, 0, 255, 255]).len();
+    // The bar is 400 by 60 world units: about 100 by 15 pixels of this target.
+    assert!(red > 1000, "{red} pure red pixels, {blue} blue ones");
+    assert_eq!(blue, 0, "red read back as blue");
+}

@@ -121,7 +121,7 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
         "{}",
         app.log()
     );
-    xvfb.keys(&["Escape"]);
+    xvfb.close_with("Escape");
     let log = app.finish(Duration::from_secs(60));
     for (id, keys, outcome) in &tried {
         eprintln!("{id:<24} pressed {keys:<18} {outcome:?}");

@@ -51,6 +51,16 @@ impl Xvfb {
             .unwrap_or_else(|e| panic!("{e}"));
     }
 
+    /// Focuses the Looplab window and presses the key that closes it. The app may quit on
+    /// the key's press and take its window with it before xdotool lets the key go; xdotool
+    /// then finds no window to send the release to, which is what was asked for. Whether the
+    /// app ended well is for [`App::finish`] to say.
+    pub fn close_with(&self, key: &str) {
+        if let Err(e) = looplab_headless::press_keys(&self.display, "Looplab", &[key], 30) {
+            assert!(e.contains("BadWindow"), "{e}");
+        }
+    }
+
     /// Focuses the Looplab window and holds `key` down for `seconds`.
     pub fn hold(&self, key: &str, seconds: f64) {
         looplab_headless::hold_key(&self.display, "Looplab", key, seconds)
