@@ -75,6 +75,23 @@ fn render_world(gpu: &Gpu, world: &World, view: View, width: u32, height: u32) -
     target.read_rgba(gpu).unwrap()
 }
 
+/// Renders `shapes` alone (plain, in front of nothing) at `width` x `height` and reads the
+/// target back.
+fn render_shapes(gpu: &Gpu, shapes: &[ShapeInstance], width: u32, height: u32) -> Vec<u8> {
+    let transform = ViewTransform::new(WORLD_SIZE, width, height);
+    let frame = SpriteFrame {
+        shapes,
+        behind: 0,
+        plain_from: 0,
+        ..SpriteFrame::bullets(&[], &[], &[], transform, View::Latest, STEP)
+    };
+    let mut painter =
+        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
+    let target = OffscreenTarget::new(&gpu.device, width, height);
+    render(gpu, &mut painter, &target, &frame, None).unwrap();
+    target.read_rgba(gpu).unwrap()
+}
+
 /// A world region in the pixels of a `width` x `height` target.
 fn pixels_of(region: Region, width: u32, height: u32) -> Region {
     let t = ViewTransform::new(WORLD_SIZE, width, height);
@@ -276,7 +293,6 @@ fn captions_and_overlay_words_are_painted() {
 fn a_segment_is_drawn_along_its_line() {
     let gpu = gpu();
     let (width, height) = (1280, 720);
-    let transform = ViewTransform::new(WORLD_SIZE, width, height);
     let line = ShapeInstance {
         prev: [400.0, 100.0],
         pos: [600.0, 300.0],
@@ -285,18 +301,8 @@ fn a_segment_is_drawn_along_its_line() {
         color: [255, 0, 255, 255],
         shape: Shape::Segment as u32 | EXACT,
     };
-    let shapes = [line];
-    let frame = SpriteFrame {
-        shapes: &shapes,
-        behind: 0,
-        plain_from: 0,
-        ..SpriteFrame::bullets(&[], &[], &[], transform, View::Latest, STEP)
-    };
-    let mut painter =
-        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
-    let target = OffscreenTarget::new(&gpu.device, width, height);
-    render(&gpu, &mut painter, &target, &frame, None).unwrap();
-    let lit = pixels_coloured(&target.read_rgba(&gpu).unwrap(), width, [255, 0, 255, 255]);
+    let pixels = render_shapes(&gpu, &[line], width, height);
+    let lit = pixels_coloured(&pixels, width, [255, 0, 255, 255]);
     // 283 px long and 3 wide: 200 rows of four or five pixels, each within 2 px of the line.
     assert!((800..=1050).contains(&lit.len()), "{} pixels", lit.len());
     let (a, b) = (Vec2::new(400.0, 100.0), Vec2::new(600.0, 300.0));
@@ -383,7 +389,6 @@ fn a_red_shape_reads_back_red_whatever_the_target_byte_order() {
     // so that every test names colours one way. A red bar read back blue would mean it did not.
     let gpu = gpu();
     let (width, height) = (320, 180);
-    let transform = ViewTransform::new(WORLD_SIZE, width, height);
     let bar = ShapeInstance {
         prev: [300.0, 400.0],
         pos: [700.0, 400.0],
@@ -392,18 +397,7 @@ fn a_red_shape_reads_back_red_whatever_the_target_byte_order() {
         color: [255, 0, 0, 255],
         shape: Shape::Segment as u32 | EXACT,
     };
-    let shapes = [bar];
-    let frame = SpriteFrame {
-        shapes: &shapes,
-        behind: 0,
-        plain_from: 0,
-        ..SpriteFrame::bullets(&[], &[], &[], transform, View::Latest, STEP)
-    };
-    let mut painter =
-        Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();
-    let target = OffscreenTarget::new(&gpu.device, width, height);
-    render(&gpu, &mut painter, &target, &frame, None).unwrap();
-    let pixels = target.read_rgba(&gpu).unwrap();
+    let pixels = render_shapes(&gpu, &[bar], width, height);
     let red = pixels
         .chunks_exact(4)
         .filter(|p| *p == [255, 0, 0, 255])
