@@ -154,6 +154,15 @@ fn with_xvfb_the_windowed_parts_run_too() {
         assert!(l.samples >= 5, "keys reached the window: {l:?}");
         assert!(l.median_ms > 0.0 && l.p99_ms >= l.median_ms);
     }
+    // The ship's delay at 10 and 60 UPS under three strategies, each with its mean, the
+    // mean's spread and the model's mean that the window is held against.
+    assert_eq!(r.ship_delay.len(), 6);
+    for d in &r.ship_delay {
+        let spread = d.mean_spread_ms.expect("the mean's spread");
+        assert!(d.samples >= 5, "arrows reached the window: {d:?}");
+        assert!(spread.low <= d.mean_ms && d.mean_ms <= spread.high, "{d:?}");
+        assert!(d.model_mean_ms.is_some_and(|m| m > 0.0), "{d:?}");
+    }
     let startup = r.startup_ms.expect("start-up measured");
     assert!(startup > 0.0 && startup < 30_000.0, "{startup}");
     let (rss, _) = r.peak_rss_mib.expect("memory measured");

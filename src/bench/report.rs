@@ -53,7 +53,9 @@ impl TargetKey {
             TargetKey::ShipDelayRenderTick => {
                 "the ship's key-to-screen delay, render tick at 10 UPS, 60 Hz cap"
             }
-            TargetKey::ShipDelayModel => "the ship's delay in the window against the lab's model",
+            TargetKey::ShipDelayModel => {
+                "the ship's mean delay in the window against the lab's model"
+            }
             TargetKey::InputLatency => "input latency at a 60 Hz cap",
             TargetKey::Startup => "start-up to first presented frame",
         }
@@ -437,13 +439,13 @@ fn ship_targets(r: &BenchReport) -> Vec<Target> {
             .ship_delay
             .iter()
             .filter_map(|d| {
-                let model = d.model_median_ms?;
-                let median = d.median_spread_ms.unwrap_or(Spread::exact(d.median_ms));
+                let model = d.model_mean_ms?;
+                let mean = d.mean_spread_ms.unwrap_or(Spread::exact(d.mean_ms));
                 Some((
-                    off_model(median, model).map(|o| o * 100.0),
+                    off_model(mean, model).map(|o| o * 100.0),
                     format!(
                         "{} at {:.0}: {:.0} vs {:.0} ms",
-                        d.strategy, d.ups, d.median_ms, model
+                        d.strategy, d.ups, d.mean_ms, model
                     ),
                 ))
             })
@@ -470,15 +472,15 @@ fn ship_targets(r: &BenchReport) -> Vec<Target> {
     out
 }
 
-/// How far a measured `median` is from the `model`'s, as a share of the model's, with the
-/// spread the median's own spread gives it: none at the low end where the spread holds the
+/// How far a `measured` figure is from the `model`'s, as a share of the model's, with the
+/// spread the figure's own spread gives it: none at the low end where the spread holds the
 /// model.
-fn off_model(median: Spread, model: f64) -> Spread {
+fn off_model(measured: Spread, model: f64) -> Spread {
     let off = |v: f64| (v / model.max(1e-9) - 1.0).abs();
-    let (a, b) = (off(median.low), off(median.high));
-    let holds = median.low <= model && model <= median.high;
+    let (a, b) = (off(measured.low), off(measured.high));
+    let holds = measured.low <= model && model <= measured.high;
     Spread {
-        value: off(median.value),
+        value: off(measured.value),
         low: if holds { 0.0 } else { a.min(b) },
         high: a.max(b),
     }
@@ -657,10 +659,13 @@ fn ship_delay_table(out: &mut String, r: &BenchReport) {
         "UPS",
         "presses",
         "median ms",
+        "model",
+        "mean ms",
+        "model",
         "p99 ms",
-        "model ms",
     ])
     .left(1);
+    let model = |m: Option<f64>| m.map_or("-".into(), |m| format!("{m:.1}"));
     for d in &r.ship_delay {
         t.row([
             d.strategy.id().to_string(),
@@ -668,8 +673,11 @@ fn ship_delay_table(out: &mut String, r: &BenchReport) {
             d.samples.to_string(),
             d.median_spread_ms
                 .map_or(format!("{:.1}", d.median_ms), |s| s.show(1, "")),
+            model(d.model_median_ms),
+            d.mean_spread_ms
+                .map_or(format!("{:.1}", d.mean_ms), |s| s.show(1, "")),
+            model(d.model_mean_ms),
             format!("{:.1}", d.p99_ms),
-            d.model_median_ms.map_or("-".into(), |m| format!("{m:.1}")),
         ]);
     }
     titled(

@@ -8,13 +8,12 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use looplab_timing::Strategy;
-use oorandom::Rand32;
 use serde::{Deserialize, Serialize};
 
 use super::headless::{
     DrawTarget, PacedFrame, PacingPair, SpriteVariant, ThroughputResult, WaitEnd,
 };
-use super::measure::{Spread, bootstrap, median, percentile};
+use super::measure::{Spread, bootstrap, mean, median, percentile};
 use crate::lab::latency::Pacing;
 use crate::session::frame::{FrameLog, FrameRecord};
 use looplab_headless::{Scratch, Weston, Xvfb};
@@ -137,15 +136,30 @@ impl Display {
         looplab_headless::focus_window(&self.name, "Looplab")
             .map_err(|e| format!("could not focus the window: {e}"))?;
         std::thread::sleep(Duration::from_millis(800));
-        let mut rng = Rand32::new(7);
-        for _ in 0..presses {
-            // Random gaps, so key arrivals fall at every phase of the frame (and of the
-            // update).
-            std::thread::sleep(Duration::from_millis(90 + rng.rand_range(0..120) as u64));
+        let start = Instant::now();
+        for at in press_times(presses) {
+            std::thread::sleep((start + at).saturating_duration_since(Instant::now()));
             let _ = looplab_headless::run_on(&self.name, "xdotool", &["key", key]);
         }
         finish(child, &log, seconds)
     }
+}
+
+/// The gap between key presses: the golden ratio times 100 ms, a step at 10 UPS.
+const PRESS_GAP: Duration = Duration::from_micros(161_803);
+
+/// When each of `presses` key presses goes, from the first: [`PRESS_GAP`] apart, so that
+/// the presses fall evenly over every phase of the update step and of the frame, whatever
+/// the phase of the first.
+///
+/// Why not random gaps, as a person's would be: a key's delay takes one of a few values
+/// a frame apart (the frame the update that takes it runs in), and 40 presses at random
+/// phases put more of them on some values than others, by chance, run after run. An
+/// irrational step (the golden ratio of 100 ms is 9.71 frames at 60 Hz, 23.3 at 144 Hz)
+/// visits the phases as evenly as a sequence can, so the delays' mean measures the loop
+/// rather than the draw.
+pub fn press_times(presses: usize) -> impl Iterator<Item = Duration> {
+    (0..presses as u32).map(|i| PRESS_GAP * i)
 }
 
 /// Waits for the app (at most `seconds` plus half a minute) and reads its frame log.
@@ -345,6 +359,16 @@ pub struct ShipDelayResult {
     /// The lab's median for a machine that renders in `frame_to_present_ms` under the same
     /// cap, with a seeded person at the arrows (`looplab lab feel`'s model).
     pub model_median_ms: Option<f64>,
+    /// The delays' mean, with its spread over resamples of the presses, and the model's.
+    /// What the window is held against the model by: a delay takes one of a few values a
+    /// frame apart (at 10 UPS, six), and where the middle press falls between two of them
+    /// the median jumps a whole frame from run to run; the mean does not.
+    #[serde(default)]
+    pub mean_ms: f64,
+    #[serde(default)]
+    pub mean_spread_ms: Option<Spread>,
+    #[serde(default)]
+    pub model_mean_ms: Option<f64>,
 }
 
 /// The median frame interval and the median time from a frame's start to its present,
@@ -374,6 +398,8 @@ fn ship_delays_ms(log: &FrameLog) -> Vec<f64> {
 pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> ShipDelayResult {
     let delays = ship_delays_ms(log);
     let (interval, render) = steady_frames(log);
+    let model =
+        crate::lab::feel::modelled_feel(strategy, ups, Duration::from_secs_f64(render / 1e3));
     ShipDelayResult {
         strategy,
         ups,
@@ -385,11 +411,12 @@ pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> Ship
         p99_ms: percentile(&delays, 99.0),
         frame_interval_ms: interval,
         frame_to_present_ms: render,
-        model_median_ms: crate::lab::feel::modelled_median(
-            strategy,
-            ups,
-            Duration::from_secs_f64(render / 1e3),
-        ),
+        model_median_ms: model.as_ref().and_then(|m| m.delay_p50_ms),
+        mean_ms: mean(&delays),
+        mean_spread_ms: Some(bootstrap(&delays, |drawn| {
+            mean(&drawn.iter().map(|&&d| d).collect::<Vec<_>>())
+        })),
+        model_mean_ms: model.and_then(|m| m.delay_mean_ms),
     }
 }
 
@@ -420,6 +447,27 @@ fn ms(d: Duration) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn presses_fall_evenly_over_every_phase_of_the_step_and_the_frame() {
+        let times: Vec<Duration> = press_times(40).collect();
+        assert_eq!(times.len(), 40);
+        // 10 UPS, 20 UPS, 30, 60 and 144 Hz: every tenth of the period holds 3 to 5 of
+        // the 40 presses (random gaps put 0 to 8 there).
+        for period_ms in [100.0, 50.0, 1e3 / 30.0, 1e3 / 60.0, 1e3 / 144.0] {
+            let mut tenths = [0; 10];
+            for t in &times {
+                let phase = (t.as_secs_f64() * 1e3 % period_ms) / period_ms;
+                tenths[(phase * 10.0) as usize] += 1;
+            }
+            assert!(
+                tenths.iter().all(|&n| (3..=5).contains(&n)),
+                "{period_ms} ms: {tenths:?}"
+            );
+        }
+        // And they fit the ten-second run after its start.
+        assert!(*times.last().unwrap() < Duration::from_secs(7));
+    }
 
     use crate::session::frame::{KeyLatency, RenderTimes};
 

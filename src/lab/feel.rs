@@ -184,12 +184,12 @@ impl FeelReport {
     }
 }
 
-/// The median key-to-screen delay the lab models for the window's loop: `strategy` at
-/// `ups` under a 60 Hz cap with vsync off, on a machine whose frames take `render` from
-/// start to present, with the seeded person at the arrows for two minutes (about 150
-/// presses, so the model's median hardly moves) and accumulated input, each key timed from
-/// when the loop was free to take it, as the window times it.
-pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option<f64> {
+/// The key-to-screen delays the lab models for the window's loop: `strategy` at `ups`
+/// under a 60 Hz cap with vsync off, on a machine whose frames take `render` from start to
+/// present, with the seeded person at the arrows for two minutes (about 150 presses, so
+/// the model's figures hardly move) and accumulated input, each key timed from when the
+/// loop was free to take it, as the window times it.
+pub fn modelled_feel(strategy: Strategy, ups: f64, render: Duration) -> Option<FeelResult> {
     let profile = Profile::parse(&format!(
         "window:render={}us,refresh=60,vsync=off",
         render.as_micros()
@@ -208,7 +208,7 @@ pub fn modelled_median(strategy: Strategy, ups: f64, render: Duration) -> Option
     if let Some(keys) = &mut config.keys {
         keys.arrival = KeyArrival::WhenLoopFree;
     }
-    feel_of(&config)?.delay_p50_ms
+    feel_of(&config)
 }
 
 /// A run of `seconds` of `strategy` on `profile` with `settings`, the seeded person at the

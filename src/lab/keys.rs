@@ -45,6 +45,9 @@ pub struct FeelResult {
     pub shown: usize,
     pub delay_p50_ms: Option<f64>,
     pub delay_p99_ms: Option<f64>,
+    /// The delays' mean: unlike the median, it moves smoothly as presses shift between
+    /// the few values a frame apart that a delay can take.
+    pub delay_mean_ms: Option<f64>,
 }
 
 impl FeelResult {
@@ -63,6 +66,8 @@ impl FeelResult {
             shown: sorted.len(),
             delay_p50_ms: at(0.5),
             delay_p99_ms: at(0.99),
+            delay_mean_ms: (!sorted.is_empty())
+                .then(|| sorted.iter().sum::<Duration>().as_secs_f64() * 1e3 / sorted.len() as f64),
         }
     }
 }
