@@ -42,6 +42,12 @@ pub struct PacingResult {
     /// What made the stalls, as far as the loop could tell.
     #[serde(default)]
     pub stall_causes: StallCauses,
+    /// Standard deviation of the intervals the wait decided, stalls counted: all but those
+    /// whose wait began after its deadline (the frame's own work overran: there was
+    /// nothing to wait for) and the short one after each, the grid catching up on that
+    /// frame's lateness. What the wait itself did, however the frames went.
+    #[serde(default)]
+    pub stddev_own_ms: f64,
     /// Process CPU over the run, percent of one core.
     pub cpu_percent: f64,
 }
@@ -95,6 +101,14 @@ impl PacingResult {
             .copied()
             .filter(|i| (i - target).abs() <= STALL_MS)
             .collect();
+        let overran = |i: usize| ends[i] == WaitEnd::Overran && intervals[i] - target > STALL_MS;
+        let own: Vec<f64> = (0..intervals.len().min(ends.len()))
+            .filter(|&i| {
+                let catching_up = i > 0 && overran(i - 1) && target - intervals[i] > STALL_MS;
+                !overran(i) && !catching_up
+            })
+            .map(|i| intervals[i])
+            .collect();
         PacingResult {
             rate_hz,
             mode,
@@ -105,6 +119,7 @@ impl PacingResult {
             stalls: intervals.len() - steady.len(),
             stddev_without_stalls_ms: stddev(&steady),
             stall_causes,
+            stddev_own_ms: stddev(&own),
             cpu_percent: cpu.as_secs_f64() / wall.as_secs_f64().max(1e-9) * 100.0,
         }
     }
@@ -246,6 +261,10 @@ pub struct PacingPair {
     /// The precise wait's interval stddev over the naive wait's, stalls counted: below 1
     /// where the precise wait wins. Its spread is over the run's pairs of half-seconds.
     pub stddev_ratio: Spread,
+    /// The same over the intervals each wait decided ([`PacingResult::stddev_own_ms`]):
+    /// frames that overran their deadline, and the catch-up after each, left out.
+    #[serde(default)]
+    pub own_stddev_ratio: Option<Spread>,
     /// The precise wait's interval stddev, stalls counted, ms.
     pub precise_stddev: Spread,
     /// The precise wait's p99 |interval - target|, ms.
@@ -336,6 +355,12 @@ impl PacingPair {
             stddev_ratio: bootstrap(&pairs, |d| {
                 ratio(summary(d, true).stddev_ms, summary(d, false).stddev_ms)
             }),
+            own_stddev_ratio: Some(bootstrap(&pairs, |d| {
+                ratio(
+                    summary(d, true).stddev_own_ms,
+                    summary(d, false).stddev_own_ms,
+                )
+            })),
             precise_stddev: bootstrap(&pairs, |d| summary(d, true).stddev_ms),
             precise_p99: bootstrap(&pairs, |d| summary(d, true).p99_error_ms),
             cpu_ratio: bootstrap(&pairs, |d| {
@@ -901,6 +926,48 @@ mod tests {
             "2 woke late, 2 late after the wait, 1 overran, 1 spin lost the CPU, \
              1 late from the wait, 1 short, catching up"
         );
+    }
+
+    #[test]
+    fn a_frame_that_overran_and_the_catch_up_after_it_are_not_the_waits_own() {
+        // 60 Hz: on time, a frame that overran by 3 ms and the short interval after it, on
+        // time again, then a wake-up 3 ms late and its short interval.
+        let t = 1e3 / 60.0;
+        let intervals = [t, t + 3.0, t - 3.0, t, t, t + 3.0, t - 3.0, t];
+        let ends = [
+            WaitEnd::OnTime,
+            WaitEnd::Overran,
+            WaitEnd::OnTime,
+            WaitEnd::OnTime,
+            WaitEnd::OnTime,
+            WaitEnd::WokeLate,
+            WaitEnd::OnTime,
+            WaitEnd::OnTime,
+        ];
+        let r = PacingResult::from_waits(
+            60.0,
+            WaitMode::Naive,
+            &intervals,
+            &ends,
+            Duration::ZERO,
+            Duration::from_secs(1),
+        );
+        assert_eq!(r.stalls, 4);
+        // The late wake-up and its catch-up are the wait's: they stay.
+        let own = [t, t, t, t + 3.0, t - 3.0, t];
+        assert!((r.stddev_own_ms - stddev(&own)).abs() < 1e-9, "{r:?}");
+        assert!(r.stddev_own_ms < r.stddev_ms && r.stddev_own_ms > 1.0);
+        // With no overrun, the wait's own intervals are all of them.
+        let ends = [WaitEnd::OnTime; 8];
+        let r = PacingResult::from_waits(
+            60.0,
+            WaitMode::Naive,
+            &intervals,
+            &ends,
+            Duration::ZERO,
+            Duration::from_secs(1),
+        );
+        assert_eq!(r.stddev_own_ms, r.stddev_ms);
     }
 
     #[test]

@@ -554,6 +554,20 @@ fn pacing_table(out: &mut String, title: &str, pairs: &[PacingPair]) {
         }
     }
     titled(out, title, &t);
+    let own: Vec<String> = pairs
+        .iter()
+        .filter_map(|pair| {
+            let ratio = pair.own_stddev_ratio?;
+            Some(format!("{} Hz {}", pair.rate_hz, ratio.show(2, "x")))
+        })
+        .collect();
+    if !own.is_empty() {
+        let _ = writeln!(
+            out,
+            "  precise/naive stddev of the intervals each wait decided (frames that overran, and the catch-up after each, left out): {}",
+            own.join("; ")
+        );
+    }
     for p in pairs.iter().flat_map(|pair| [&pair.naive, &pair.precise]) {
         if p.stalls > 0 {
             let _ = writeln!(
