@@ -43,9 +43,10 @@ pub struct PacingResult {
     #[serde(default)]
     pub stall_causes: StallCauses,
     /// Standard deviation of the intervals the wait decided, stalls counted: all but those
-    /// whose wait began after its deadline (the frame's own work overran: there was
-    /// nothing to wait for) and the short one after each, the grid catching up on that
-    /// frame's lateness. What the wait itself did, however the frames went.
+    /// whose wait began after its deadline, by however little (the frame's own work
+    /// overran: there was nothing to wait for), and the short one after each, the grid
+    /// catching up on that frame's lateness. What the wait itself did, however the frames
+    /// went.
     #[serde(default)]
     pub stddev_own_ms: f64,
     /// Process CPU over the run, percent of one core.
@@ -101,10 +102,10 @@ impl PacingResult {
             .copied()
             .filter(|i| (i - target).abs() <= STALL_MS)
             .collect();
-        let overran = |i: usize| ends[i] == WaitEnd::Overran && intervals[i] - target > STALL_MS;
+        let overran = |i: usize| ends[i] == WaitEnd::Overran;
         let own: Vec<f64> = (0..intervals.len().min(ends.len()))
             .filter(|&i| {
-                let catching_up = i > 0 && overran(i - 1) && target - intervals[i] > STALL_MS;
+                let catching_up = i > 0 && overran(i - 1) && intervals[i] < target;
                 !overran(i) && !catching_up
             })
             .map(|i| intervals[i])
@@ -930,15 +931,16 @@ mod tests {
 
     #[test]
     fn a_frame_that_overran_and_the_catch_up_after_it_are_not_the_waits_own() {
-        // 60 Hz: on time, a frame that overran by 3 ms and the short interval after it, on
-        // time again, then a wake-up 3 ms late and its short interval.
+        // 60 Hz: on time, a frame that overran by 3 ms and the short interval after it, one
+        // that overran by 0.1 ms (not a stall) and its catch-up, then a wake-up 3 ms late
+        // and its short interval.
         let t = 1e3 / 60.0;
-        let intervals = [t, t + 3.0, t - 3.0, t, t, t + 3.0, t - 3.0, t];
+        let intervals = [t, t + 3.0, t - 3.0, t + 0.1, t - 0.1, t + 3.0, t - 3.0, t];
         let ends = [
             WaitEnd::OnTime,
             WaitEnd::Overran,
             WaitEnd::OnTime,
-            WaitEnd::OnTime,
+            WaitEnd::Overran,
             WaitEnd::OnTime,
             WaitEnd::WokeLate,
             WaitEnd::OnTime,
@@ -954,7 +956,7 @@ mod tests {
         );
         assert_eq!(r.stalls, 4);
         // The late wake-up and its catch-up are the wait's: they stay.
-        let own = [t, t, t, t + 3.0, t - 3.0, t];
+        let own = [t, t + 3.0, t - 3.0, t];
         assert!((r.stddev_own_ms - stddev(&own)).abs() < 1e-9, "{r:?}");
         assert!(r.stddev_own_ms < r.stddev_ms && r.stddev_own_ms > 1.0);
         // With no overrun, the wait's own intervals are all of them.
