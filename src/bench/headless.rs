@@ -946,29 +946,25 @@ mod tests {
             WaitEnd::OnTime,
             WaitEnd::OnTime,
         ];
-        let r = PacingResult::from_waits(
-            60.0,
-            WaitMode::Naive,
-            &intervals,
-            &ends,
-            Duration::ZERO,
-            Duration::from_secs(1),
-        );
+        let summarize = |ends: &[WaitEnd]| {
+            let wall = Duration::from_secs(1);
+            PacingResult::from_waits(
+                60.0,
+                WaitMode::Naive,
+                &intervals,
+                ends,
+                Duration::ZERO,
+                wall,
+            )
+        };
+        let r = summarize(&ends);
         assert_eq!(r.stalls, 4);
         // The late wake-up and its catch-up are the wait's: they stay.
         let own = [t, t + 3.0, t - 3.0, t];
         assert!((r.stddev_own_ms - stddev(&own)).abs() < 1e-9, "{r:?}");
         assert!(r.stddev_own_ms < r.stddev_ms && r.stddev_own_ms > 1.0);
         // With no overrun, the wait's own intervals are all of them.
-        let ends = [WaitEnd::OnTime; 8];
-        let r = PacingResult::from_waits(
-            60.0,
-            WaitMode::Naive,
-            &intervals,
-            &ends,
-            Duration::ZERO,
-            Duration::from_secs(1),
-        );
+        let r = summarize(&[WaitEnd::OnTime; 8]);
         assert_eq!(r.stddev_own_ms, r.stddev_ms);
     }
 
