@@ -448,13 +448,15 @@ fn ms(d: Duration) -> f64 {
 mod tests {
     use super::*;
 
+    use crate::session::frame::{KeyLatency, RenderTimes};
+
     #[test]
     fn presses_fall_evenly_over_every_phase_of_the_step_and_the_frame() {
         let times: Vec<Duration> = press_times(40).collect();
         assert_eq!(times.len(), 40);
         // 10 UPS, 20 UPS, 30, 60 and 144 Hz: every tenth of the period holds 3 to 5 of
-        // the 40 presses. Random gaps of 90 to 210 ms put 0 to 11 in a tenth of 100 ms, and
-        // not one of 200 seeds kept every tenth within 3 to 5.
+        // the 40 presses. Random gaps of 90 to 210 ms, simulated with 200 seeds, put 0 to 11
+        // in a tenth of 100 ms, and not one seed kept every tenth within 3 to 5.
         for period_ms in [100.0, 50.0, 1e3 / 30.0, 1e3 / 60.0, 1e3 / 144.0] {
             let mut tenths = [0; 10];
             for t in &times {
@@ -469,8 +471,6 @@ mod tests {
         // And they fit the ten-second run after its start.
         assert!(*times.last().unwrap() < Duration::from_secs(7));
     }
-
-    use crate::session::frame::{KeyLatency, RenderTimes};
 
     fn log(frames: Vec<FrameRecord>) -> FrameLog {
         let key = |latency_ms: u64| KeyLatency {

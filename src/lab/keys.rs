@@ -71,3 +71,41 @@ impl FeelResult {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mean_moves_with_every_delay_where_the_median_keeps_to_one() {
+        let ms = |v: &[u64]| {
+            v.iter()
+                .map(|&m| Duration::from_millis(m))
+                .collect::<Vec<_>>()
+        };
+        // Six values a frame apart, the middle falling between the third and the fourth.
+        let even = FeelResult::new(
+            InputMode::Accumulated,
+            Taps::default(),
+            &ms(&[14, 31, 48, 65, 82, 97]),
+        );
+        assert_eq!(even.shown, 6);
+        let mean = even.delay_mean_ms.unwrap();
+        assert!((mean - 337.0 / 6.0).abs() < 1e-9, "{mean}");
+        // One press moved from the lowest value to the highest: the median jumps a frame
+        // (the upper of the two middle values), the mean moves by 83 ms over six.
+        let moved = FeelResult::new(
+            InputMode::Accumulated,
+            Taps::default(),
+            &ms(&[31, 48, 65, 82, 97, 97]),
+        );
+        assert_eq!(
+            (even.delay_p50_ms, moved.delay_p50_ms),
+            (Some(65.0), Some(82.0))
+        );
+        let shift = moved.delay_mean_ms.unwrap() - even.delay_mean_ms.unwrap();
+        assert!((shift - 83.0 / 6.0).abs() < 1e-9, "{shift}");
+        let none = FeelResult::new(InputMode::Accumulated, Taps::default(), &[]);
+        assert_eq!((none.delay_mean_ms, none.delay_p50_ms), (None, None));
+    }
+}
