@@ -733,24 +733,38 @@ fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
             .collect(),
     );
     let (plain, paced) = (interval(&before), interval(&after));
+    let slept = median(after.iter().map(|f| ms(f.waited)).collect());
     // Xvfb has no vertical blank and tells no refresh rate: the window took the rate its
     // presents kept before J (the plain loop's own, when it went on measuring them) or
     // assumed 60 Hz, and just in time keeps to that grid: one frame a refresh, never two.
     let refresh = 1e3 / stats.display.hz;
-    assert!(
-        paced >= refresh * 0.95,
-        "paced frames {paced:.1} ms apart on a {refresh:.1} ms grid"
-    );
-    if work < refresh * 0.7 {
-        // Frames cheaper than a refresh: the paced loop slept before each, until its cost
-        // (and a margin) before the refresh.
-        let slept = median(after.iter().map(|f| ms(f.waited)).collect());
+    let lead = k.just_in_time_lead_ms.unwrap();
+    if lead < refresh * 0.95 {
+        // Each frame starts after the refresh that shows the one before.
         assert!(
-            slept > refresh - work - 6.0,
-            "slept {slept:.1} ms, {work:.1} ms of work, {refresh:.1} ms grid"
+            paced >= refresh * 0.95,
+            "paced frames {paced:.1} ms apart on a {refresh:.1} ms grid, {lead:.1} ms lead"
+        );
+        if work < refresh * 0.7 {
+            // Frames cheaper than a refresh: the paced loop slept before each, until its
+            // cost (and a margin) before the refresh.
+            assert!(
+                slept > refresh - work - 6.0,
+                "slept {slept:.1} ms, {work:.1} ms of work, {refresh:.1} ms grid"
+            );
+        }
+    } else {
+        // A loaded machine: the frames' learnt cost (a high quantile) and margin fill a
+        // refresh, so a frame may start before the refresh that shows the one before, for
+        // the display to pace, which Xvfb does not. The controller still never starts one
+        // later than that refresh: no frame waits a whole refresh for nothing.
+        assert!(
+            paced < refresh * 2.0,
+            "paced frames {paced:.1} ms apart on a {refresh:.1} ms grid, {lead:.1} ms lead"
         );
     }
     eprintln!(
-        "work {work:.1} ms; plain {plain:.1} ms apart, just in time {paced:.1} ms apart on a {refresh:.1} ms grid"
+        "work {work:.1} ms; plain {plain:.1} ms apart, just in time {paced:.1} ms apart on a \
+         {refresh:.1} ms grid, leading by {lead:.1} ms and sleeping {slept:.1} ms"
     );
 }
