@@ -22,7 +22,7 @@
 //!   [`CONFIRMS`] in a row agree with each other; one on the grid (within a tenth of a
 //!   period) moves it at once, so a slightly wrong period is followed as it drifts.
 //!   Re-anchored on every blocked acquire, a loaded Xvfb window's grid jumped about every
-//!   frame, and frames a quarter of a refresh apart were paced as "just in time".
+//!   frame, and paced frames came from under half a refresh to nearly two apart.
 
 use std::time::Duration;
 

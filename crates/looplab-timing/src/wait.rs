@@ -127,8 +127,14 @@ impl WakeMargin {
     pub const HEADROOM: Duration = Duration::from_micros(150);
     /// Never less: below this the wake-up itself costs more than the spin saves.
     pub const MIN: Duration = Duration::from_micros(300);
-    /// Never more: a machine that wakes this late needs no precise cap to lose frames.
-    pub const MAX: Duration = Duration::from_millis(4);
+    /// Never more. A nap woken later than this was kept waiting by other threads, and a
+    /// spin is no cure for that: a scheduler gives a thread that keeps the CPU a slice of a
+    /// millisecond or two, then runs the others, and wakes it later the next time for the
+    /// time it took. Followed up to four milliseconds on a machine with two other threads
+    /// busy on its two cores, the margin spun 14-20% of a core at 144 Hz and the frames
+    /// came less evenly than with one plain sleep; held to a millisecond, more evenly at
+    /// 30, 60 and 144 Hz, for 4-5%.
+    pub const MAX: Duration = Duration::from_millis(1);
 
     /// A margin with no readings yet.
     pub const fn new() -> Self {
@@ -247,10 +253,13 @@ impl Default for FrameWait {
 }
 
 impl FrameWait {
-    /// How long before the deadline the spin begins until the margin has learnt better:
-    /// two milliseconds covers the millisecond rounding of some event loops' timeouts and a
-    /// typical wake-up delay.
-    pub const DEFAULT_EARLY: Duration = Duration::from_millis(2);
+    /// How long before the deadline the spin begins until the margin has learnt better: the
+    /// most it learns ([`WakeMargin::MAX`]).
+    pub const DEFAULT_EARLY: Duration = WakeMargin::MAX;
+    /// The spin is at most this share of the interval between deadlines (an eighth: 0.87 ms
+    /// at 144 Hz), and never less than [`WakeMargin::MIN`]: at a high rate a spin of a
+    /// millisecond would be most of the CPU the loop uses.
+    pub const SPIN_SHARE: u32 = 8;
     /// A turn of a spin this long after the one before it, with no yield between, was
     /// interrupted: spinning, a turn takes well under a microsecond (through an event loop,
     /// tens of microseconds), and the OS's time slice is a millisecond or more.
@@ -303,9 +312,19 @@ impl FrameWait {
         self.mode
     }
 
-    /// How long before the deadline the spin begins: the learnt margin, or the fixed one.
+    /// How long before the deadline the spin begins: the fixed margin, or the learnt one, at
+    /// most [`SPIN_SHARE`](FrameWait::SPIN_SHARE) of the interval.
     pub fn early(&self) -> Duration {
-        self.fixed.unwrap_or(self.margin.margin())
+        self.fixed.unwrap_or_else(|| {
+            let learnt = self.margin.margin();
+            if self.interval.is_zero() {
+                learnt
+            } else {
+                learnt
+                    .min(self.interval / Self::SPIN_SHARE)
+                    .max(WakeMargin::MIN)
+            }
+        })
     }
 
     /// How long before the deadline the naps begin: [`APPROACH`](FrameWait::APPROACH), or
@@ -554,7 +573,7 @@ mod tests {
         assert_eq!(
             asked.len(),
             6,
-            "approach, 0.98, 0.49, 0.24, 0.2 ms naps, then to the spin"
+            "approach, 1.5, 0.75, 0.38, 0.2 ms naps, then to the spin"
         );
         // Within the spin's margin: no OS wait, the spin finishes.
         assert_eq!(w.os_wake(deadline, spin), None);
@@ -651,6 +670,32 @@ mod tests {
         }
         assert_eq!(wide.approach(), Duration::from_millis(3));
         assert!(wide.wake_margin().readings() >= 3);
+    }
+
+    #[test]
+    fn a_slow_os_is_spun_for_a_millisecond_at_most_and_an_eighth_of_the_interval() {
+        // Naps woken 3 ms late: other threads kept the CPU. At 30 Hz the spin stops at the
+        // margin's ceiling; at 144 Hz at an eighth of the interval.
+        for (interval, spin) in [
+            (Duration::from_micros(33_333), WakeMargin::MAX),
+            (Duration::from_micros(6_944), Duration::from_micros(868)),
+        ] {
+            let mut w = FrameWait::new(WaitMode::Precise);
+            let start = Instant::now();
+            for k in 1..=40u32 {
+                let deadline = start + interval * k;
+                let asked = wake_ups(
+                    &mut w,
+                    deadline,
+                    deadline - interval / 2,
+                    Duration::ZERO,
+                    Duration::from_millis(3),
+                );
+                assert!(!asked.is_empty());
+            }
+            assert!(w.wake_margin().margin() == WakeMargin::MAX, "{interval:?}");
+            assert_eq!(w.early(), spin, "{interval:?}");
+        }
     }
 
     #[test]
