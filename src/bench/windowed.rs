@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use looplab_timing::Strategy;
+use looplab_timing::{Rate, Strategy};
 use serde::{Deserialize, Serialize};
 
 use super::headless::{
@@ -369,6 +369,10 @@ pub struct ShipDelayResult {
     pub mean_spread_ms: Option<Spread>,
     #[serde(default)]
     pub model_mean_ms: Option<f64>,
+    /// How far the frames ran behind the update steps' grid ([`step_phase`]), ms: the model
+    /// runs its frames as far behind.
+    #[serde(default)]
+    pub step_phase_ms: Option<f64>,
 }
 
 /// The median frame interval and the median time from a frame's start to its present,
@@ -386,6 +390,36 @@ fn steady_frames(log: &FrameLog) -> (f64, f64) {
     (median(&intervals), median(&to_present))
 }
 
+/// Where the frames fall on the update steps' grid: each frame's unspent game time (what
+/// its clock read less what its updates covered) modulo `interval`, averaged round the
+/// circle, so frames a hair either side of a step's edge average to the edge, not to half
+/// an interval. A wait the machine made late restarts the cap's grid (the window's
+/// `restart_deadlines`) and moves the frames along the steps' grid by its lateness; with
+/// a fixed step a key that arrives in the last `phase` before a frame misses that frame's
+/// update, so the delay grows by about the phase. Zero for no frames, or none with time
+/// left unspent.
+pub fn step_phase(frames: &[FrameRecord], interval: Duration) -> Duration {
+    let period = interval.as_secs_f64();
+    if period <= 0.0 {
+        return Duration::ZERO;
+    }
+    let (mut x, mut y) = (0.0, 0.0);
+    for f in frames {
+        let unspent = f
+            .game_shown
+            .saturating_sub(f.game_before + f.game_advance())
+            .as_secs_f64();
+        let angle = std::f64::consts::TAU * (unspent % period) / period;
+        x += angle.cos();
+        y += angle.sin();
+    }
+    if x.hypot(y) < 1e-9 * frames.len() as f64 {
+        return Duration::ZERO;
+    }
+    let turn = y.atan2(x).rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU;
+    Duration::from_secs_f64(turn * period)
+}
+
 /// The ship's key-to-screen delays of a run, ms.
 fn ship_delays_ms(log: &FrameLog) -> Vec<f64> {
     log.ship_delays_ns
@@ -398,8 +432,13 @@ fn ship_delays_ms(log: &FrameLog) -> Vec<f64> {
 pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> ShipDelayResult {
     let delays = ship_delays_ms(log);
     let (interval, render) = steady_frames(log);
-    let model =
-        crate::lab::feel::modelled_feel(strategy, ups, Duration::from_secs_f64(render / 1e3));
+    let phase = step_phase(log.steady(WARM_UP), Rate::SIXTY_HZ.period());
+    let model = crate::lab::feel::modelled_feel(
+        strategy,
+        ups,
+        Duration::from_secs_f64(render / 1e3),
+        phase,
+    );
     ShipDelayResult {
         strategy,
         ups,
@@ -417,6 +456,7 @@ pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> Ship
             mean(&drawn.iter().map(|&&d| d).collect::<Vec<_>>())
         })),
         model_mean_ms: model.and_then(|m| m.delay_mean_ms),
+        step_phase_ms: Some(ms(phase)),
     }
 }
 
@@ -449,6 +489,32 @@ mod tests {
     use super::*;
 
     use crate::session::frame::{KeyLatency, RenderTimes};
+
+    #[test]
+    fn the_step_phase_is_the_frames_unspent_time_averaged_round_the_interval() {
+        let ms = |v: f64| Duration::from_secs_f64(v / 1e3);
+        let interval = ms(16.0);
+        // One update of 16 ms a frame; `unspent` ms of the clock's reading left over.
+        let frame = |unspent: f64| FrameRecord {
+            updates: 1,
+            step: interval,
+            game_before: ms(1000.0),
+            game_shown: ms(1016.0 + unspent),
+            ..FrameRecord::default()
+        };
+        let phase = |unspent: &[f64]| {
+            let frames: Vec<FrameRecord> = unspent.iter().map(|&u| frame(u)).collect();
+            step_phase(&frames, interval).as_secs_f64() * 1e3
+        };
+        assert!((phase(&[6.0, 6.2, 5.8]) - 6.0).abs() < 1e-6);
+        // A frame a hair before a step's edge and one a hair after average to the edge.
+        let edge = phase(&[15.9, 0.1]);
+        assert!(edge.min(16.0 - edge) < 1e-6, "{edge}");
+        // 20 ms unspent is a step and 4 ms: 4 ms behind the next step.
+        assert!((phase(&[20.0]) - 4.0).abs() < 1e-6);
+        assert_eq!(step_phase(&[], interval), Duration::ZERO);
+        assert_eq!(step_phase(&[frame(0.0)], interval), Duration::ZERO);
+    }
 
     #[test]
     fn presses_fall_evenly_over_every_phase_of_the_step_and_the_frame() {

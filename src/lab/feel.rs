@@ -188,8 +188,15 @@ impl FeelReport {
 /// under a 60 Hz cap with vsync off, on a machine whose frames take `render` from start to
 /// present, with the seeded person at the arrows for two minutes (about 150 presses, so
 /// the model's figures hardly move) and accumulated input, each key timed from when the
-/// loop was free to take it, as the window times it.
-pub fn modelled_feel(strategy: Strategy, ups: f64, render: Duration) -> Option<FeelResult> {
+/// loop was free to take it, as the window times it. The frames run `step_phase` behind
+/// the update steps' grid (see [`RunConfig::step_phase`]): a fixed step's delay grows by
+/// about that much, since a key in the last `step_phase` before a frame misses its update.
+pub fn modelled_feel(
+    strategy: Strategy,
+    ups: f64,
+    render: Duration,
+    step_phase: Duration,
+) -> Option<FeelResult> {
     let profile = Profile::parse(&format!(
         "window:render={}us,refresh=60,vsync=off",
         render.as_micros()
@@ -208,6 +215,7 @@ pub fn modelled_feel(strategy: Strategy, ups: f64, render: Duration) -> Option<F
     if let Some(keys) = &mut config.keys {
         keys.arrival = KeyArrival::WhenLoopFree;
     }
+    config.step_phase = step_phase;
     feel_of(&config)
 }
 
@@ -239,6 +247,7 @@ pub fn with_keys(
             arrival: KeyArrival::AsPressed,
         }),
         just_in_time: None,
+        step_phase: Duration::ZERO,
     }
 }
 
@@ -309,6 +318,24 @@ mod tests {
         assert!((pressed - 24.7).abs() < 0.5, "{pressed}");
         // Seen by the loop at 510 ms, when the frame it arrived in was presented: 8 ms less.
         assert!((pressed - seen - 8.0).abs() < 0.5, "{pressed} {seen}");
+    }
+
+    #[test]
+    fn a_fixed_step_shows_a_key_later_by_as_much_as_its_frames_run_behind_the_steps() {
+        // 60 UPS under a 60 Hz cap, 7 ms frames: with the frames 6 ms behind the steps'
+        // grid, a key in the last 6 ms before a frame misses its update and waits a whole
+        // frame for the next: 6/16.7 of the keys, 16.7 ms each, 6 ms on the mean. The
+        // render tick's prediction takes the newest input, wherever the steps fall.
+        let mean = |strategy, phase_ms| {
+            let phase = Duration::from_millis(phase_ms);
+            modelled_feel(strategy, 60.0, Duration::from_millis(7), phase)
+                .and_then(|f| f.delay_mean_ms)
+                .unwrap()
+        };
+        let (on_grid, behind) = (mean(Strategy::CatchUp, 0), mean(Strategy::CatchUp, 6));
+        assert!((behind - on_grid - 6.0).abs() < 1.5, "{on_grid} {behind}");
+        let (on_grid, behind) = (mean(Strategy::Predicted, 0), mean(Strategy::Predicted, 6));
+        assert!((behind - on_grid).abs() < 1.5, "{on_grid} {behind}");
     }
 
     #[test]

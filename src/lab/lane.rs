@@ -603,6 +603,7 @@ mod tests {
                     just_in_time: just_in_time.then_some(looplab_timing::Margin::Adaptive {
                         least: JustInTime::MIN_MARGIN,
                     }),
+                    step_phase: Duration::ZERO,
                 });
                 let lab: Vec<(Duration, u32, Duration)> = lab
                     .frames

@@ -134,6 +134,7 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
                         until_updates: options.until_updates,
                         keys: None,
                         just_in_time: None,
+                        step_phase: Duration::ZERO,
                     })
                 })
                 .collect()

@@ -71,6 +71,7 @@ pub fn replay_all(
                     until_updates: None,
                     keys: None,
                     just_in_time: None,
+                    step_phase: Duration::ZERO,
                     replay: Some(ReplayInput {
                         script: SteerScript::new(recording.changes.clone()),
                         until,

@@ -55,6 +55,12 @@ pub struct RunConfig {
     /// finished each frame and the refresh that showed it, as a driver's latency mode or
     /// presentation timestamps would tell it.
     pub just_in_time: Option<Margin>,
+    /// How far the frames fall behind the update steps' grid: the second frame starts this
+    /// much after its time and the cap's deadline grid restarts there, as a window's grid
+    /// does after a wait the machine made late. From then on each frame carries this much
+    /// unspent time (modulo the frame interval) into the next, so a key that arrives in the
+    /// last `step_phase` before a frame waits for a later update. Zero: the grids coincide.
+    pub step_phase: Duration,
 }
 
 /// A recording's inputs and where it ended, for a run that plays it back.
@@ -383,6 +389,10 @@ pub fn run(config: &RunConfig) -> RunResult {
             None => plan.wake,
         };
         now = machine.next_start(wake, times.cpu_free);
+        if tally.frames == 1 && !config.step_phase.is_zero() {
+            now += config.step_phase;
+            session.restart_deadlines();
+        }
         if config.replay.is_some() && session.world().time() >= checkpoint.at() {
             break;
         }
@@ -491,6 +501,7 @@ mod tests {
             until_updates: None,
             keys: None,
             just_in_time: None,
+            step_phase: Duration::ZERO,
         }
     }
 
