@@ -369,8 +369,8 @@ pub struct ShipDelayResult {
     pub mean_spread_ms: Option<Spread>,
     #[serde(default)]
     pub model_mean_ms: Option<f64>,
-    /// How far the frames ran behind the update steps' grid ([`step_phase`]), ms: the model
-    /// runs its frames as far behind.
+    /// How far the frames ran behind the update steps' grid, ms: the mean of the deciles
+    /// ([`step_phases`]) the model runs its frames at.
     #[serde(default)]
     pub step_phase_ms: Option<f64>,
 }
@@ -390,34 +390,32 @@ fn steady_frames(log: &FrameLog) -> (f64, f64) {
     (median(&intervals), median(&to_present))
 }
 
-/// Where the frames fall on the update steps' grid: each frame's unspent game time (what
-/// its clock read less what its updates covered) modulo `interval`, averaged round the
-/// circle, so frames a hair either side of a step's edge average to the edge, not to half
-/// an interval. A wait the machine made late restarts the cap's grid (the window's
-/// `restart_deadlines`) and moves the frames along the steps' grid by its lateness; with
-/// a fixed step a key that arrives in the last `phase` before a frame misses that frame's
-/// update, so the delay grows by about the phase. Zero for no frames, or none with time
-/// left unspent.
-pub fn step_phase(frames: &[FrameRecord], interval: Duration) -> Duration {
+/// Where the frames fell on the update steps' grid: each frame's unspent game time (what
+/// its clock read less what its updates covered) modulo `interval`, as the midpoints of its
+/// ten deciles (the 5th, 15th, ... 95th percentiles), low to high; none for no frames. A
+/// wait the machine made late restarts the cap's grid (the window's `restart_deadlines`)
+/// and moves the frames along the steps' grid by its lateness, so on a busy machine the
+/// phase wanders over a run, and a fixed step's delay does not follow a phase's average
+/// (past the time the loop is free in a frame, every key misses its frame's update): the
+/// model runs at each decile and pools the delays.
+pub fn step_phases(frames: &[FrameRecord], interval: Duration) -> Vec<Duration> {
     let period = interval.as_secs_f64();
-    if period <= 0.0 {
-        return Duration::ZERO;
+    if frames.is_empty() || period <= 0.0 {
+        return Vec::new();
     }
-    let (mut x, mut y) = (0.0, 0.0);
-    for f in frames {
-        let unspent = f
-            .game_shown
-            .saturating_sub(f.game_before + f.game_advance())
-            .as_secs_f64();
-        let angle = std::f64::consts::TAU * (unspent % period) / period;
-        x += angle.cos();
-        y += angle.sin();
-    }
-    if x.hypot(y) < 1e-9 * frames.len() as f64 {
-        return Duration::ZERO;
-    }
-    let turn = y.atan2(x).rem_euclid(std::f64::consts::TAU) / std::f64::consts::TAU;
-    Duration::from_secs_f64(turn * period)
+    let phases: Vec<f64> = frames
+        .iter()
+        .map(|f| {
+            let unspent = f
+                .game_shown
+                .saturating_sub(f.game_before + f.game_advance())
+                .as_secs_f64();
+            unspent % period
+        })
+        .collect();
+    (0..10)
+        .map(|i| Duration::from_secs_f64(percentile(&phases, 5.0 + 10.0 * f64::from(i))))
+        .collect()
 }
 
 /// The ship's key-to-screen delays of a run, ms.
@@ -432,12 +430,12 @@ fn ship_delays_ms(log: &FrameLog) -> Vec<f64> {
 pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> ShipDelayResult {
     let delays = ship_delays_ms(log);
     let (interval, render) = steady_frames(log);
-    let phase = step_phase(log.steady(WARM_UP), Rate::SIXTY_HZ.period());
+    let phases = step_phases(log.steady(WARM_UP), Rate::SIXTY_HZ.period());
     let model = crate::lab::feel::modelled_feel(
         strategy,
         ups,
         Duration::from_secs_f64(render / 1e3),
-        phase,
+        &phases,
     );
     ShipDelayResult {
         strategy,
@@ -456,7 +454,8 @@ pub fn ship_delay_from_log(log: &FrameLog, strategy: Strategy, ups: f64) -> Ship
             mean(&drawn.iter().map(|&&d| d).collect::<Vec<_>>())
         })),
         model_mean_ms: model.and_then(|m| m.delay_mean_ms),
-        step_phase_ms: Some(ms(phase)),
+        step_phase_ms: (!phases.is_empty())
+            .then(|| mean(&phases.iter().map(|&p| ms(p)).collect::<Vec<_>>())),
     }
 }
 
@@ -491,7 +490,7 @@ mod tests {
     use crate::session::frame::{KeyLatency, RenderTimes};
 
     #[test]
-    fn the_step_phase_is_the_frames_unspent_time_averaged_round_the_interval() {
+    fn the_step_phases_are_the_deciles_of_the_frames_unspent_time_within_an_interval() {
         let ms = |v: f64| Duration::from_secs_f64(v / 1e3);
         let interval = ms(16.0);
         // One update of 16 ms a frame; `unspent` ms of the clock's reading left over.
@@ -502,18 +501,33 @@ mod tests {
             game_shown: ms(1016.0 + unspent),
             ..FrameRecord::default()
         };
-        let phase = |unspent: &[f64]| {
+        let phases = |unspent: &[f64]| -> Vec<f64> {
             let frames: Vec<FrameRecord> = unspent.iter().map(|&u| frame(u)).collect();
-            step_phase(&frames, interval).as_secs_f64() * 1e3
+            step_phases(&frames, interval)
+                .iter()
+                .map(|p| p.as_secs_f64() * 1e3)
+                .collect()
         };
-        assert!((phase(&[6.0, 6.2, 5.8]) - 6.0).abs() < 1e-6);
-        // A frame a hair before a step's edge and one a hair after average to the edge.
-        let edge = phase(&[15.9, 0.1]);
-        assert!(edge.min(16.0 - edge) < 1e-6, "{edge}");
+        let steady = phases(&[6.0; 20]);
+        assert_eq!(steady.len(), 10);
+        assert!(steady.iter().all(|p| (p - 6.0).abs() < 1e-6), "{steady:?}");
+        // Frames a hair before a step's edge half the time and a hair after it the other
+        // half: half the keys wait a frame more, and the deciles keep both halves.
+        let split: Vec<f64> = (0..20)
+            .map(|i| if i % 2 == 0 { 15.9 } else { 0.1 })
+            .collect();
+        let split = phases(&split);
+        assert!(
+            split[..5].iter().all(|p| (p - 0.1).abs() < 1e-6),
+            "{split:?}"
+        );
+        assert!(
+            split[5..].iter().all(|p| (p - 15.9).abs() < 1e-6),
+            "{split:?}"
+        );
         // 20 ms unspent is a step and 4 ms: 4 ms behind the next step.
-        assert!((phase(&[20.0]) - 4.0).abs() < 1e-6);
-        assert_eq!(step_phase(&[], interval), Duration::ZERO);
-        assert_eq!(step_phase(&[frame(0.0)], interval), Duration::ZERO);
+        assert!((phases(&[20.0])[0] - 4.0).abs() < 1e-6);
+        assert!(step_phases(&[], interval).is_empty());
     }
 
     #[test]

@@ -188,14 +188,17 @@ impl FeelReport {
 /// under a 60 Hz cap with vsync off, on a machine whose frames take `render` from start to
 /// present, with the seeded person at the arrows for two minutes (about 150 presses, so
 /// the model's figures hardly move) and accumulated input, each key timed from when the
-/// loop was free to take it, as the window times it. The frames run `step_phase` behind
-/// the update steps' grid (see [`RunConfig::step_phase`]): a fixed step's delay grows by
-/// about that much, since a key in the last `step_phase` before a frame misses its update.
+/// loop was free to take it, as the window times it. The model runs once with its frames
+/// each of `step_phases` behind the update steps' grid (see [`RunConfig::step_phase`]; none
+/// given: on the grid), and the delays of all the runs are pooled, since a window's frames
+/// move along that grid whenever a late wait restarts its cap's grid. A fixed step's delay
+/// grows with the phase: a key that arrives in the last `step_phase` before a frame
+/// misses its update.
 pub fn modelled_feel(
     strategy: Strategy,
     ups: f64,
     render: Duration,
-    step_phase: Duration,
+    step_phases: &[Duration],
 ) -> Option<FeelResult> {
     let profile = Profile::parse(&format!(
         "window:render={}us,refresh=60,vsync=off",
@@ -215,8 +218,24 @@ pub fn modelled_feel(
     if let Some(keys) = &mut config.keys {
         keys.arrival = KeyArrival::WhenLoopFree;
     }
-    config.step_phase = step_phase;
-    feel_of(&config)
+    let on_grid = [Duration::ZERO];
+    let phases = if step_phases.is_empty() {
+        &on_grid[..]
+    } else {
+        step_phases
+    };
+    let (mut delays, mut taps) = (Vec::new(), Taps::default());
+    for &phase in phases {
+        config.step_phase = phase;
+        let run = run::run(&config);
+        let feel = run.feel?;
+        taps.made += feel.taps.made;
+        taps.reached += feel.taps.reached;
+        taps.lost += feel.taps.lost;
+        taps.doubled += feel.taps.doubled;
+        delays.extend(run.key_delays);
+    }
+    Some(FeelResult::new(InputMode::Accumulated, taps, &delays))
 }
 
 /// A run of `seconds` of `strategy` on `profile` with `settings`, the seeded person at the
@@ -326,15 +345,29 @@ mod tests {
         // grid, a key in the last 6 ms before a frame misses its update and waits a whole
         // frame for the next: 6/16.7 of the keys, 16.7 ms each, 6 ms on the mean. The
         // render tick's prediction takes the newest input, wherever the steps fall.
-        let mean = |strategy, phase_ms| {
-            let phase = Duration::from_millis(phase_ms);
-            modelled_feel(strategy, 60.0, Duration::from_millis(7), phase)
+        let mean = |strategy, phases_ms: &[u64]| {
+            let phases: Vec<Duration> = phases_ms
+                .iter()
+                .map(|&p| Duration::from_millis(p))
+                .collect();
+            modelled_feel(strategy, 60.0, Duration::from_millis(7), &phases)
                 .and_then(|f| f.delay_mean_ms)
                 .unwrap()
         };
-        let (on_grid, behind) = (mean(Strategy::CatchUp, 0), mean(Strategy::CatchUp, 6));
+        let (on_grid, behind) = (mean(Strategy::CatchUp, &[0]), mean(Strategy::CatchUp, &[6]));
         assert!((behind - on_grid - 6.0).abs() < 1.5, "{on_grid} {behind}");
-        let (on_grid, behind) = (mean(Strategy::Predicted, 0), mean(Strategy::Predicted, 6));
+        assert_eq!(
+            mean(Strategy::CatchUp, &[]),
+            on_grid,
+            "no phase: on the grid"
+        );
+        // Frames half the time on the grid and half 6 ms behind: the delays are pooled.
+        let half = mean(Strategy::CatchUp, &[0, 6]);
+        assert!((half - (on_grid + behind) / 2.0).abs() < 1e-6, "{half}");
+        let (on_grid, behind) = (
+            mean(Strategy::Predicted, &[0]),
+            mean(Strategy::Predicted, &[6]),
+        );
         assert!((behind - on_grid).abs() < 1.5, "{on_grid} {behind}");
     }
 

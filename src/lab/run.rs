@@ -151,6 +151,9 @@ pub struct RunResult {
     /// What became of the keys, for a run given some.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feel: Option<FeelResult>,
+    /// Each shown press's delay (the feel's), so that runs can be pooled.
+    #[serde(skip)]
+    pub key_delays: Vec<Duration>,
     /// Where a frame waited, on average, ms: for an image of a full swapchain, and from
     /// its present to the refresh that showed it (zero without a swapchain).
     #[serde(skip_serializing_if = "is_zero")]
@@ -461,6 +464,7 @@ fn result(config: &RunConfig, session: &Session, ended: Ended) -> RunResult {
         scorecard: ended.scorecard,
         trace: ended.trace,
         frames: ended.frames,
+        key_delays: ended.shown.clone().unwrap_or_default(),
         feel: ended.shown.map(|shown| {
             FeelResult::new(session.controls().mode(), session.controls().taps(), &shown)
         }),
