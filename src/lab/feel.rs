@@ -188,12 +188,12 @@ impl FeelReport {
 /// under a 60 Hz cap with vsync off, on a machine whose frames take `render` from start to
 /// present, with the seeded person at the arrows for two minutes (about 150 presses, so
 /// the model's figures hardly move) and accumulated input, each key timed from when the
-/// loop was free to take it, as the window times it. The model runs once with its frames
-/// each of `step_phases` behind the update steps' grid (see [`RunConfig::step_phase`]; none
-/// given: on the grid), and the delays of all the runs are pooled, since a window's frames
-/// move along that grid whenever a late wait restarts its cap's grid. A fixed step's delay
-/// grows with the phase: a key that arrives in the last `step_phase` before a frame
-/// misses its update.
+/// loop was free to take it, as the window times it. The model runs once for each of
+/// `step_phases`, its frames that far behind the update steps' grid (see
+/// [`RunConfig::step_phase`]; none given: on the grid), and pools the runs' delays, since
+/// a window's frames move along that grid whenever a late wait restarts its cap's grid. A
+/// fixed step's delay grows with the phase: a key that arrives in the last `step_phase`
+/// before a frame misses its update.
 pub fn modelled_feel(
     strategy: Strategy,
     ups: f64,

@@ -194,7 +194,6 @@ fn config(
 ) -> RunConfig {
     RunConfig {
         just_in_time: margin,
-        step_phase: Duration::ZERO,
         ..with_keys(
             strategy,
             machine.with_swapchain(spec),
