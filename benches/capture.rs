@@ -58,7 +58,7 @@ fn main() {
     for _ in 0..5 {
         let began = Instant::now();
         let c = Capture::read(text.as_bytes(), None).expect("the capture reads");
-        let summary = Summary::of(&c);
+        let summary = Summary::of(&c, None);
         read = read.min(began.elapsed());
         capture = Some((c, summary));
     }

@@ -16,6 +16,8 @@
 //!   the window and the lab's plots.
 //! - [`text`]: words shared by the window and the reports: the table writer, the strategies'
 //!   and the settings' descriptions.
+//! - [`metrics`]: the field's figures (average FPS, P1, the 1% low, animation error), each
+//!   defined once, as the field's tools define it.
 //! - [`hooks`]: the tests' and the bench's hidden options, off the frame path.
 //! - [`render`]: the GPU drawing: sprites, the overlay's meshes, offscreen targets.
 //! - [`lab`]: headless experiments that run every strategy against modelled hardware (one
@@ -29,7 +31,7 @@
 //!
 //! The window and the lab drive the same planner: the window with the real clock, the lab and
 //! the tests with a manual one. Imports run one way (`architecture.md` at the repository's
-//! root draws the layers): the timing crate; failure and text; world and platform; session;
+//! root draws the layers): the timing crate; failure, text and metrics; world and platform; session;
 //! capture, view and hooks; render and lab; tour; app; bench; cli; web; untrusted.
 
 pub mod app;
@@ -39,6 +41,7 @@ pub mod cli;
 pub mod failure;
 pub mod hooks;
 pub mod lab;
+pub mod metrics;
 pub mod platform;
 pub mod render;
 pub mod session;

@@ -70,7 +70,7 @@ impl Reader {
             Reader::Capture => {
                 let capture = Capture::read(input.as_bytes(), None)?;
                 // What `lab --capture` does next with it, which must not panic either.
-                crate::capture::summary::Summary::of(&capture);
+                crate::capture::summary::Summary::of(&capture, None);
                 Ok(())
             }
             Reader::KeyScript => KeyScript::parse(input).map(drop),

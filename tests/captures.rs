@@ -6,9 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use looplab::capture::Capture;
 use looplab::capture::format::{ColumnSet, Tool};
 use looplab::capture::summary::Summary;
+use looplab::capture::{Capture, CostFrom};
+use looplab::metrics::animation::AnimationErrorFigures;
 
 fn file(dir: &str, name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -164,7 +165,7 @@ fn every_format_reads_its_frames_and_the_tools_own_median() {
             (tool, columns),
             "{name}"
         );
-        let summary = Summary::of(&capture);
+        let summary = Summary::of(&capture, None);
         if name.ends_with(".json") {
             // The JSON's longest run is the one read: its MsBetweenPresents array.
             let text = std::fs::read_to_string(file("made", name)).unwrap();
@@ -237,7 +238,7 @@ fn one_capture_in_presentmons_three_column_sets_reads_the_same() {
                 .iter()
                 .map(|name| {
                     let c = read(dir, name, Some(app));
-                    let s = Summary::of(&c);
+                    let s = Summary::of(&c, None);
                     eprintln!(
                         "{name:<36} {app:<14} {:>4} frames of {:>4} rows, median {:.3} ms",
                         s.frames, s.rows, s.median_ms
@@ -271,7 +272,8 @@ fn one_capture_in_presentmons_three_column_sets_reads_the_same() {
 
 #[test]
 fn the_display_rate_is_estimated_where_the_display_changes_keep_to_one() {
-    let hz = |dir: &str, name: &str, app: Option<&str>| Summary::of(&read(dir, name, app)).display;
+    let hz =
+        |dir: &str, name: &str, app: Option<&str>| Summary::of(&read(dir, name, app), None).display;
     // The project's 60 Hz session, in every format that records display changes.
     for name in [
         "presentmon-v1.csv",
@@ -337,7 +339,7 @@ fn generated_frames_and_other_processes_are_left_out_and_counted() {
         false,
     );
     assert_eq!(presenter, rows.len());
-    let text = Summary::of(&gold).text();
+    let text = Summary::of(&gold, None).text();
     assert!(
         text.contains("Presenter.exe 160 frames in 7 swap chains"),
         "{text}"
@@ -354,10 +356,10 @@ fn generated_frames_and_other_processes_are_left_out_and_counted() {
 }
 
 #[test]
-fn a_log_whose_elapsed_no_duration_holds_is_read_without_a_panic() {
+fn a_log_whose_elapsed_no_duration_holds_is_refused_without_a_panic() {
     let text = std::fs::read_to_string(file("made", "mangohud-sampled.csv")).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    // The elapsed column, last: the rows' gaps become infinite.
+    // The elapsed column, last: the rows' gaps become infinite, and go back.
     for (i, line) in lines.iter_mut().enumerate().skip(3) {
         let cut = line.rfind(',').unwrap();
         let huge = if i % 2 == 0 { "1e308" } else { "-1e308" };
@@ -365,8 +367,11 @@ fn a_log_whose_elapsed_no_duration_holds_is_read_without_a_panic() {
     }
     let bytes = lines.join("\n").into_bytes();
     let read = std::panic::catch_unwind(|| Capture::read(&bytes, None));
-    let capture = read.expect("no panic").expect("still a log of frame times");
-    assert!(capture.sampled.is_none(), "{:?}", capture.sampled);
+    let e = read.expect("no panic").unwrap_err();
+    assert!(
+        e.contains("elapsed: -1e308 goes back from the row before (1e308)") && !e.contains('\n'),
+        "{e}"
+    );
 }
 
 #[test]
@@ -424,7 +429,7 @@ fn the_real_captures_read_whole() {
     assert_eq!(metro.presenting.vsync(), Some(false));
     let far_cry = read("real", "presentmon-FarCryNewDawn.csv", None);
     assert_eq!(far_cry.application, "FarCryNewDawn.exe");
-    assert_eq!(Summary::of(&far_cry).not_displayed, Some(0));
+    assert_eq!(Summary::of(&far_cry, None).not_displayed, Some(0));
 }
 
 #[test]
@@ -467,4 +472,290 @@ fn what_is_wrong_with_a_capture_is_said_in_one_line() {
         .contains("frame 2 has no MsBetweenPresents")
     );
     assert!(err("Timestamp,Application,Log Name\n", None).contains("FrameView's summary"));
+}
+
+/// A capture's summary as the lab reads it, on its own display.
+fn summary(dir: &str, name: &str) -> Summary {
+    Summary::of(&read(dir, name, None), None)
+}
+
+#[test]
+fn a_frame_costs_its_work_and_never_its_wait_for_the_display() {
+    // The 60 Hz vsync'd session: each present waits out the refresh in the call, and the
+    // next frame starts when it returns. Worked from the file: the CPU's part, the time
+    // between presents less the frame before's time in its present call; the GPU's, from
+    // the later of its present and the frame before's completion to its own completion
+    // (the present's start plus `MsUntilRenderComplete`); the larger.
+    // PresentMon 1.x with `--track_gpu` measures the GPU's busy time itself: that is the
+    // GPU's part there.
+    for (name, header_line, between, in_present, complete) in [
+        (
+            "ocat.csv",
+            1,
+            "MsBetweenPresents",
+            "MsInPresentAPI",
+            "MsUntilRenderComplete",
+        ),
+        (
+            "capframex.csv",
+            7,
+            "MsBetweenPresents",
+            "MsInPresentAPI",
+            "MsUntilRenderComplete",
+        ),
+        (
+            "presentmon-v1.csv",
+            1,
+            "msBetweenPresents",
+            "msInPresentAPI",
+            "msGPUActive",
+        ),
+    ] {
+        let path = file("made", name);
+        let values = |c: &str| column(&path, header_line, Some("game.exe"), c, false);
+        let (b, p, r) = (values(between), values(in_present), values(complete));
+        let capture = read("made", name, Some("game.exe"));
+        assert_eq!(capture.cost_from, CostFrom::OutsidePresent, "{name}");
+        let (mut present, mut done_before) = (b[0], b[0] + r[0]);
+        for k in 1..b.len() {
+            present += b[k];
+            let done = present + r[k];
+            let gpu = if complete == "msGPUActive" {
+                r[k]
+            } else {
+                done - present.max(done_before)
+            };
+            done_before = done_before.max(done);
+            let work = (b[k] - p[k - 1]).max(gpu);
+            assert!(
+                (capture.frames[k].work_ms - work).abs() < 1e-6,
+                "{name}, frame {k}: {} against {work}",
+                capture.frames[k].work_ms
+            );
+            // Never the refresh the present waited for.
+            assert!(work < 10.0 || k >= 195, "{name}, frame {k}: {work}");
+        }
+    }
+    // CapFrameX 1.7's JSON holds the same session, its time in the present call spelt
+    // `MsInPresentAPI`: a frame's work is 6-9 ms, not the 16.7 ms refresh it waited for.
+    let json = summary("made", "capframex-1.7.json");
+    let csv = summary("made", "capframex.csv");
+    assert_eq!(json.cost_from, CostFrom::OutsidePresent);
+    assert!(
+        (json.cost_median_ms - csv.cost_median_ms).abs() < 1e-3,
+        "{json:?}"
+    );
+    assert!(
+        json.cost_median_ms < 9.0 && json.median_ms > 16.0,
+        "{json:?}"
+    );
+    // Where CapFrameX recorded the CPU's and the GPU's busy times, they are the work.
+    assert_eq!(summary("made", "capframex.json").cost_from, CostFrom::Busy);
+}
+
+#[test]
+fn animation_error_computed_from_the_times_is_the_columns() {
+    // The vsync'd session in PresentMon 1.x (no animation error column: computed from CPU
+    // starts and display times), 2.x (`MsAnimationError`, worked from the session's truth)
+    // and --v2_metrics (`AnimationError`).
+    let computed = summary("made", "presentmon-v1.csv").as_captured;
+    assert!(
+        computed
+            .animation_error_from
+            .as_deref()
+            .unwrap()
+            .starts_with("computed from CPU starts"),
+        "{computed:?}"
+    );
+    // CapFrameX 1.7 has no animation error array: computed from its times, as from 1.x's.
+    let (json, a) = (
+        summary("made", "capframex-1.7.json")
+            .as_captured
+            .animation_error
+            .unwrap(),
+        computed.animation_error.unwrap(),
+    );
+    assert_eq!(
+        (json.frames, json.over_2ms_share),
+        (a.frames, a.over_2ms_share)
+    );
+    assert!(
+        (json.mean_abs_ms - a.mean_abs_ms).abs() < 0.01,
+        "{json:?} {a:?}"
+    );
+    for name in ["presentmon-v2.csv", "presentmon-v2-metrics.csv"] {
+        let read = summary("made", name).as_captured;
+        let (a, b) = (
+            computed.animation_error.unwrap(),
+            read.animation_error.unwrap(),
+        );
+        assert!(
+            read.animation_error_from
+                .as_deref()
+                .unwrap()
+                .contains("AnimationError"),
+            "{name}: {read:?}"
+        );
+        // PresentMon has an error for the first frame against the frame before it, and the
+        // last frame of --v2_metrics has no row; 2.x writes four decimals.
+        assert!(a.frames.abs_diff(b.frames) <= 2, "{name}: {a:?} {b:?}");
+        assert!(
+            (a.mean_abs_ms - b.mean_abs_ms).abs() < 0.01,
+            "{name}: {a:?} {b:?}"
+        );
+        // The same frames are off by more than 2 ms: the two hitches and the frames after.
+        let over = |f: &AnimationErrorFigures| (f.over_2ms_share * f.frames as f64).round();
+        assert_eq!(over(&a), over(&b), "{name}: {a:?} {b:?}");
+    }
+    // Two hitches (45 and 25 ms of work): the picture stops, then jumps on.
+    let a = computed.animation_error.unwrap();
+    assert!(a.over_2ms_share * a.frames as f64 >= 2.0, "{computed:?}");
+}
+
+#[test]
+fn a_capped_capture_is_reported_as_capped_and_never_as_a_display_of_its_rate() {
+    // A game held at 30 FPS by its own limiter on a 144 Hz display, presenting without
+    // vsync or tearing; FrameView does not say the refresh rate.
+    let s = summary("made", "frameview-capped_game.exe_Log.csv");
+    let cap = s.limiter.expect("capped");
+    assert_eq!(cap.fps, 30.0);
+    assert_ne!(s.display.hz.map(f64::round), Some(30.0), "{:?}", s.display);
+    assert!(s.text().contains("capped at 30.0 FPS"), "{}", s.text());
+    // The limiter sleeps before the present: a held frame costs its GPU's render (5-8 ms),
+    // not the 33 ms it was held for.
+    assert_eq!(s.cost_from, CostFrom::GpuUnderLimiter);
+    assert!(s.cost_median_ms > 5.0 && s.cost_median_ms < 8.0, "{s:?}");
+    // Far Cry New Dawn's frames keep to 80 FPS on a 120 Hz display; Metro Exodus's do not
+    // keep to any.
+    let far_cry = summary("real", "presentmon-FarCryNewDawn.csv");
+    assert_eq!(far_cry.limiter.map(|l| l.fps), Some(80.0));
+    assert!((far_cry.display.hz.unwrap() - 120.0).abs() < 0.3);
+    let metro = summary("real", "OCAT-MetroExodus.exe-2019-02-20T101522.csv");
+    assert_eq!(metro.limiter, None);
+    // Presents held to a 120 Hz compositor are not capped: its grid is the display's.
+    let grb = summary("real", "presentmon-GhostReconBreakpoint-dwm.csv");
+    assert_eq!(grb.limiter, None);
+    assert!(
+        grb.display.source.contains("dwm.exe's"),
+        "{:?}",
+        grb.display
+    );
+    assert!((grb.display.hz.unwrap() - 120.0).abs() < 0.3);
+}
+
+/// Every real capture in `tests/captures/real` (its default application), and the made
+/// captures of each way of presenting.
+const REPLAYED: [(&str, &str); 10] = [
+    ("real", "presentmon-gold-test_case_0.csv"),
+    ("real", "presentmon-gold-test_case_0_v1.csv"),
+    ("real", "presentmon-gold-test_case_0_v2.csv"),
+    ("real", "OCAT-MetroExodus.exe-2019-02-20T101522.csv"),
+    ("real", "presentmon-FarCryNewDawn.csv"),
+    ("real", "capframex-ResidentEvil2.csv"),
+    ("real", "presentmon-GhostReconBreakpoint-dwm.csv"),
+    ("real", "presentmon-csgo-windowed.csv"),
+    ("made", "capframex-1.7.json"),
+    ("made", "frameview-capped_game.exe_Log.csv"),
+];
+
+#[test]
+fn every_real_capture_replays_as_captured_within_five_percent() {
+    use looplab::lab::capture_report::{AGREE, answer, missed_share};
+    use looplab::lab::profile::Profile;
+    let mut table = String::from(
+        "capture                                      shown FPS (captured, replayed)  missed refreshes  anim err p99 ms\n",
+    );
+    for (dir, name) in REPLAYED {
+        let capture = read(dir, name, None);
+        let s = Summary::of(&capture, None);
+        let machine = Profile::from_capture("capture", &capture, &s);
+        let report = answer(
+            &s,
+            &machine,
+            &looplab_timing::LoopSettings::default(),
+            &[],
+            capture.span(),
+        );
+        let (c, r) = (&s.as_captured, &report.replayed.shown);
+        let p99 = |f: &looplab::capture::figures::ShownFigures| {
+            f.animation_error.map_or(f64::NAN, |a| a.p99_abs_ms)
+        };
+        table += &format!(
+            "{name:<44} {:>7.1} {:>7.1}  {:>16}  {:>6.2} {:>6.2}\n",
+            c.shown_fps.unwrap(),
+            r.shown_fps.unwrap(),
+            format!("{:?} {:?}", c.without_new_frame, r.without_new_frame),
+            p99(c),
+            p99(r),
+        );
+        let off = r.shown_fps.unwrap() / c.shown_fps.unwrap() - 1.0;
+        assert!(off.abs() <= AGREE, "{name}: shown FPS {off:+.3}\n{table}");
+        if let (Some(a), Some(b)) = (missed_share(c), missed_share(r)) {
+            assert!(
+                (a - b).abs() <= AGREE,
+                "{name}: missed {a} against {b}\n{table}"
+            );
+        }
+        assert!(report.agreement.holds, "{name}: {:?}", report.agreement);
+    }
+    eprintln!("{table}");
+}
+
+#[test]
+fn what_cannot_be_trusted_is_refused_and_a_cut_last_row_is_left_out() {
+    let err = |text: &str| {
+        let e = Capture::read(text.as_bytes(), None).unwrap_err();
+        assert!(!e.contains('\n'), "{e}");
+        e
+    };
+    // CapFrameX arrays of different lengths: no frame's values could be trusted together.
+    let e = err(
+        "{\"Runs\":[{\"CaptureData\":{\"MsBetweenPresents\":[16,17,16],\"MsInPresentAPI\":[5,6]}}]}",
+    );
+    assert!(
+        e.contains("arrays differ in length: MsBetweenPresents has 3 values, MsInPresentAPI 2"),
+        "{e}"
+    );
+    // A MangoHud log whose elapsed goes back: its rows are not in time order.
+    let mango = "os,cpu,gpu,ram,kernel,driver\na,b,c,1,k,d\nfps,frametime,elapsed\n60,16.6,16600000\n60,16.7,33300000\n60,16.6,18000000\n60,16.7,34700000\n";
+    let e = err(mango);
+    assert!(
+        e.contains("line 6, elapsed: 18000000 goes back 0.015 s from the row before (33300000)"),
+        "{e}"
+    );
+    // Frame times all zero span no time.
+    const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,MsBetweenPresents\r\n";
+    let zeros =
+        format!("{HEADER}g.exe,1,0x1,DXGI,0,0,0,0.1,0\r\ng.exe,1,0x1,DXGI,0,0,0,0.1,0.0\r\n");
+    assert!(err(&zeros).contains("are all zero"), "{}", err(&zeros));
+    // A fault's line on a CRLF file is its line in an editor.
+    let bad = format!(
+        "{HEADER}g.exe,1,0x1,DXGI,0,0,0,0.1,16\r\ng.exe,1,0x1,DXGI,0,0,0,0.1,16\r\ng.exe,1,0x1,DXGI,0,0,0,0.2,x\r\n"
+    );
+    assert!(
+        err(&bad).contains("line 4, MsBetweenPresents"),
+        "{}",
+        err(&bad)
+    );
+    // A file cut in its last row: the rows before it are read, with a note.
+    let cut = format!(
+        "{HEADER}g.exe,1,0x1,DXGI,0,0,0,0.1,16\r\ng.exe,1,0x1,DXGI,0,0,0,0.1,17\r\ng.exe,1,0x1,DX"
+    );
+    let c = Capture::read(cut.as_bytes(), None).unwrap();
+    assert_eq!(c.frames.len(), 2);
+    assert!(
+        c.notes
+            .iter()
+            .any(|n| n.contains("line 4, the last, ends after 4 of 9 fields")),
+        "{:?}",
+        c.notes
+    );
+    let mango_cut = "os,cpu,gpu,ram,kernel,driver\na,b,c,1,k,d\nfps,frametime,elapsed\n60,16.6,16600000\n60,16.7,33300000\n60,16";
+    let c = Capture::read(mango_cut.as_bytes(), None).unwrap();
+    assert_eq!(c.frames.len(), 2);
+    assert!(
+        c.notes.iter().any(|n| n.contains("line 6, the last")),
+        "{:?}",
+        c.notes
+    );
 }

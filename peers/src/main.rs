@@ -61,7 +61,7 @@ fn run(args: &[&str]) -> Result<(), String> {
         // A real game's frames as one more machine (see `looplab lab --capture`).
         let path = std::path::Path::new(file);
         let read = looplab::cli::load_capture(path, process).map_err(|f| f.message)?;
-        let summary = looplab::capture::summary::Summary::of(&read);
+        let summary = looplab::capture::summary::Summary::of(&read, None);
         machines.push(Profile::from_capture("capture", &read, &summary));
     } else if process.is_some() {
         return Err("--process names the application of a --capture FILE".into());

@@ -141,10 +141,11 @@ pub fn pace(limiter: Limiter, cap: Rate, frames: usize, repeat: u32) -> PacingRu
     let stddev = (intervals.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
     let mut sorted = intervals.clone();
     sorted.sort_unstable_by(f64::total_cmp);
-    let p99 = sorted
-        .get(((sorted.len() as f64 - 1.0) * 0.99).round() as usize)
-        .copied()
-        .unwrap_or(0.0);
+    let p99 = if sorted.is_empty() {
+        0.0
+    } else {
+        looplab::metrics::quantile(&sorted, 0.99)
+    };
     let late = intervals
         .iter()
         .enumerate()

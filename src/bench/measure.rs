@@ -19,18 +19,16 @@ pub fn stddev(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / xs.len() as f64).sqrt()
 }
 
-/// The `p`-th percentile (0-100) by nearest rank; 0 for no samples.
+/// The `p`-th percentile (0-100), the project's one quantile ([`crate::metrics::quantile`]);
+/// 0 for no samples.
 pub fn percentile(xs: &[f64], p: f64) -> f64 {
     if xs.is_empty() {
         return 0.0;
     }
-    let mut sorted = xs.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil().max(1.0) as usize;
-    sorted[rank.min(sorted.len()) - 1]
+    crate::metrics::quantile_of(xs, p / 100.0)
 }
 
-/// The median (50th percentile by nearest rank).
+/// The median (50th percentile).
 pub fn median(xs: &[f64]) -> f64 {
     percentile(xs, 50.0)
 }
@@ -124,7 +122,8 @@ mod tests {
         let xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
         assert_eq!(mean(&xs), 5.0);
         assert_eq!(stddev(&xs), 2.0);
-        assert_eq!(median(&xs), 4.0);
+        // Definition 8: the rank (8 + 1/3) / 2 + 1/3 = 4.5 lies halfway from 4 to 5.
+        assert_eq!(median(&xs), 4.5);
         assert_eq!(percentile(&xs, 100.0), 9.0);
         assert_eq!(percentile(&xs, 99.0), 9.0);
         assert_eq!(percentile(&xs, 1.0), 2.0);

@@ -1,14 +1,24 @@
 //! CapFrameX's JSON capture: `Info` (the process, the machine) and `Runs`, each run's
 //! `CaptureData` holding one array per PresentMon column, all of one length.
 //!
+//! The names are CapFrameX's own (`SessionCaptureData` in `source/CapFrameX.Data/Classes`,
+//! CXWorld/CapFrameX at 3ba66ff5, serialised by Newtonsoft with its property names as they
+//! are): PresentMon's column names in their PresentMon 1.x spelling, `MsInPresentAPI` with a
+//! capital API, `PresentMode` as the number of its `EPresentMode`, `Dropped` as booleans,
+//! and its own `GpuActive`, `CpuActive`, `PcLatency` and `AnimationError`.
+//!
 //! CapFrameX writes it with .NET's defaults: a missing value in a number array is the
 //! string `"NaN"`, an array it did not record is `null` or absent (`CpuActive` only since
-//! 2025, `GpuActive` since 2023), and newer builds put a BOM first. A file of several runs
-//! (CapFrameX aggregates them) is read for its longest.
+//! 2025, `GpuActive` since 2023), and newer builds put a BOM first. Its importer stores a
+//! PresentMon `NA` animation error as 0, so a zero there is read as missing. A file of
+//! several runs (CapFrameX aggregates them) is read for its longest. Arrays of a run are
+//! one a frame: a run whose arrays differ in length is refused, since no frame's values
+//! could then be trusted to belong together.
 
 use serde::Deserialize;
 
-use super::{Frame, Row, Streams};
+use super::streams::{Columns, Row, Streams};
+use super::{Frame, Latency, Timeline};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "PascalCase")]
@@ -34,28 +44,33 @@ struct Run {
 }
 
 #[derive(Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
 struct CaptureData {
-    #[serde(default)]
+    #[serde(default, rename = "MsBetweenPresents")]
     ms_between_presents: Numbers,
-    #[serde(default)]
+    #[serde(default, rename = "MsInPresentAPI")]
     ms_in_present_api: Numbers,
-    #[serde(default)]
+    #[serde(default, rename = "MsBetweenDisplayChange")]
     ms_between_display_change: Numbers,
-    #[serde(default)]
+    #[serde(default, rename = "MsUntilRenderComplete")]
+    ms_until_render_complete: Numbers,
+    #[serde(default, rename = "MsUntilDisplayed")]
     ms_until_displayed: Numbers,
-    #[serde(default)]
+    #[serde(default, rename = "Dropped")]
     dropped: Option<Vec<Option<bool>>>,
-    #[serde(default)]
+    #[serde(default, rename = "SyncInterval")]
     sync_interval: Numbers,
-    #[serde(default)]
+    #[serde(default, rename = "AllowsTearing")]
     allows_tearing: Numbers,
-    #[serde(default)]
+    #[serde(default, rename = "PresentMode")]
     present_mode: Numbers,
-    #[serde(default)]
+    #[serde(default, rename = "GpuActive")]
     gpu_active: Numbers,
-    #[serde(default)]
+    #[serde(default, rename = "CpuActive")]
     cpu_active: Numbers,
+    #[serde(default, rename = "PcLatency")]
+    pc_latency: Numbers,
+    #[serde(default, rename = "AnimationError")]
+    animation_error: Numbers,
 }
 
 /// A number array as .NET writes it: numbers, `"NaN"` and kin as strings, `null`s.
@@ -92,6 +107,11 @@ impl Numbers {
     fn has(&self) -> bool {
         self.0.as_ref().is_some_and(|v| !v.is_empty())
     }
+
+    /// The array's length, where it has one.
+    fn len(&self) -> Option<usize> {
+        self.0.as_ref().map(Vec::len)
+    }
 }
 
 /// PresentMon's present modes as CapFrameX numbers them.
@@ -118,6 +138,7 @@ pub(super) fn read(text: &str, streams: &mut Streams) -> Result<(), String> {
     })?;
     let runs = session.runs.len();
     let data = longest_run(session.runs)?;
+    data.check_lengths()?;
     if runs > 1 {
         streams
             .notes
@@ -160,18 +181,55 @@ impl CaptureData {
         self.ms_between_presents.0.as_ref().map_or(0, Vec::len)
     }
 
+    /// Refuses a run whose arrays are not all as long as its frame times.
+    fn check_lengths(&self) -> Result<(), String> {
+        let frames = self.frames();
+        let arrays = [
+            ("MsInPresentAPI", self.ms_in_present_api.len()),
+            (
+                "MsBetweenDisplayChange",
+                self.ms_between_display_change.len(),
+            ),
+            ("MsUntilRenderComplete", self.ms_until_render_complete.len()),
+            ("MsUntilDisplayed", self.ms_until_displayed.len()),
+            ("Dropped", self.dropped.as_ref().map(Vec::len)),
+            ("SyncInterval", self.sync_interval.len()),
+            ("AllowsTearing", self.allows_tearing.len()),
+            ("PresentMode", self.present_mode.len()),
+            ("GpuActive", self.gpu_active.len()),
+            ("CpuActive", self.cpu_active.len()),
+            ("PcLatency", self.pc_latency.len()),
+            ("AnimationError", self.animation_error.len()),
+        ];
+        match arrays.iter().find(|(_, n)| n.is_some_and(|n| n != frames)) {
+            Some((name, Some(n))) => Err(format!(
+                "is a CapFrameX capture whose arrays differ in length: MsBetweenPresents has {frames} values, {name} {n}"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Tells `streams` which arrays the frame time and the costs come from, for the
     /// summary to name: only those the run recorded.
     fn name_columns(&self, streams: &mut Streams) {
-        streams.frame_time_column = "MsBetweenPresents".into();
         let named = |has: bool, name: &str| has.then(|| name.to_string());
-        streams.cpu_column = named(self.cpu_active.has(), "CpuActive");
-        streams.gpu_column = named(self.gpu_active.has(), "GpuActive");
-        streams.in_present_column = named(self.ms_in_present_api.has(), "MsInPresentAPI");
-        streams.screen_column = named(
-            self.ms_between_display_change.has(),
-            "MsBetweenDisplayChange",
-        );
+        streams.timeline = Timeline::PresentStart;
+        streams.columns = Columns {
+            frame_time: "MsBetweenPresents".into(),
+            cpu_busy: named(self.cpu_active.has(), "CpuActive"),
+            gpu_busy: named(self.gpu_active.has(), "GpuActive"),
+            in_present: named(self.ms_in_present_api.has(), "MsInPresentAPI"),
+            render_complete: named(self.ms_until_render_complete.has(), "MsUntilRenderComplete"),
+            screen: named(
+                self.ms_between_display_change.has(),
+                "MsBetweenDisplayChange",
+            ),
+            until_displayed: named(self.ms_until_displayed.has(), "MsUntilDisplayed"),
+            animation_error: named(self.animation_error.has(), "AnimationError"),
+            pc_latency: named(self.pc_latency.has(), "PcLatency"),
+            instrumented_latency: None,
+            input_to_photon: None,
+        };
     }
 
     /// Frame `i` of `application` as a row, refused where it has no frame time.
@@ -179,6 +237,7 @@ impl CaptureData {
         let Some(interval) = self.ms_between_presents.at(i) else {
             return Err(format!("frame {} has no MsBetweenPresents", i + 1));
         };
+        let displayed = self.displayed(i);
         let mode = self
             .present_mode
             .at(i)
@@ -191,12 +250,27 @@ impl CaptureData {
                 cpu_busy_ms: self.cpu_active.at(i),
                 gpu_busy_ms: self.gpu_active.at(i),
                 in_present_ms: self.ms_in_present_api.at(i),
-                displayed: self.displayed(i),
+                until_render_complete_ms: self.ms_until_render_complete.at(i),
+                displayed,
                 screen_ms: self.ms_between_display_change.at(i).filter(|&s| s > 0.0),
+                until_displayed_ms: self
+                    .ms_until_displayed
+                    .at(i)
+                    .filter(|_| displayed != Some(false)),
+                animation_error_ms: self.animation_error.at(i).filter(|&e| e != 0.0),
+                latency: Latency {
+                    pc_ms: self.pc_latency.at(i),
+                    ..Latency::default()
+                },
+                work_ms: 0.0,
                 more: 0,
             },
             generated: false,
-            sync_interval: self.sync_interval.at(i).map(|s| s as u32),
+            sync_interval: self
+                .sync_interval
+                .at(i)
+                .filter(|&s| s >= 0.0)
+                .map(|s| s as u32),
             allows_tearing: self.allows_tearing.at(i).map(|t| t != 0.0),
             present_mode: mode,
         })

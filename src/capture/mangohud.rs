@@ -15,7 +15,9 @@
 use std::time::Duration;
 
 use super::format::Found;
-use super::{Frame, Row, Sampling, Streams, number};
+use super::presentmon::LineOf;
+use super::streams::{Row, Streams};
+use super::{Frame, Sampling, number};
 
 /// Reads MangoHud's rows from the header `found` points at.
 pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(), String> {
@@ -34,8 +36,9 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
         })?
         .clone();
     let columns = Columns::of(&header)?;
-    let rows = logged_rows(&mut reader, found, &columns)?;
-    streams.frame_time_column = columns.frame_time_name().into();
+    let rows = logged_rows(&mut reader, text, found, &columns, &mut streams.notes)?;
+    in_time_order(&rows, columns.frametime.is_some())?;
+    streams.columns.frame_time = columns.frame_time_name().into();
     let units = Units::of(&rows, columns.frametime.is_some(), &mut streams.notes);
     let sampling = sampling(&rows, &units);
     if sampling.is_some() {
@@ -109,35 +112,78 @@ struct LoggedRow {
     line: usize,
 }
 
-/// Every row after the header, blank lines skipped, at most [`super::MAX_FRAMES`] of them.
+/// Every row after the header, blank lines skipped, at most [`super::MAX_FRAMES`] of them;
+/// a last row shorter than the one before (the file was cut in it) left out with a note.
 fn logged_rows(
     reader: &mut csv::Reader<&[u8]>,
+    text: &str,
     found: &Found,
     columns: &Columns,
+    notes: &mut Vec<String>,
 ) -> Result<Vec<LoggedRow>, String> {
-    let mut rows: Vec<LoggedRow> = Vec::new();
+    let mut records: Vec<(csv::StringRecord, usize)> = Vec::new();
     let mut record = csv::StringRecord::new();
+    let mut lines = LineOf::new(&text[found.header_at..], found.header_line);
     loop {
         match reader.read_record(&mut record) {
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => return Err(crate::failure::one_line(&e.to_string())),
         }
-        let line = found.header_line - 1 + record.position().map_or(0, |p| p.line() as usize);
+        let line = lines.line(record.position().map_or(0, |p| p.byte() as usize));
         if record.len() == 1 && record.get(0) == Some("") {
             continue;
         }
-        let time = columns.frame_time(&record, line)?;
-        if rows.len() >= super::MAX_FRAMES {
+        if records.len() >= super::MAX_FRAMES {
             return Err(format!("holds more than {} rows", super::MAX_FRAMES));
         }
-        rows.push(LoggedRow {
-            time,
-            elapsed: number_at(&record, columns.elapsed, "elapsed", line)?,
-            line,
-        });
+        records.push((record.clone(), line));
     }
-    Ok(rows)
+    if let [.., (before, _), (last, line)] = records.as_slice()
+        && last.len() < before.len()
+    {
+        notes.push(format!(
+            "line {line}, the last, ends after {} of {} fields (the file was cut short): left out",
+            last.len(),
+            before.len()
+        ));
+        records.pop();
+    }
+    records
+        .iter()
+        .map(|(record, line)| {
+            Ok(LoggedRow {
+                time: columns.frame_time(record, *line)?,
+                elapsed: number_at(record, columns.elapsed, "elapsed", *line)?,
+                line: *line,
+            })
+        })
+        .collect()
+}
+
+/// Refuses a log whose `elapsed` goes back: its rows are not in the order they were
+/// written, and a sample's frames (the time since the one before) could not be told.
+fn in_time_order(rows: &[LoggedRow], has_frametime: bool) -> Result<(), String> {
+    let to_s = if has_frametime { 1e-9 } else { 1e-6 };
+    for pair in rows.windows(2) {
+        if let (Some(a), Some(b)) = (pair[0].elapsed, pair[1].elapsed)
+            && b < a
+        {
+            let back = (a - b) * to_s;
+            let by = if back.is_finite() {
+                format!(" {back:.3} s")
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "line {}, elapsed: {} goes back{by} from the row before ({}): the log's rows are not in time order",
+                pair[1].line,
+                shown(b),
+                shown(a)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Column `i`'s value in `record` (`None` where there is no such column or it is empty),
@@ -166,8 +212,8 @@ struct Units {
 impl Units {
     /// The units of `rows`, adding a note for each that the summary should name.
     fn of(rows: &[LoggedRow], has_frametime: bool, notes: &mut Vec<String>) -> Units {
-        let mut times: Vec<f64> = rows.iter().map(|r| r.time).collect();
-        let median_time = median(&mut times);
+        let times: Vec<f64> = rows.iter().map(|r| r.time).collect();
+        let median_time = median(&times);
         let frame_to_ms = if has_frametime && median_time > 1000.0 {
             notes.push("frametime in microseconds (MangoHud 0.6.0-0.6.8)".into());
             1e-3
@@ -189,11 +235,11 @@ impl Units {
 /// How often the log was written, where its rows are samples rather than a row a frame:
 /// rows much further apart (by `elapsed`) than the frame times they carry.
 fn sampling(rows: &[LoggedRow], units: &Units) -> Option<Sampling> {
-    let mut gaps: Vec<f64> = rows
+    let gaps: Vec<f64> = rows
         .windows(2)
         .filter_map(|w| Some((w[1].elapsed? - w[0].elapsed?) * units.elapsed_to_ms))
         .collect();
-    let median_gap = median(&mut gaps);
+    let median_gap = median(&gaps);
     let sampled = gaps.len() >= 3 && median_gap > 2.0 * units.median_time * units.frame_to_ms;
     // A gap no duration can hold (an `elapsed` of 1e308 after -1e308) samples nothing.
     let every = Duration::try_from_secs_f64(median_gap / 1e3).ok()?;
@@ -218,6 +264,7 @@ fn frame_row(ms: f64, count: f64) -> Row<'static> {
         swap_chain: None,
         frame: Frame {
             interval_ms: ms,
+            work_ms: ms,
             more: count as u32 - 1,
             ..Frame::default()
         },
@@ -228,11 +275,20 @@ fn frame_row(ms: f64, count: f64) -> Row<'static> {
     }
 }
 
-/// The median of `xs` (sorted in place); zero for none.
-fn median(xs: &mut [f64]) -> f64 {
+/// A value of `elapsed` as a refusal shows it: whole, or in scientific notation where it
+/// has more digits than a person reads.
+fn shown(x: f64) -> String {
+    if x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// The median of `xs`; zero for none.
+fn median(xs: &[f64]) -> f64 {
     if xs.is_empty() {
         return 0.0;
     }
-    xs.sort_unstable_by(f64::total_cmp);
-    xs[xs.len() / 2]
+    crate::metrics::median(xs)
 }

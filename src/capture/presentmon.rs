@@ -8,7 +8,8 @@
 //! (FrameView's).
 
 use super::format::{ColumnSet, Found};
-use super::{Frame, Streams, number};
+use super::streams::{Columns, Streams};
+use super::{Frame, Latency, Timeline, number};
 
 /// Where each role's column is in a header.
 #[derive(Clone, Debug, Default)]
@@ -20,9 +21,14 @@ struct Roles {
     cpu_busy: Option<usize>,
     gpu_busy: Option<usize>,
     in_present: Option<usize>,
+    render_complete: Option<usize>,
     dropped: Option<usize>,
     until_displayed: Option<usize>,
     screen: Option<usize>,
+    animation_error: Option<usize>,
+    pc_latency: Option<usize>,
+    instrumented: Option<usize>,
+    input_to_photon: Option<usize>,
     sync_interval: Option<usize>,
     allows_tearing: Option<usize>,
     present_mode: Option<usize>,
@@ -65,6 +71,14 @@ impl Roles {
                 ],
             ),
             in_present: find(header, &["MsInPresentAPI", "msInPresentAPI"]),
+            render_complete: find(
+                header,
+                &[
+                    "MsUntilRenderComplete",
+                    "msUntilRenderComplete",
+                    "MsRenderPresentLatency",
+                ],
+            ),
             dropped: find(header, &["Dropped"]),
             until_displayed: find(
                 header,
@@ -77,6 +91,13 @@ impl Roles {
                     "msBetweenDisplayChange",
                     "DisplayedTime",
                 ],
+            ),
+            animation_error: find(header, &["MsAnimationError", "AnimationError"]),
+            pc_latency: find(header, &["MsPCLatency"]),
+            instrumented: find(header, &["MsInstrumentedLatency", "InstrumentedLatency"]),
+            input_to_photon: find(
+                header,
+                &["MsAllInputToPhotonLatency", "AllInputToPhotonLatency"],
             ),
             sync_interval: find(header, &["SyncInterval"]),
             allows_tearing: find(header, &["AllowsTearing"]),
@@ -98,24 +119,22 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
         .clone();
     let roles = Roles::of(&header, found.format.columns)?;
     roles.name_columns(&header, streams);
-    let mut record = csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => {
-                return Err(format!(
-                    "line {}: {}",
-                    found.header_line + streams.rows + 1,
-                    csv_error(&e)
-                ));
-            }
+    let mut rows = RowsAhead::new(reader, body, found.header_line);
+    let mut width_before = None;
+    while let Some((record, line)) = rows.next()? {
+        // The last row, shorter than the one before: the file was cut in it, and its values
+        // may be too.
+        if rows.at_end()?
+            && let Some(width) = width_before
+            && record.len() < width
+        {
+            streams.notes.push(format!(
+                "line {line}, the last, ends after {} of {width} fields (the file was cut short): left out",
+                record.len()
+            ));
+            break;
         }
-        let line = found.header_line - 1 + record.position().map_or(0, |p| p.line() as usize);
-        // A blank line, or a row cut short before its frame time: not a frame.
-        if record.len() == 1 && record.get(0) == Some("") {
-            continue;
-        }
+        width_before = Some(record.len());
         let fields = Fields {
             record: &record,
             header: &header,
@@ -126,16 +145,89 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
     Ok(())
 }
 
+/// A CSV's rows after its header, blank lines skipped, each with its line number in the
+/// file (from 1), one row read ahead so the last is known as such.
+struct RowsAhead<'a> {
+    reader: csv::Reader<&'a [u8]>,
+    lines: LineOf<'a>,
+    ahead: Option<(csv::StringRecord, usize)>,
+    done: bool,
+}
+
+impl<'a> RowsAhead<'a> {
+    fn new(reader: csv::Reader<&'a [u8]>, body: &'a str, header_line: usize) -> Self {
+        Self {
+            reader,
+            lines: LineOf::new(body, header_line),
+            ahead: None,
+            done: false,
+        }
+    }
+
+    /// The next row that is not blank, and its line; refused with its line where it is not
+    /// CSV.
+    fn read(&mut self) -> Result<Option<(csv::StringRecord, usize)>, String> {
+        let mut record = csv::StringRecord::new();
+        loop {
+            let read = self.reader.read_record(&mut record);
+            match read {
+                Ok(true) if record.len() == 1 && record.get(0) == Some("") => continue,
+                Ok(true) => {
+                    let at = record.position().map_or(0, |p| p.byte() as usize);
+                    let line = self.lines.line(at);
+                    return Ok(Some((record, line)));
+                }
+                Ok(false) => return Ok(None),
+                Err(e) => {
+                    let at = e.position().map_or(0, |p| p.byte() as usize);
+                    return Err(format!("line {}: {}", self.lines.line(at), csv_error(&e)));
+                }
+            }
+        }
+    }
+
+    fn next(&mut self) -> Result<Option<(csv::StringRecord, usize)>, String> {
+        match self.ahead.take() {
+            Some(row) => Ok(Some(row)),
+            None if self.done => Ok(None),
+            None => self.read(),
+        }
+    }
+
+    /// Whether no row follows the last one handed out.
+    fn at_end(&mut self) -> Result<bool, String> {
+        if self.ahead.is_none() && !self.done {
+            self.ahead = self.read()?;
+            self.done = self.ahead.is_none();
+        }
+        Ok(self.ahead.is_none())
+    }
+}
+
 impl Roles {
     /// Tells `streams` which of `header`'s columns the frame time and the costs come
     /// from, for the summary to name.
     fn name_columns(&self, header: &csv::StringRecord, streams: &mut Streams) {
-        let name = |i: usize| column_name(header, i);
-        streams.frame_time_column = column_name(header, self.interval);
-        streams.cpu_column = self.cpu_busy.map(name);
-        streams.gpu_column = self.gpu_busy.map(name);
-        streams.in_present_column = self.in_present.map(name);
-        streams.screen_column = self.screen.map(name);
+        let name = |i: Option<usize>| i.map(|i| column_name(header, i));
+        let frame_time = column_name(header, self.interval);
+        streams.timeline = if frame_time == "FrameTime" {
+            Timeline::CpuStart
+        } else {
+            Timeline::PresentStart
+        };
+        streams.columns = Columns {
+            frame_time,
+            cpu_busy: name(self.cpu_busy),
+            gpu_busy: name(self.gpu_busy),
+            in_present: name(self.in_present),
+            render_complete: name(self.render_complete),
+            screen: name(self.screen),
+            until_displayed: name(self.until_displayed),
+            animation_error: name(self.animation_error),
+            pc_latency: name(self.pc_latency),
+            instrumented_latency: name(self.instrumented),
+            input_to_photon: name(self.input_to_photon),
+        };
     }
 
     /// The row `f`, each value read from its role's column; refused where it has no
@@ -157,8 +249,19 @@ impl Roles {
             cpu_busy_ms: f.number(self.cpu_busy)?,
             gpu_busy_ms: f.number(self.gpu_busy)?,
             in_present_ms: f.number(self.in_present)?,
+            until_render_complete_ms: f.number(self.render_complete)?,
             displayed,
             screen_ms: f.number(self.screen)?.filter(|&s| s > 0.0),
+            until_displayed_ms: f
+                .number(self.until_displayed)?
+                .filter(|_| displayed != Some(false)),
+            animation_error_ms: f.number(self.animation_error)?,
+            latency: Latency {
+                pc_ms: f.number(self.pc_latency)?,
+                instrumented_ms: f.number(self.instrumented)?,
+                input_to_photon_ms: f.number(self.input_to_photon)?,
+            },
+            work_ms: 0.0,
             more: 0,
         };
         let sync = f.number(self.sync_interval)?;
@@ -168,7 +271,8 @@ impl Roles {
             swap_chain: f.text(self.swap_chain),
             frame,
             generated,
-            sync_interval: sync.map(|s| s as u32),
+            // PresentMon writes -1 where it does not know the interval (Direct3D 9).
+            sync_interval: sync.filter(|&s| s >= 0.0).map(|s| s as u32),
             allows_tearing: tearing.map(|t| t != 0.0),
             present_mode: f.text(self.present_mode).filter(|m| !m.is_empty()),
         })
@@ -187,6 +291,45 @@ impl Roles {
             }
             _ => None,
         })
+    }
+}
+
+/// The line of a row of a text whose first line is line `first` of the file, for rows
+/// asked in order: CRLF and LF alike (the `csv` crate's own line count is one short on CRLF
+/// files).
+pub(super) struct LineOf<'a> {
+    text: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl<'a> LineOf<'a> {
+    pub(super) fn new(text: &'a str, first: usize) -> Self {
+        Self {
+            text: text.as_bytes(),
+            at: 0,
+            line: first,
+        }
+    }
+
+    /// The line of the row the `csv` crate says begins at byte `at` (no earlier than the
+    /// last asked). On a CRLF file the crate puts a row's start at the line end before it,
+    /// the `\n` of its `\r\n`: the row begins after it.
+    pub(super) fn line(&mut self, at: usize) -> usize {
+        let at = at.min(self.text.len());
+        let at = if self.text.get(at) == Some(&b'\n') {
+            at + 1
+        } else {
+            at
+        };
+        if at > self.at {
+            self.line += self.text[self.at..at]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            self.at = at;
+        }
+        self.line
     }
 }
 

@@ -1,30 +1,17 @@
 //! What a capture holds, in figures and words: the head of `looplab lab --capture`'s report.
-//!
-//! The display's rate is estimated, not assumed: the times the display changed picture (a
-//! run of `MsBetweenDisplayChange`, or 2.x's `DisplayedTime`) land on its refresh grid, and
-//! the crate's [`RefreshEstimator`] finds the grid's period as it does for the window.
-//! Where the changes keep to no grid (a variable-refresh display, or tearing presents) or
-//! the capture has none, the summary says so and the lab models 60 Hz.
+//! The display comes from [`super::display`], a frame limiter from [`super::limiter`], what
+//! a frame cost from [`super::work`] and the field's figures from [`super::figures`]; this
+//! puts them in one place, typed for the JSON and in a line each for a person.
 
 use crate::text::table::Table;
 
 use serde::Serialize;
 
-use super::{Capture, Other, Presenting};
-use looplab_timing::RefreshEstimator;
-
-/// The display a capture was shown on, as far as its frames tell.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Display {
-    /// Its refresh rate, where the display changes keep to one.
-    pub hz: Option<f64>,
-    /// Where the rate comes from, or why there is none.
-    pub source: String,
-    /// Refreshes from the first display change to the last, on that rate.
-    pub refreshes: Option<u64>,
-    /// Of those, refreshes that showed no new frame (the picture held).
-    pub repeated: Option<u64>,
-}
+use super::display::Display;
+use super::figures::ShownFigures;
+use super::limiter::Limiter;
+use super::{Capture, CostFrom, Other, Presenting};
+use crate::metrics::quantile_of;
 
 /// A capture's summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -51,11 +38,16 @@ pub struct Summary {
     pub median_ms: f64,
     pub p99_ms: f64,
     /// What a frame cost, and from which columns.
+    pub cost_from: CostFrom,
     pub cost_columns: String,
     pub cost_median_ms: f64,
     pub cost_p99_ms: f64,
     pub display: Display,
     pub presenting: Presenting,
+    /// The frame limiter that held the frames, where one was told.
+    pub limiter: Option<Limiter>,
+    /// What the capture measured, in the field's terms.
+    pub as_captured: ShownFigures,
     /// Whether presents waited for the display, as the lab models it.
     pub vsync: bool,
     /// A log sampled every so often rather than each frame: the interval and the samples.
@@ -64,26 +56,18 @@ pub struct Summary {
     pub notes: Vec<String>,
 }
 
-/// The `q` quantile of sorted `xs` (nearest rank); zero for none.
-pub fn quantile(xs: &[f64], q: f64) -> f64 {
-    if xs.is_empty() {
-        return 0.0;
-    }
-    xs[((xs.len() as f64 - 1.0) * q).round() as usize]
-}
-
 impl Summary {
-    pub fn of(c: &Capture) -> Summary {
-        let mut times: Vec<f64> = c.frames.iter().map(|f| f.interval_ms).collect();
-        times.sort_unstable_by(f64::total_cmp);
-        let mut costs: Vec<f64> = c.frames.iter().map(|f| f.cost_ms(c.cost_from)).collect();
-        costs.sort_unstable_by(f64::total_cmp);
+    /// The summary of `c`, shown on a display of `refresh_hz` where a person gave one.
+    pub fn of(c: &Capture, refresh_hz: Option<f64>) -> Summary {
+        let times: Vec<f64> = c.frames.iter().map(|f| f.interval_ms).collect();
+        let costs: Vec<f64> = c.frames.iter().map(|f| f.work_ms).collect();
         let not_displayed = c.frames.iter().any(|f| f.displayed.is_some()).then(|| {
             c.frames
                 .iter()
                 .filter(|f| f.displayed == Some(false))
                 .count()
         });
+        let display = super::display::of(c, refresh_hz);
         Summary {
             tool: c.format.tool.name(),
             columns: c.format.columns.name(),
@@ -95,14 +79,17 @@ impl Summary {
             not_displayed,
             others: c.others.clone(),
             span_seconds: c.span().as_secs_f64(),
-            frame_time_column: c.frame_time_column.clone(),
-            median_ms: quantile(&times, 0.5),
-            p99_ms: quantile(&times, 0.99),
+            frame_time_column: c.columns.frame_time.clone(),
+            median_ms: quantile_of(&times, 0.5),
+            p99_ms: quantile_of(&times, 0.99),
+            cost_from: c.cost_from,
             cost_columns: c.cost_columns.clone(),
-            cost_median_ms: quantile(&costs, 0.5),
-            cost_p99_ms: quantile(&costs, 0.99),
-            display: display_of(c),
+            cost_median_ms: quantile_of(&costs, 0.5),
+            cost_p99_ms: quantile_of(&costs, 0.99),
+            as_captured: ShownFigures::of_capture(c, &display),
+            display,
             presenting: c.presenting.clone(),
+            limiter: c.limiter,
             vsync: c.presenting.vsync().unwrap_or(false),
             sampled_every_ms: c.sampled.map(|s| s.every.as_secs_f64() * 1e3),
             samples: c.sampled.map(|s| s.samples),
@@ -171,12 +158,22 @@ impl Summary {
         facts.push((
             "frame cost",
             format!(
-                "median {:.2} ms, p99 {:.2} ms, from {}; each update the lab runs costs its own on top",
+                "median {:.2} ms, p99 {:.2} ms, from {}",
                 self.cost_median_ms, self.cost_p99_ms, self.cost_columns
             ),
         ));
         facts.push(("display", self.display_text()));
         facts.push(("presents", self.presents_text()));
+        if let Some(cap) = &self.limiter {
+            facts.push((
+                "limiter",
+                format!(
+                    "capped at {:.1} FPS: {:.0}% of its 30-frame stretches kept to it; the capture's own loop is replayed under that cap",
+                    cap.fps,
+                    cap.held_share * 100.0
+                ),
+            ));
+        }
         facts.extend(self.notes.iter().map(|n| ("note", n.clone())));
         facts
     }
@@ -188,7 +185,8 @@ impl Summary {
                 "{hz:.2} Hz, {}; as captured, {rep} of {r} refreshes showed no new frame",
                 d.source
             ),
-            _ => format!("60 Hz modelled: {}", d.source),
+            (Some(hz), _, _) => format!("{hz:.2} Hz, {}", d.source),
+            _ => format!("not known, 60 Hz modelled: {}", d.source),
         }
     }
 
@@ -249,121 +247,4 @@ fn others_in_words(chosen: &str, others: &[Other]) -> String {
         words.push(format!("{} more processes", apps.len() - 4));
     }
     words.join("; ")
-}
-
-/// The display's rate from the capture's display changes, with the refreshes that showed
-/// no new frame.
-fn display_of(c: &Capture) -> Display {
-    let Some(column) = &c.screen_column else {
-        return Display::without_rate("the capture has no display times".into());
-    };
-    if c.presenting.vsync() == Some(false) && c.presenting.allows_tearing == Some(true) {
-        return Display::without_rate(format!(
-            "its presents tore (SyncInterval 0, tearing allowed), so the changes in {column} follow the game, not a refresh"
-        ));
-    }
-    let screens = display_changes(c);
-    if screens.len() < 10 {
-        return Display::without_rate(format!(
-            "{column} holds too few display changes ({})",
-            screens.len()
-        ));
-    }
-    let Some(hz) = median_rate(&screens) else {
-        return Display::without_rate(format!(
-            "the display changes in {column} keep to no refresh rate"
-        ));
-    };
-    let grid = Grid::of(&screens, hz);
-    if grid.on_grid * 10 < screens.len() * 9 {
-        return Display::without_rate(format!(
-            "the display changes in {column} keep to no refresh grid ({} of {} near {hz:.1} Hz's; a variable-refresh display, or tearing presents)",
-            grid.on_grid,
-            screens.len()
-        ));
-    }
-    Display {
-        hz: Some(hz),
-        source: format!(
-            "estimated from {} display changes ({column}), {:.0}% on its grid",
-            screens.len(),
-            grid.on_grid as f64 * 100.0 / screens.len() as f64
-        ),
-        refreshes: Some(grid.refreshes),
-        repeated: Some(grid.repeated),
-    }
-}
-
-impl Display {
-    /// A display whose rate the capture does not tell, and `source`, why: the lab then
-    /// models 60 Hz.
-    fn without_rate(source: String) -> Display {
-        Display {
-            hz: None,
-            source,
-            refreshes: None,
-            repeated: None,
-        }
-    }
-}
-
-/// The times between the display changes of the frames the display showed, ms: a frame
-/// not displayed changed nothing.
-fn display_changes(c: &Capture) -> Vec<f64> {
-    c.frames
-        .iter()
-        .filter(|f| f.displayed != Some(false))
-        .filter_map(|f| f.screen_ms)
-        .collect()
-}
-
-/// The median of the rates the estimator finds as the changes `screens` come, once it
-/// has seen 30 of them (fewer give it too little to go on); `None` where it finds none.
-fn median_rate(screens: &[f64]) -> Option<f64> {
-    let mut estimator = RefreshEstimator::new();
-    let mut at = 0.0;
-    let mut rates: Vec<f64> = Vec::new();
-    for (k, s) in screens.iter().enumerate() {
-        at += s;
-        estimator.observe(std::time::Duration::from_secs_f64(at / 1e3));
-        if k >= 30
-            && let Some(r) = estimator.rate()
-        {
-            rates.push(r.as_hz());
-        }
-    }
-    rates.sort_unstable_by(f64::total_cmp);
-    (!rates.is_empty()).then(|| quantile(&rates, 0.5))
-}
-
-/// How the display changes sit on a refresh grid: a change is on it when it comes whole
-/// periods after the one before, within a tenth of one.
-struct Grid {
-    /// Changes on the grid.
-    on_grid: usize,
-    /// Refreshes the changes span, on the grid's rate.
-    refreshes: u64,
-    /// Of those, refreshes that showed no new frame.
-    repeated: u64,
-}
-
-impl Grid {
-    /// The changes `screens` on the grid of `hz`.
-    fn of(screens: &[f64], hz: f64) -> Grid {
-        let period = 1e3 / hz;
-        let (mut on_grid, mut refreshes, mut repeated) = (0usize, 0u64, 0u64);
-        for s in screens {
-            let whole = (s / period).round().max(1.0);
-            if (s - whole * period).abs() <= 0.1 * period {
-                on_grid += 1;
-            }
-            refreshes += whole as u64;
-            repeated += whole as u64 - 1;
-        }
-        Grid {
-            on_grid,
-            refreshes,
-            repeated,
-        }
-    }
 }

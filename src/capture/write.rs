@@ -96,7 +96,7 @@ mod tests {
         assert_eq!(capture.cost_from, CostFrom::OutsidePresent);
         // The loop's own time: its wait, updates and drawing (2 + 1 + 3 ms), give or take
         // the 0.1 ms the presents wander.
-        let cost = capture.frames[5].cost_ms(capture.cost_from);
+        let cost = capture.frames[5].work_ms;
         assert!((cost - 6.0).abs() <= 0.2 + 1e-9, "{cost}");
         assert_eq!(capture.presenting.vsync(), Some(true));
         let off = Capture::read(presentmon_v1(&trace(false), "looplab", 42).as_bytes(), None);

@@ -488,6 +488,14 @@ pub struct LabArgs {
     /// process): its name, `.exe` optional. Default: the one with the most frames.
     #[arg(long, value_name = "NAME", requires = "capture")]
     pub process: Option<String>,
+    /// The capture's display refresh rate in Hz, where the capture does not tell it or tells
+    /// it wrong (a capped game's display changes follow its cap).
+    #[arg(long, value_name = "HZ", requires = "capture")]
+    pub refresh: Option<Rate>,
+    /// With `--capture`: every run's table too (the lab's world columns, each way of reading
+    /// deltas, the pacing scorecard), after the answer.
+    #[arg(long, requires = "capture")]
+    pub verbose: bool,
     /// End each run once this many updates have run (MonitorSim runs 10000), at most a day
     /// of virtual time; instead of `--seconds`.
     #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
@@ -557,9 +565,9 @@ pub enum LabCommand {
         /// The loop strategy: an id or its key.
         #[arg(long, value_name = "STRATEGY", default_value = "interpolated", value_parser = parse_strategy)]
         strategy: Strategy,
-        /// Real (virtual) seconds each run lasts.
-        #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds, allow_negative_numbers = true)]
-        seconds: Duration,
+        /// Real (virtual) seconds each run lasts. Default: 20, or a capture's whole span.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+        seconds: Option<Duration>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
         format: BenchFormat,

@@ -49,7 +49,8 @@ fn run_subcommand(command: LabCommand) -> Result<(), Failure> {
             format,
             plot,
         } => {
-            let machine = latency_machine(*profile, capture.as_deref(), refresh)?;
+            let (machine, span) = latency_machine(*profile, capture.as_deref(), refresh)?;
+            let seconds = seconds.or(span).unwrap_or(Duration::from_secs(20));
             return run_latency(&machine, strategy, seconds, format, plot);
         }
         LabCommand::Soak {
@@ -92,25 +93,28 @@ fn run_latency(
 }
 
 /// The latency experiment's machine: the profile, or the capture's frames, on the display
-/// asked for.
+/// asked for; and a capture's span, which its runs last unless told otherwise.
 fn latency_machine(
     profile: Profile,
     capture: Option<&std::path::Path>,
     refresh: Option<Rate>,
-) -> Result<Profile, Failure> {
-    let mut machine = match capture {
+) -> Result<(Profile, Option<Duration>), Failure> {
+    let (mut machine, span) = match capture {
         Some(path) => {
             let capture = load_capture(path, None)?;
-            let summary = crate::capture::summary::Summary::of(&capture);
-            Profile::from_capture("capture", &capture, &summary)
+            let summary = crate::capture::summary::Summary::of(&capture, refresh.map(Rate::as_hz));
+            (
+                Profile::from_capture("capture", &capture, &summary),
+                Some(capture.span()),
+            )
         }
-        None => profile,
+        None => (profile, None),
     };
     if let Some(rate) = refresh {
         machine.refresh = rate;
         machine.description += &format!(", shown on a {rate} display");
     }
-    Ok(machine)
+    Ok((machine, span))
 }
 
 /// A capture and its summary, as the lab reads it.
@@ -128,7 +132,8 @@ fn run_modelled(args: LabArgs) -> Result<(), Failure> {
         Some(path) => {
             let began = std::time::Instant::now();
             let capture = load_capture(path, args.process.as_deref())?;
-            let summary = crate::capture::summary::Summary::of(&capture);
+            let summary =
+                crate::capture::summary::Summary::of(&capture, args.refresh.map(Rate::as_hz));
             log::info!(
                 "capture read in {:.1} ms",
                 began.elapsed().as_secs_f64() * 1e3
@@ -150,9 +155,17 @@ fn run_modelled(args: LabArgs) -> Result<(), Failure> {
     report.recorded = trace
         .as_ref()
         .map(crate::lab::scorecard::Scorecard::of_trace);
-    report.capture = capture.map(|(_, summary)| summary);
+    report.capture = capture.map(|(_, summary)| {
+        crate::lab::capture_report::answer(
+            &summary,
+            &options.profiles[0],
+            &options.settings,
+            &options.strategies,
+            options.duration,
+        )
+    });
     match args.format {
-        Format::Table => print!("{}", report.table()),
+        Format::Table => print!("{}", report.text(args.verbose)),
         Format::Csv => print!("{}", report.csv()),
         Format::Json => println!("{}", files::to_json("report", &report, true)?),
     }

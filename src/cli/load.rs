@@ -56,7 +56,7 @@ pub(super) fn resolve_captures(args: &AppArgs, options: &mut AppOptions) -> Resu
     }
     if let Some(path) = &args.capture {
         let capture = load_capture(path, process)?;
-        let summary = crate::capture::summary::Summary::of(&capture);
+        let summary = crate::capture::summary::Summary::of(&capture, None);
         log::info!(
             "load: {} frames of {} ({}), cost median {:.2} ms, p99 {:.2} ms",
             summary.frames,
@@ -73,7 +73,7 @@ pub(super) fn resolve_captures(args: &AppArgs, options: &mut AppOptions) -> Resu
     for lane in &mut options.lanes {
         if let Some(path) = lane.capture.take() {
             let capture = load_capture(&path, process)?;
-            let summary = crate::capture::summary::Summary::of(&capture);
+            let summary = crate::capture::summary::Summary::of(&capture, None);
             lane.profile = Profile::from_capture(&capture_name(&capture), &capture, &summary);
         }
     }

@@ -52,14 +52,9 @@ pub struct FeelResult {
 
 impl FeelResult {
     pub fn new(mode: InputMode, taps: Taps, delays: &[Duration]) -> Self {
-        let mut sorted = delays.to_vec();
-        sorted.sort_unstable();
-        let at = |q: f64| {
-            (!sorted.is_empty()).then(|| {
-                let i = ((sorted.len() - 1) as f64 * q).round() as usize;
-                sorted[i].as_secs_f64() * 1e3
-            })
-        };
+        let mut sorted: Vec<f64> = delays.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let at = |q: f64| (!sorted.is_empty()).then(|| crate::metrics::quantile(&sorted, q));
         Self {
             mode,
             taps,
@@ -67,7 +62,7 @@ impl FeelResult {
             delay_p50_ms: at(0.5),
             delay_p99_ms: at(0.99),
             delay_mean_ms: (!sorted.is_empty())
-                .then(|| sorted.iter().sum::<Duration>().as_secs_f64() * 1e3 / sorted.len() as f64),
+                .then(|| sorted.iter().sum::<f64>() / sorted.len() as f64),
         }
     }
 }
@@ -92,8 +87,8 @@ mod tests {
         assert_eq!(even.shown, 6);
         let mean = even.delay_mean_ms.unwrap();
         assert!((mean - 337.0 / 6.0).abs() < 1e-9, "{mean}");
-        // One press moved from the lowest value to the highest: the median jumps a frame
-        // (the upper of the two middle values), the mean moves by 83 ms over six.
+        // One press moved from the lowest value to the highest: the median (the mean of the
+        // two middle values) jumps a frame, the mean moves by 83 ms over six.
         let moved = FeelResult::new(
             InputMode::Accumulated,
             Taps::default(),
@@ -101,7 +96,7 @@ mod tests {
         );
         assert_eq!(
             (even.delay_p50_ms, moved.delay_p50_ms),
-            (Some(65.0), Some(82.0))
+            (Some(56.5), Some(73.5))
         );
         let shift = moved.delay_mean_ms.unwrap() - even.delay_mean_ms.unwrap();
         assert!((shift - 83.0 / 6.0).abs() < 1e-9, "{shift}");

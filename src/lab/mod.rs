@@ -1,6 +1,8 @@
 //! The lab: every strategy run headless against modelled hardware on a virtual clock, with
 //! the trade-offs reported as numbers and plots.
 
+pub mod capture_report;
+pub mod capture_text;
 pub mod compare;
 pub mod drift;
 pub mod feel;
@@ -17,6 +19,7 @@ pub mod run;
 pub mod scorecard;
 pub mod soak;
 pub mod swapchain;
+pub mod verdict;
 
 use std::time::Duration;
 

@@ -130,6 +130,13 @@ impl Profile {
         }
     }
 
+    /// Whether its presents tear: shown the moment they are presented, in part, rather than
+    /// at a refresh (a swapchain of the immediate mode).
+    pub fn tears(&self) -> bool {
+        self.swapchain
+            .is_some_and(|s| s.mode == PresentMode::Immediate)
+    }
+
     /// A machine that costs what the frames of `trace` cost, on the display it was taken on.
     pub fn from_trace(name: &str, trace: &Trace) -> Self {
         let mut renders: Vec<Duration> = trace.frames.iter().map(TraceFrame::render).collect();
@@ -141,9 +148,8 @@ impl Profile {
             .collect();
         updates.sort_unstable();
         let at = |xs: &[Duration], q: f64| {
-            xs.get(((xs.len() as f64 - 1.0) * q).round() as usize)
-                .copied()
-                .unwrap_or_default()
+            let ms: Vec<f64> = xs.iter().map(|d| d.as_secs_f64()).collect();
+            Duration::try_from_secs_f64(crate::metrics::quantile(&ms, q)).unwrap_or_default()
         };
         let refresh = Rate::hz(trace.header.refresh_hz).unwrap_or(Rate::SIXTY_HZ);
         let h = &trace.header;
@@ -186,11 +192,11 @@ impl Profile {
         }
     }
 
-    /// A machine whose frames cost what a capture's cost (see [`crate::capture`]), on the
-    /// display it was shown on (60 Hz where the capture does not tell), with vsync where
-    /// its presents waited for the display. The capture does not tell the game's updates
-    /// from its drawing: a frame's whole cost is drawing, and each update the lab runs
-    /// costs `update` on top.
+    /// A machine whose frames cost what a capture's cost (see [`crate::capture::work`]), on
+    /// the display it was shown on (60 Hz where the capture does not tell), presenting as
+    /// its columns say it did ([`capture_swapchain`]). A capture does not tell the game's
+    /// updates from its drawing: a frame costs what the capture measured, its updates
+    /// included, whatever updates the lab's loop runs.
     pub fn from_capture(name: &str, capture: &Capture, summary: &Summary) -> Self {
         let frames: Vec<RecordedFrame> = capture
             .costs(crate::capture::MAX_FRAMES)
@@ -209,20 +215,31 @@ impl Profile {
         } else {
             &capture.application
         };
+        let swapchain = capture_swapchain(capture, summary, refresh);
+        let presents = match swapchain {
+            Some(spec) => format!(
+                "{}, {} frame{} in flight",
+                spec.mode,
+                spec.latency,
+                if spec.latency == 1 { "" } else { "s" }
+            ),
+            None => "no vsync (the capture does not say how it presented)".into(),
+        };
         Self {
             render: Duration::from_secs_f64(summary.cost_median_ms / 1e3),
+            update: Duration::ZERO,
             refresh,
-            vsync: summary.vsync,
+            vsync: swapchain.is_some_and(|s| s.mode != PresentMode::Immediate),
+            swapchain,
             recorded: Some(Arc::new(frames)),
             description: format!(
-                "{} frames of {app} captured over {:.1} s ({}); cost median {:.2} ms, p99 {:.2} ms; {:.2} Hz display, vsync {}",
+                "{} frames of {app} captured over {:.1} s ({}); cost median {:.2} ms, p99 {:.2} ms; {:.2} Hz display, {presents}",
                 capture.frame_count(),
                 summary.span_seconds,
                 capture.format,
                 summary.cost_median_ms,
                 summary.cost_p99_ms,
                 refresh.as_hz(),
-                if summary.vsync { "on" } else { "off" },
             ),
             ..Self::base(name, "")
         }
@@ -475,6 +492,55 @@ pub fn parse_profiles(arg: &str) -> Result<Vec<Profile>, String> {
     } else {
         arg.split(',').map(Profile::parse).collect()
     }
+}
+
+/// How a capture's frames reached its display, as the lab's swapchain models it:
+///
+/// - presents that waited for a refresh (`SyncInterval` 1 or more): FIFO;
+/// - presents that tore (`SyncInterval` 0, tearing allowed): immediate;
+/// - other presents without vsync: the newest at each refresh (mailbox, as a compositor or a
+///   flip without tearing shows them), unless the game presented at the display's rate
+///   (within 2%), held there by the compositor's back-pressure: FIFO then; where the sync
+///   interval is not known (Direct3D 9 writes -1), as its tearing says;
+/// - a capture that says neither (MangoHud): none, the simple display without vsync.
+///
+/// The frames in flight are one more than the refreshes a displayed frame typically waited
+/// beyond the quickest (the median of `MsUntilDisplayed` less its 5th percentile: the
+/// quickest is the GPU's render and the scanout, which every frame waits), 2 to 3: a
+/// Direct3D game has three unless it asks for fewer (DXGI's default frame latency), and
+/// wgpu asks for two, the default here where the capture does not say.
+pub fn capture_swapchain(
+    capture: &Capture,
+    summary: &Summary,
+    refresh: Rate,
+) -> Option<SwapchainSpec> {
+    let p = &capture.presenting;
+    let period_ms = refresh.period().as_secs_f64() * 1e3;
+    let held = (summary.as_captured.presented_fps * period_ms / 1e3 - 1.0).abs() <= 0.02;
+    let mode = match (p.vsync(), p.allows_tearing) {
+        (Some(true), _) => PresentMode::Fifo,
+        (Some(false) | None, Some(true)) => PresentMode::Immediate,
+        (Some(false), _) | (None, Some(false)) if held && summary.display.hz.is_some() => {
+            PresentMode::Fifo
+        }
+        (Some(false), _) | (None, Some(false)) => PresentMode::Mailbox,
+        (None, None) => return None,
+    };
+    let waits: Vec<f64> = capture
+        .frames
+        .iter()
+        .filter(|f| f.displayed != Some(false))
+        .filter_map(|f| f.until_displayed_ms)
+        .collect();
+    let latency = if waits.is_empty() || capture.timeline != crate::capture::Timeline::PresentStart
+    {
+        DEFAULT_LATENCY
+    } else {
+        let queued = crate::metrics::median(&waits) - crate::metrics::quantile_of(&waits, 0.05);
+        let refreshes = 1.0 + (queued / period_ms).round();
+        (refreshes as u32).clamp(DEFAULT_LATENCY, *crate::session::queue::LATENCIES.end())
+    };
+    Some(SwapchainSpec { mode, latency })
 }
 
 #[cfg(test)]

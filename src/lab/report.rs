@@ -8,10 +8,10 @@ use crate::text::table::Table;
 
 use serde::Serialize;
 
+use super::capture_report::CaptureReport;
 use super::profile::Profile;
 use super::run::RunResult;
 use super::scorecard::Scorecard;
-use crate::capture::summary::Summary;
 use crate::text::settings::DeltaKind;
 use crate::world::hash::StateHash;
 use looplab_timing::Strategy;
@@ -29,8 +29,8 @@ pub struct LabReport {
     pub runs: Vec<RunRow>,
     /// With `--trace`: the scorecard of the frames the window really presented.
     pub recorded: Option<Scorecard>,
-    /// With `--capture`: what the capture holds.
-    pub capture: Option<Summary>,
+    /// With `--capture`: the capture answered ([`CaptureReport`]).
+    pub capture: Option<CaptureReport>,
 }
 
 /// A run and its determinism verdict.
@@ -135,13 +135,19 @@ impl LabReport {
         ]
     }
 
+    /// The report as a person reads it: a capture's answer, with every run's table after
+    /// it where `verbose`; otherwise the table.
+    pub fn text(&self, verbose: bool) -> String {
+        match &self.capture {
+            Some(c) if verbose => format!("{}\nEvery run, in detail\n\n{}", c.text(), self.table()),
+            Some(c) => c.text(),
+            None => self.table(),
+        }
+    }
+
     /// An aligned text table with a legend, then the pacing scorecard.
     pub fn table(&self) -> String {
         let mut out = String::new();
-        if let Some(c) = &self.capture {
-            out.push_str(&c.text());
-            out.push('\n');
-        }
         let _ = writeln!(
             out,
             "Looplab lab: {} s of real time per run; {}",

@@ -15,6 +15,8 @@ use super::keys::{FeelResult, KeyArrival, KeyEvent, KeyInput};
 use super::machine::Machine;
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};
+use crate::metrics::animation;
+use crate::metrics::frame_times::FrameTimeFigures;
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
 use crate::session::frame::{FrameRecord, RenderTimes};
@@ -112,6 +114,10 @@ pub struct RunResult {
     pub delta: DeltaKind,
     /// Frames per second of real time.
     pub fps: f64,
+    /// Frames the display showed, a second of real time.
+    pub shown_fps: f64,
+    /// The field's figures of the times between presents ([`FrameTimeFigures`]).
+    pub frame_times: FrameTimeFigures,
     /// Updates per second of real time.
     pub ups: f64,
     /// Game time over real time, for the whole run.
@@ -322,7 +328,10 @@ impl Tracer {
 pub fn run(config: &RunConfig) -> RunResult {
     let mut session = Session::new(config.strategy, config.settings.clone(), &config.world);
     let mut machine = Machine::new(config.profile.clone(), config.world.seed, Duration::ZERO);
-    let mut scores = ScoreKeeper::new(config.profile.refresh.period(), Duration::ZERO);
+    let mut scores = ScoreKeeper::new(config.profile.refresh.period(), Duration::ZERO)
+        .tearing(config.profile.tears());
+    let mut presents = Presents::default();
+    let scale = config.settings.time_scale.factor();
     let mut drift = 0.0f64;
     let mut checkpoint = Checkpoint::new(config.aligned_checkpoint());
     if let Some(replay) = &config.replay {
@@ -374,7 +383,9 @@ pub fn run(config: &RunConfig) -> RunResult {
         scores.push(Present {
             at: times.shown,
             updates_so_far: tally.updates,
+            animation: animation_time(&record, scale),
         });
+        presents.push(times.drawn);
         drift = plan.game_now.as_secs_f64() - begun.start.as_secs_f64();
         idle_since = times.cpu_free;
         if begun.start >= strip_from && begun.start <= STRIP_END {
@@ -411,15 +422,50 @@ pub fn run(config: &RunConfig) -> RunResult {
         checkpoint,
         trace: tracer.points,
         frames: strip_frames,
+        frame_times: presents.figures(),
         presented: keys.as_ref().map(|k| k.presented.clone()),
         shown: keys.map(|k| k.shown),
     };
     result(config, &session, ended)
 }
 
+/// The game time a frame's picture shows, in real time: its animation time.
+fn animation_time(record: &FrameRecord, scale: f64) -> Duration {
+    if scale > 0.0 {
+        record.drawn_time().div_f64(scale)
+    } else {
+        record.drawn_time()
+    }
+}
+
+/// When each frame was presented (its present call), kept for the frame-time figures: the
+/// first [`animation::KEPT`] intervals, as the animation errors' percentile keeps.
+#[derive(Default)]
+struct Presents {
+    last: Option<Duration>,
+    intervals_ms: Vec<f64>,
+}
+
+impl Presents {
+    fn push(&mut self, at: Duration) {
+        if let Some(last) = self.last
+            && self.intervals_ms.len() < animation::KEPT
+        {
+            self.intervals_ms
+                .push(at.saturating_sub(last).as_secs_f64() * 1e3);
+        }
+        self.last = Some(at);
+    }
+
+    fn figures(&self) -> FrameTimeFigures {
+        FrameTimeFigures::of(&self.intervals_ms)
+    }
+}
+
 /// What a run left when it ended, for its result.
 struct Ended {
     real: Duration,
+    frame_times: FrameTimeFigures,
     tally: Tally,
     scorecard: Scorecard,
     checkpoint: Checkpoint,
@@ -447,6 +493,8 @@ fn result(config: &RunConfig, session: &Session, ended: Ended) -> RunResult {
         profile: config.profile.name.clone(),
         delta: DeltaKind::of(&config.settings.delta_mode),
         fps: per_sec(tally.frames as f64),
+        shown_fps: per_sec(ended.scorecard.shown_frames as f64),
+        frame_times: ended.frame_times,
         ups: per_sec(tally.updates as f64),
         ratio: per_sec(game.as_secs_f64()),
         max_updates: tally.most,

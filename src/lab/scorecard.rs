@@ -14,15 +14,18 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::metrics::animation::{AnimationErrorFigures, AnimationErrors};
 use crate::session::trace::Trace;
 use looplab_timing::Rate;
 
 /// One presented frame: when its picture was handed to the display (for a vsync present,
-/// the refresh that shows it) and how many updates the game had run by then.
+/// the refresh that shows it), how many updates the game had run by then, and the game
+/// time its picture shows, in real time (its animation time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Present {
     pub at: Duration,
     pub updates_so_far: u64,
+    pub animation: Duration,
 }
 
 /// What a run's presents looked like on its display.
@@ -41,6 +44,12 @@ pub struct Scorecard {
     /// Game time minus real time at the end of the run, milliseconds: negative when the
     /// game fell behind.
     pub drift_ms: f64,
+    /// Frames the display showed: one a refresh that showed a new frame, or where the
+    /// presents tear, every frame.
+    pub shown_frames: u64,
+    /// Animation error ([`crate::metrics::animation`]) of the frames shown, each at the
+    /// refresh that showed it (where the presents tear, when it was presented).
+    pub animation_error: AnimationErrorFigures,
 }
 
 impl Scorecard {
@@ -83,6 +92,7 @@ impl Scorecard {
             keeper.push(Present {
                 at: Duration::from_nanos(f.presented_ns),
                 updates_so_far: so_far,
+                animation: Duration::from_nanos(f.game_ns),
             });
         }
         let (first, last) = (&trace.frames[0], &trace.frames[trace.frames.len() - 1]);
@@ -98,17 +108,21 @@ impl Scorecard {
 }
 
 /// Scores presents one at a time, in order of time, keeping only the refresh being filled:
-/// a run of any length costs no memory, and a long gap (a stall) is counted in one step.
+/// a run of any length costs no memory beyond its animation errors' percentile
+/// ([`AnimationErrors`]), and a long gap (a stall) is counted in one step.
 #[derive(Clone, Debug)]
 pub struct ScoreKeeper {
     period: u128,
     /// Refresh boundaries are at `phase + k * period`.
     phase: u128,
+    /// Whether each present is shown when it comes, tearing into the refresh under way.
+    tearing: bool,
     card: Scorecard,
-    /// The refresh last counted and the updates it showed; `None` before the first present.
-    shown: Option<(u128, u64)>,
-    /// The refresh after it with frames handed over for it, and the newest one's updates.
-    filling: Option<(u128, u64)>,
+    /// The refresh last counted and the frame it showed; `None` before the first present.
+    shown: Option<(u128, Present)>,
+    /// The refresh after it with frames handed over for it, and the newest of them.
+    filling: Option<(u128, Present)>,
+    animation: AnimationErrors,
 }
 
 impl ScoreKeeper {
@@ -117,10 +131,17 @@ impl ScoreKeeper {
         Self {
             period,
             phase: phase.as_nanos() % period,
+            tearing: false,
             card: Scorecard::default(),
             shown: None,
             filling: None,
+            animation: AnimationErrors::default(),
         }
+    }
+
+    /// The same, for presents that tear: each is shown (in part) when it is presented.
+    pub fn tearing(self, tearing: bool) -> Self {
+        Self { tearing, ..self }
     }
 
     /// The refresh that shows a present at `t`: the first boundary at or after it.
@@ -128,43 +149,61 @@ impl ScoreKeeper {
         (t.as_nanos() + self.period - self.phase).div_ceil(self.period)
     }
 
+    /// When refresh `r` begins, ms.
+    fn refresh_ms(&self, r: u128) -> f64 {
+        (self.phase + r * self.period) as f64 / 1e6
+    }
+
     /// The next present (no earlier than the one before).
     pub fn push(&mut self, p: Present) {
+        if self.tearing {
+            self.card.shown_frames += 1;
+            self.animation
+                .displayed(ms(p.animation), p.at.as_secs_f64() * 1e3);
+        }
         let r = self.refresh_of(p.at);
         match (self.shown, self.filling) {
-            (None, _) => self.shown = Some((r, p.updates_so_far)),
+            (None, _) => self.shown = Some((r, p)),
             // The first refresh shows the newest of the frames handed over for it.
-            (Some((shown, _)), _) if r <= shown => self.shown = Some((shown, p.updates_so_far)),
-            (Some(_), Some((filling, _))) if r <= filling => {
-                self.filling = Some((filling, p.updates_so_far))
-            }
+            (Some((shown, _)), _) if r <= shown => self.shown = Some((shown, p)),
+            (Some(_), Some((filling, _))) if r <= filling => self.filling = Some((filling, p)),
             (Some(_), filling) => {
                 if let Some(done) = filling {
                     self.count(done);
                 }
-                self.filling = Some((r, p.updates_so_far));
+                self.filling = Some((r, p));
             }
         }
     }
 
-    /// Counts refresh `r` showing a frame with `updates` so far, and the refreshes before
-    /// it that got none.
-    fn count(&mut self, (r, updates): (u128, u64)) {
-        let Some((shown, shown_updates)) = self.shown else {
+    /// Counts refresh `r` showing frame `p`, and the refreshes before it that got none.
+    fn count(&mut self, (r, p): (u128, Present)) {
+        let Some((shown, before)) = self.shown else {
             return;
         };
+        if !self.tearing {
+            if self.card.shown_frames == 0 {
+                // The first refresh's frame, which the first count follows.
+                self.card.shown_frames = 1;
+                self.animation
+                    .displayed(ms(before.animation), self.refresh_ms(shown));
+            }
+            self.card.shown_frames += 1;
+            self.animation
+                .displayed(ms(p.animation), self.refresh_ms(r));
+        }
         let missed = u64::try_from(r.saturating_sub(shown + 1)).unwrap_or(u64::MAX);
         let c = &mut self.card;
         c.refreshes += missed;
         c.missed += missed;
         c.skipped += missed;
         c.histogram[0] += missed;
-        let new_updates = updates.saturating_sub(shown_updates);
+        let new_updates = p.updates_so_far.saturating_sub(before.updates_so_far);
         c.refreshes += 1;
         c.histogram[(new_updates as usize).min(3)] += 1;
         c.doubles += u64::from(new_updates >= 2);
         c.skipped += u64::from(new_updates == 0);
-        self.shown = Some((r, updates));
+        self.shown = Some((r, p));
     }
 
     /// The scorecard, with the run's drift (game time minus real time) in seconds.
@@ -174,9 +213,15 @@ impl ScoreKeeper {
         }
         Scorecard {
             drift_ms: drift * 1e3,
+            animation_error: self.animation.figures(),
             ..self.card
         }
     }
+}
+
+/// A duration in milliseconds.
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }
 
 #[cfg(test)]
@@ -193,6 +238,7 @@ mod tests {
             .map(|&(refresh, updates)| Present {
                 at: P * refresh as u32 - offset,
                 updates_so_far: updates,
+                animation: P * updates as u32,
             })
             .collect()
     }
@@ -205,6 +251,47 @@ mod tests {
         assert_eq!(card.histogram, [0, 59, 0, 0]);
         assert_eq!((card.doubles, card.skipped, card.missed), (0, 0, 0));
         assert_eq!(card.smooth_share(), 1.0);
+        // Each refresh shows the game a refresh on: no animation error.
+        assert_eq!(card.shown_frames, 60);
+        assert_eq!(card.animation_error.frames, 59);
+        assert!(card.animation_error.mean_abs_ms < 1e-6, "{card:?}");
+    }
+
+    #[test]
+    fn a_jump_and_a_repeat_are_animation_errors_of_their_size() {
+        // The picture shows updates 1, 2, 4, 4, 5, 8 at refreshes 1 to 6: errors of 0, +1,
+        // -1, 0 and +2 refreshes (16.7 ms each).
+        let frames = [(1, 1), (2, 2), (3, 4), (4, 4), (5, 5), (6, 8)];
+        let card = Scorecard::score(&presents(&frames, Duration::ZERO), P, 0.0);
+        let p = P.as_secs_f64() * 1e3;
+        let e = card.animation_error;
+        assert_eq!((card.shown_frames, e.frames), (6, 5));
+        assert!((e.mean_abs_ms - 4.0 * p / 5.0).abs() < 1e-6, "{e:?}");
+        assert!((e.over_2ms_share - 0.6).abs() < 1e-12, "{e:?}");
+        assert!((e.p99_abs_ms - 2.0 * p).abs() < 1e-6, "{e:?}");
+    }
+
+    #[test]
+    fn tearing_presents_are_each_shown_when_they_come() {
+        // Three frames a refresh, each showing the game when it was presented.
+        let list: Vec<Present> = (1..=90u32)
+            .map(|k| Present {
+                at: P * k / 3,
+                updates_so_far: u64::from(k),
+                animation: P * k / 3,
+            })
+            .collect();
+        let card = ScoreKeeper::new(P, Duration::ZERO).tearing(true);
+        let card = list.iter().fold(card, |mut c, p| {
+            c.push(*p);
+            c
+        });
+        let card = card.finish(0.0);
+        assert_eq!(card.shown_frames, 90);
+        assert_eq!(card.animation_error.frames, 89);
+        assert!(card.animation_error.mean_abs_ms < 1e-6);
+        // Binned by refresh, the same presents show three new updates a refresh.
+        assert_eq!(card.histogram[3], card.refreshes);
     }
 
     #[test]
@@ -237,6 +324,7 @@ mod tests {
                 list.push(Present {
                     at: P * k + P * (j + 1) / 4,
                     updates_so_far: u64::from(3 * k + j + 1),
+                    animation: P * k + P * (j + 1) / 4,
                 });
             }
         }
@@ -289,10 +377,12 @@ mod tests {
             Present {
                 at: P,
                 updates_so_far: 1,
+                animation: P,
             },
             Present {
                 at: P * 1_000_000_000,
                 updates_so_far: 2,
+                animation: P * 2,
             },
         ];
         let card = Scorecard::score(&list, P, 0.0);

@@ -100,11 +100,10 @@ impl InputDelay {
     }
 }
 
-/// The median of `delays` (the upper one of an even count); `None` when there are none.
+/// The median of `delays` ([`crate::metrics::median`]); `None` when there are none.
 pub fn median(delays: &[Duration]) -> Option<Duration> {
-    let mut sorted = delays.to_vec();
-    sorted.sort_unstable();
-    sorted.get(sorted.len() / 2).copied()
+    let nanos: Vec<f64> = delays.iter().map(|d| d.as_nanos() as f64).collect();
+    (!nanos.is_empty()).then(|| Duration::from_nanos(crate::metrics::median(&nanos).round() as u64))
 }
 
 #[cfg(test)]

@@ -4,10 +4,12 @@
 //! other processes between the game's, rows shorter than the header, numbers padded with
 //! spaces, a last line with no line end).
 //!
-//! Every file is written from one of two modelled sessions of a game, so a test knows what
-//! each must read as: `vsync60`, a game presenting with vsync on an exactly 60 Hz display
-//! (two hitches, so its frame times are not all one refresh), and `tearing`, a game at
-//! about 140 FPS presenting without vsync, some frames never displayed. The three PresentMon
+//! Every file is written from one of three modelled sessions of a game, so a test knows
+//! what each must read as: `vsync60`, a game presenting with vsync on an exactly 60 Hz
+//! display (two hitches, so its frame times are not all one refresh), `tearing`, a game at
+//! about 140 FPS presenting without vsync, some frames never displayed, and `capped30`, a
+//! game held at 30 FPS by its own limiter on a 144 Hz display. Animation errors are worked
+//! from each session's truth as PresentMon's metrics calculator works them. The three PresentMon
 //! column sets are the same session, so their frame counts and medians must agree.
 //!
 //! The files are committed; `xtask/tests/captures.rs` checks they are what this writes.
@@ -53,7 +55,7 @@ pub fn vsync60(frames: usize) -> Session {
     let period = 1000.0 / 60.0;
     let mut rng = Random(0x5eed_0060);
     let mut out = Vec::with_capacity(frames);
-    let (mut t, mut last_shown) = (3.0, 0.0f64);
+    let (mut t, mut last_shown) = (0.0, 0.0f64);
     for k in 0..frames {
         let cpu = match k {
             200 => 45.0,
@@ -119,6 +121,48 @@ pub fn tearing(frames: usize) -> Session {
     }
 }
 
+/// A game held at 30 FPS by its own frame limiter, on a 144 Hz display without vsync or
+/// tearing (a flip shown at the next refresh): 8-12 ms of CPU work and 5-8 ms of GPU work
+/// a frame (40 ms of CPU work at frame 150), the limiter sleeping before the present until
+/// a deadline a thirtieth of a second after the last (it wakes up to 0.4 ms late), and
+/// catching up after a frame that ran past it.
+pub fn capped30(frames: usize) -> Session {
+    let (cap, refresh) = (1000.0 / 30.0, 1000.0 / 144.0);
+    let mut rng = Random(0xca9_0030);
+    let mut out = Vec::with_capacity(frames);
+    let (mut t, mut deadline, mut last_shown) = (2.0, 2.0, 0.0f64);
+    for k in 0..frames {
+        let cpu = if k == 150 {
+            40.0
+        } else {
+            8.0 + 4.0 * rng.next()
+        };
+        let gpu = 5.0 + 3.0 * rng.next();
+        deadline += cap;
+        // The limiter's sleep, then the present.
+        let present = (t + cpu).max(deadline + 0.4 * rng.next());
+        if present > deadline + cap {
+            deadline = present;
+        }
+        let in_present = 0.1 + 0.1 * rng.next();
+        let shown = (((present + gpu) / refresh).ceil() * refresh).max(last_shown + refresh);
+        last_shown = shown;
+        out.push(TruthFrame {
+            cpu_start: t,
+            cpu_busy: cpu,
+            gpu_busy: gpu,
+            present,
+            in_present,
+            shown: Some(shown),
+        });
+        t = present + in_present;
+    }
+    Session {
+        frames: out,
+        vsync: false,
+    }
+}
+
 /// What a file holds besides the game: dwm's frames, one every other refresh of 60 Hz.
 fn dwm_rows(session: &Session) -> Vec<f64> {
     let end = session.frames.last().map_or(0.0, |f| f.present);
@@ -134,9 +178,19 @@ struct Row<'a> {
     before: &'a TruthFrame,
     /// When the display last changed before this frame (to the last displayed frame).
     shown_before: Option<f64>,
+    /// The last frame displayed before this one.
+    displayed_before: Option<&'a TruthFrame>,
 }
 
 impl Row<'_> {
+    /// PresentMon's animation error for a displayed frame, as its metrics calculator has it:
+    /// the change in CPU start (the animation time it estimates) since the last displayed
+    /// frame, less the change in display time; `None` for a frame not displayed or with no
+    /// displayed frame before it.
+    fn animation_error(&self) -> Option<f64> {
+        animation_error(self.f, self.displayed_before)
+    }
+
     /// PresentMon 1.x's display columns: `Dropped`, `MsUntilDisplayed` and
     /// `MsBetweenDisplayChange`, zeros where the frame was not displayed.
     fn display_v1(&self) -> (u8, f64, f64) {
@@ -148,19 +202,27 @@ impl Row<'_> {
     }
 }
 
+/// Frame `f`'s animation error against the displayed frame `before` (see
+/// [`Row::animation_error`]).
+fn animation_error(f: &TruthFrame, before: Option<&TruthFrame>) -> Option<f64> {
+    let (shown, b) = (f.shown?, before?);
+    Some((f.cpu_start - b.cpu_start) - (shown - b.shown?))
+}
+
 fn rows(session: &Session) -> Vec<Row<'_>> {
     let fr = &session.frames;
-    let mut last_shown = fr[0].shown;
+    let mut last = fr[0].shown.map(|_| &fr[0]);
     let mut out = Vec::new();
     for k in 1..fr.len() {
-        let shown_before = last_shown;
+        let displayed_before = last;
         if fr[k].shown.is_some() {
-            last_shown = fr[k].shown;
+            last = Some(&fr[k]);
         }
         out.push(Row {
             f: &fr[k],
             before: &fr[k - 1],
-            shown_before,
+            shown_before: displayed_before.and_then(|b| b.shown),
+            displayed_before,
         });
     }
     out
@@ -225,7 +287,7 @@ pub fn presentmon_v2(s: &Session) -> String {
         let cpu_wait = f.cpu_start - b.cpu_start - b.cpu_busy;
         let _ = write!(
             out,
-            "game.exe,5120,0x1A2B3C4D5E0,DXGI,{sync},0,{},{},{:.4},NA,{:.14},{},{:.14},{:.14},{},{:.4},{:.4},{:.4},{:.4},0.5000,{:.4},{:.4},0.2000,NA,{:.4},NA,NA,NA\r\n",
+            "game.exe,5120,0x1A2B3C4D5E0,DXGI,{sync},0,{},{},{:.4},NA,{:.14},{},{:.14},{:.14},{},{:.4},{:.4},{:.4},{:.4},0.5000,{:.4},{:.4},0.2000,{},{:.4},NA,NA,NA\r\n",
             u8::from(!s.vsync),
             if s.vsync {
                 "Hardware: Independent Flip"
@@ -244,6 +306,7 @@ pub fn presentmon_v2(s: &Session) -> String {
             cpu_wait,
             f.gpu_busy + 0.2,
             f.gpu_busy,
+            na(r.animation_error()),
             f.cpu_start,
         );
     }
@@ -259,8 +322,13 @@ pub fn presentmon_v2_metrics(s: &Session) -> String {
     let sync = u8::from(s.vsync);
     let fr = &s.frames;
     let mut dwm = dwm_rows(s).into_iter().peekable();
+    let mut displayed_before = fr[0].shown.map(|_| &fr[0]);
     for k in 1..fr.len() - 1 {
         let (f, next) = (&fr[k], &fr[k + 1]);
+        let error = animation_error(f, displayed_before);
+        if f.shown.is_some() {
+            displayed_before = Some(f);
+        }
         while let Some(t) = dwm.next_if(|&t| t < f.present) {
             let _ = write!(
                 out,
@@ -279,7 +347,7 @@ pub fn presentmon_v2_metrics(s: &Session) -> String {
         let frame_time = next.cpu_start - f.cpu_start;
         let _ = write!(
             out,
-            "game.exe,5120,0x1A2B3C4D5E0,DXGI,{sync},0,{},{},{},{frame_time:.4},{:.4},{:.4},0.5000,{:.4},{:.4},0.2000,{latency},{on_screen},NA,NA,NA,NA,NA\r\n",
+            "game.exe,5120,0x1A2B3C4D5E0,DXGI,{sync},0,{},{},{},{frame_time:.4},{:.4},{:.4},0.5000,{:.4},{:.4},0.2000,{latency},{on_screen},{},NA,NA,NA,NA\r\n",
             u8::from(!s.vsync),
             if s.vsync {
                 "Hardware: Independent Flip"
@@ -291,6 +359,7 @@ pub fn presentmon_v2_metrics(s: &Session) -> String {
             frame_time - f.cpu_busy,
             f.gpu_busy + 0.2,
             f.gpu_busy,
+            error.map_or("NA".to_string(), |e| format!("{e:.4}")),
         );
     }
     out
@@ -419,6 +488,38 @@ pub fn capframex_json(s: &Session) -> String {
     )
 }
 
+/// CapFrameX 1.7's JSON (before `CpuActive`, `GpuActive` and `AnimationError`): one run,
+/// the frame's work only in `MsBetweenPresents` less `MsInPresentAPI`,
+/// `MsUntilRenderComplete` all zeros (its importer never fills it), a BOM.
+pub fn capframex_json_17(s: &Session) -> String {
+    let rs = rows(s);
+    let origin = rs[0].f.present;
+    let column =
+        |get: &dyn Fn(&Row) -> String| rs.iter().map(get).collect::<Vec<String>>().join(",");
+    let time = column(&|r| format!("{:.5}", (r.f.present - origin) / 1e3));
+    let between = column(&|r| format!("{:.3}", r.f.present - r.before.present));
+    let in_present = column(&|r| format!("{:.3}", r.f.in_present));
+    let change = column(&|r| match (r.f.shown, r.shown_before) {
+        (Some(a), Some(b)) => format!("{:.3}", a - b),
+        _ => "0.0".into(),
+    });
+    let until = column(&|r| {
+        r.f.shown
+            .map_or("0.0".into(), |sh| format!("{:.3}", sh - r.f.present))
+    });
+    let same = |v: &str| vec![v; rs.len()].join(",");
+    format!(
+        "\u{feff}{{\"Hash\":\"e3b0c442\",\"Info\":{{\"AppVersion\":\"1.7.0.4\",\"GameName\":\"Example Game\",\"ProcessName\":\"game.exe\",\"CreationDate\":\"2022-12-14T16:34:30Z\",\"GPU\":\"Example GPU\",\"Comment\":\"\"}},\"Runs\":[\
+         {{\"Hash\":\"5d41402a\",\"PresentMonRuntime\":\"DXGI\",\"CaptureData\":{{\"TimeInSeconds\":[{time}],\"MsBetweenPresents\":[{between}],\"MsInPresentAPI\":[{in_present}],\"MsBetweenDisplayChange\":[{change}],\"MsUntilRenderComplete\":[{}],\"MsUntilDisplayed\":[{until}],\"QPCTime\":[{}],\"PresentMode\":[{}],\"AllowsTearing\":[{}],\"SyncInterval\":[{}],\"Dropped\":[{}],\"PcLatency\":null}},\"SensorData\":null,\"SensorData2\":null,\"RTSSFrameTimes\":null,\"SampleTime\":0}}]}}",
+        same("0.0"),
+        same("0"),
+        same("3"),
+        same(if s.vsync { "0" } else { "1" }),
+        same(if s.vsync { "1" } else { "0" }),
+        same("false"),
+    )
+}
+
 /// FrameView's per-frame log: its columns beside PresentMon's, `TimeInSeconds` from when
 /// its background session began, numbers padded with spaces, `NA` for absent sensors, a
 /// quoted processor name with a comma.
@@ -438,6 +539,29 @@ pub fn frameview(s: &Session) -> String {
             f.present - r.before.present,
             f.in_present,
             f.gpu_busy + 0.3,
+        );
+    }
+    out
+}
+
+/// FrameView's per-frame log of a game held by its own 30 FPS limiter (see [`capped30`]):
+/// `SyncInterval` 0, no tearing, the refresh rate stated nowhere; `MsRenderPresentLatency`
+/// from the present to the GPU's completion, `MsPCLatency` from the frame's CPU start.
+pub fn frameview_capped(s: &Session) -> String {
+    let mut out = String::from(
+        "Application,GPU,CPU,Resolution,Runtime,AllowsTearing,ProcessID,SwapChainAddress,SyncInterval,PresentFlags,PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsRenderPresentLatency,MsUntilDisplayed,Render Queue Depth,MsPCLatency,GPU0Clk(MHz),GPU0Util(%),CPUUtil(%)\r\n",
+    );
+    for r in rows(s) {
+        let f = r.f;
+        let (dropped, until, change) = r.display_v1();
+        let _ = write!(
+            out,
+            "game.exe,NVIDIA GeForce RTX 4060 Ti,\"AMD Ryzen 5 7600, 6-Core Processor\",1920x1080,D3D12,0,20416,0x000001C9F1E2A0B0,0,0,Hardware: Independent Flip,{dropped},{:.6},{:.3},{change:.3},{:.3},{:.3},{until:.3},1.000,{:.3},2535, 41, 18\r\n",
+            812.4 + f.present / 1e3,
+            f.present - r.before.present,
+            f.in_present,
+            f.gpu_busy,
+            f.shown.map_or(0.0, |sh| sh - f.cpu_start),
         );
     }
     out
@@ -489,6 +613,7 @@ pub fn mangohud_sampled(s: &Session) -> String {
 pub fn all() -> Vec<(&'static str, String)> {
     let v = vsync60(300);
     let t = tearing(300);
+    let c = capped30(600);
     vec![
         ("presentmon-v1.csv", presentmon_v1(&v)),
         ("presentmon-v2.csv", presentmon_v2(&v)),
@@ -497,7 +622,9 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("ocat.csv", ocat(&v)),
         ("capframex.csv", capframex_csv(&v)),
         ("capframex.json", capframex_json(&v)),
+        ("capframex-1.7.json", capframex_json_17(&v)),
         ("frameview_game.exe_Log.csv", frameview(&t)),
+        ("frameview-capped_game.exe_Log.csv", frameview_capped(&c)),
         ("mangohud.csv", mangohud(&t)),
         ("mangohud-sampled.csv", mangohud_sampled(&t)),
     ]

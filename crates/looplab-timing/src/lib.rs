@@ -262,7 +262,7 @@ pub use plan::{Blend, Blendable, FramePlan, PredictFrom, View, Wake, extrapolate
 pub use planner::Planner;
 pub use refresh::RefreshEstimator;
 pub use settings::LoopSettings;
-pub use stats::{FrameSample, FrameStats, FrameTimes, StatsSummary, summarize};
+pub use stats::{FrameSample, FrameStats, FrameTimes, StatsSummary, quantile, summarize};
 pub use strategy::{DrawMode, Family, Strategy};
 pub use units::{Rate, TimeScale};
 #[cfg(feature = "spin")]

@@ -28,7 +28,7 @@ pub struct FrameTimes {
     pub min: Duration,
     /// Longest frame.
     pub max: Duration,
-    /// 99th percentile (nearest rank).
+    /// 99th percentile ([`quantile`]).
     pub p99: Duration,
 }
 
@@ -140,6 +140,39 @@ impl Default for FrameStats {
     }
 }
 
+/// The `q` quantile (0 to 1) of `sorted` (ascending), interpolated between the two values
+/// around it: Hyndman and Fan's definition 8 ("Sample quantiles in statistical packages",
+/// 1996), the median-unbiased one that MathNet.Numerics' `Statistics.Quantile` computes and
+/// CapFrameX's frame-time figures use. With `N` values, the rank `h = (N + 1/3) q + 1/3`
+/// (from 1) lies between values `floor(h)` and `floor(h) + 1`; below the first rank it is the
+/// least value, above the last the greatest. The median of an even count is the mean of the
+/// middle two. `NaN` for no values or a `q` outside 0 to 1.
+///
+/// ```
+/// use looplab_timing::quantile;
+/// let xs = [10.0, 20.0, 30.0, 40.0];
+/// assert_eq!(quantile(&xs, 0.5), 25.0);
+/// assert_eq!(quantile(&xs, 0.0), 10.0);
+/// assert_eq!(quantile(&xs, 1.0), 40.0);
+/// ```
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let n = sorted.len();
+    if n == 0 || !(0.0..=1.0).contains(&q) {
+        return f64::NAN;
+    }
+    let h = (n as f64 + 1.0 / 3.0) * q + 1.0 / 3.0;
+    // `h` is positive: truncation is its floor.
+    let below = h as usize;
+    if below == 0 {
+        return sorted[0];
+    }
+    if below >= n {
+        return sorted[n - 1];
+    }
+    let (a, b) = (sorted[below - 1], sorted[below]);
+    a + (h - below as f64) * (b - a)
+}
+
 /// Summarizes any sequence of finished frames.
 pub fn summarize(samples: impl Iterator<Item = FrameSample>) -> StatsSummary {
     let mut durations: Vec<Duration> = Vec::new();
@@ -163,7 +196,8 @@ pub fn summarize(samples: impl Iterator<Item = FrameSample>) -> StatsSummary {
     let secs = real.as_secs_f64();
     let per_sec = |x: f64| if secs > 0.0 { x / secs } else { 0.0 };
     durations.sort_unstable();
-    let p99_rank = (frames * 99).div_ceil(100).max(1) - 1;
+    let nanos: Vec<f64> = durations.iter().map(|d| d.as_nanos() as f64).collect();
+    let p99 = Duration::from_nanos(quantile(&nanos, 0.99) as u64);
     StatsSummary {
         frames,
         fps: per_sec(frames as f64),
@@ -173,7 +207,7 @@ pub fn summarize(samples: impl Iterator<Item = FrameSample>) -> StatsSummary {
             avg: real / frames as u32,
             min: durations[0],
             max: durations[frames - 1],
-            p99: durations[p99_rank],
+            p99,
         },
         updates_per_frame: updates as f64 / frames as f64,
         max_updates,
@@ -241,10 +275,13 @@ mod tests {
         assert_eq!(s.frames, 100);
         assert_eq!(s.frame_time.min, ms(10));
         assert_eq!(s.frame_time.max, ms(110));
+        // The 99th percentile's rank is (100 + 1/3) 0.99 + 1/3 = 99.663: two thirds of the
+        // way from the 99th frame (10 ms) to the 100th (110 ms).
         assert_eq!(
             s.frame_time.p99,
-            ms(10),
-            "one slow frame in a hundred is the 100th percentile"
+            Duration::from_nanos(76_333_333),
+            "{:?}",
+            s.frame_time.p99
         );
         assert_eq!(s.frame_time.avg, ms(11));
         assert_eq!(s.frames_without_update, 50);
@@ -271,6 +308,24 @@ mod tests {
         }
         assert_eq!(stats.samples().len(), 100);
         assert!((stats.summary().fps - 20_000.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn quantiles_interpolate_by_definition_8() {
+        let mut sorted = [5.0, 1.0, 4.0, 2.0, 3.0];
+        sorted.sort_by(f64::total_cmp);
+        // Rank (5 + 1/3) 0.5 + 1/3 = 3: the third value exactly.
+        assert_eq!(quantile(&sorted, 0.5), 3.0);
+        // 1 to 100: rank (100 + 1/3) 0.01 + 1/3 = 1.336667, a third of the way to 2.
+        let hundred: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert!((quantile(&hundred, 0.01) - 1.336_667).abs() < 1e-6);
+        // Symmetric: the 99th percentile is as far below the greatest.
+        assert!((quantile(&hundred, 0.99) - 99.663_333).abs() < 1e-6);
+        // Past the ends, the least and the greatest; nothing for no values or a bad q.
+        assert_eq!(quantile(&[7.0, 9.0], 0.001), 7.0);
+        assert_eq!(quantile(&[7.0, 9.0], 0.999), 9.0);
+        assert!(quantile(&[], 0.5).is_nan());
+        assert!(quantile(&[1.0], 1.5).is_nan());
     }
 
     #[test]

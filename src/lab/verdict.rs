@@ -1,0 +1,188 @@
+//! The verdict on a capture: in a few plain sentences, which loop would show its frames
+//! best on its display and by how much, which shows a key soonest and what that costs, and
+//! what the game's own loop loses against them.
+//!
+//! "Best" is the lowest 99th percentile of animation error (the stutter a person sees:
+//! [`crate::metrics::animation`]), then the fewest refreshes without a new frame; "soonest"
+//! the lowest mean delay from a key to the screen. A loop whose game runs off real time (by
+//! more than [`OFF_SPEED`]: uncapped on a fast machine, a fixed step that falls behind) is
+//! not a candidate, whatever its figures: it shows the wrong moment of the game.
+
+use serde::Serialize;
+
+use super::capture_report::{Agreement, LoopFigures};
+use crate::capture::summary::Summary;
+
+/// How far a loop's game may run from real time and still be a candidate: 2%.
+pub const OFF_SPEED: f64 = 0.02;
+
+/// A loop the verdict names, with the figures it is named for.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pick {
+    pub label: String,
+    pub animation_error_p99_ms: f64,
+    pub without_new_frame: Option<u64>,
+    pub key_to_photon_mean_ms: Option<f64>,
+    pub busy_share: f64,
+}
+
+impl Pick {
+    fn of(l: &LoopFigures) -> Self {
+        Pick {
+            label: l.label.clone(),
+            animation_error_p99_ms: p99(l),
+            without_new_frame: l.shown.without_new_frame,
+            key_to_photon_mean_ms: l.key_to_photon_mean_ms,
+            busy_share: l.busy_share,
+        }
+    }
+}
+
+/// The verdict, typed and in words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The loop that would show the frames most smoothly.
+    pub smoothest: Option<Pick>,
+    /// The loop that shows a key soonest.
+    pub soonest: Option<Pick>,
+    /// The game's own loop, replayed.
+    pub own: Pick,
+    /// Loops left out for running the game off real time.
+    pub off_speed: Vec<String>,
+    pub lines: Vec<String>,
+}
+
+fn p99(l: &LoopFigures) -> f64 {
+    l.shown
+        .animation_error
+        .map_or(f64::INFINITY, |a| a.p99_abs_ms)
+}
+
+impl Verdict {
+    pub fn of(
+        summary: &Summary,
+        own: &LoopFigures,
+        agreement: &Agreement,
+        loops: &[LoopFigures],
+    ) -> Self {
+        let keeps_time = |l: &&LoopFigures| (l.game_speed - 1.0).abs() <= OFF_SPEED;
+        let candidates: Vec<&LoopFigures> = loops.iter().filter(keeps_time).collect();
+        let smoothest = candidates.iter().copied().min_by(|a, b| {
+            p99(a)
+                .total_cmp(&p99(b))
+                .then(a.shown.without_new_frame.cmp(&b.shown.without_new_frame))
+        });
+        let soonest = candidates
+            .iter()
+            .copied()
+            .filter(|l| l.key_to_photon_mean_ms.is_some())
+            .min_by(|a, b| {
+                a.key_to_photon_mean_ms
+                    .unwrap_or(f64::INFINITY)
+                    .total_cmp(&b.key_to_photon_mean_ms.unwrap_or(f64::INFINITY))
+            });
+        let off_speed: Vec<String> = loops
+            .iter()
+            .filter(|l| !keeps_time(l))
+            .map(|l| format!("{} ({:.2}x real time)", l.label, l.game_speed))
+            .collect();
+        let mut lines = Vec::new();
+        if let Some(why) = &agreement.why {
+            lines.push(why.clone());
+        }
+        lines.extend(smoothest.map(|s| smooth_line(s, own, summary)));
+        lines.extend(soonest.map(|k| soon_line(k, smoothest, own)));
+        lines.push(own_line(own, smoothest, soonest));
+        if !off_speed.is_empty() {
+            lines.push(format!(
+                "Not candidates, their game off real time: {}.",
+                off_speed.join(", ")
+            ));
+        }
+        Verdict {
+            smoothest: smoothest.map(Pick::of),
+            soonest: soonest.map(Pick::of),
+            own: Pick::of(own),
+            off_speed,
+            lines,
+        }
+    }
+}
+
+/// Refreshes without a new frame, in words, or nothing where not known.
+fn missed(l: &LoopFigures) -> String {
+    l.shown.without_new_frame.map_or(String::new(), |n| {
+        format!(", {n} refreshes without a new frame")
+    })
+}
+
+fn smooth_line(s: &LoopFigures, own: &LoopFigures, summary: &Summary) -> String {
+    let display = summary
+        .display
+        .hz
+        .map_or("the display (60 Hz modelled)".to_string(), |hz| {
+            format!("this {hz:.0} Hz display")
+        });
+    format!(
+        "Smoothest on {display}: {}, animation error p99 {:.2} ms{}, against the game's own loop's {:.2} ms{}.",
+        s.label,
+        p99(s),
+        missed(s),
+        p99(own),
+        missed(own)
+    )
+}
+
+fn soon_line(k: &LoopFigures, smoothest: Option<&LoopFigures>, own: &LoopFigures) -> String {
+    let delay = |l: &LoopFigures| l.key_to_photon_mean_ms.unwrap_or(f64::NAN);
+    let cost = match smoothest {
+        Some(s) if s.label != k.label => format!(
+            "; it costs {:.2} ms more animation error at p99 than {} and works {:.0}% of the time against {:.0}%",
+            p99(k) - p99(s),
+            s.label,
+            k.busy_share * 100.0,
+            s.busy_share * 100.0
+        ),
+        Some(_) => ", and it is the smoothest too".to_string(),
+        None => String::new(),
+    };
+    format!(
+        "Soonest key: {}, {:.1} ms from a key to the screen on average against the game's own {:.1} ms{cost}.",
+        k.label,
+        delay(k),
+        delay(own)
+    )
+}
+
+fn own_line(
+    own: &LoopFigures,
+    smoothest: Option<&LoopFigures>,
+    soonest: Option<&LoopFigures>,
+) -> String {
+    let mut loses = Vec::new();
+    if let Some(s) = smoothest {
+        let more = p99(own) - p99(s);
+        if more > 0.05 {
+            loses.push(format!(
+                "{more:.2} ms of animation error at p99 against {}",
+                s.label
+            ));
+        }
+        if let (Some(a), Some(b)) = (own.shown.without_new_frame, s.shown.without_new_frame)
+            && a > b
+        {
+            loses.push(format!("{} refreshes without a new frame", a - b));
+        }
+    }
+    if let Some(k) = soonest
+        && let (Some(a), Some(b)) = (own.key_to_photon_mean_ms, k.key_to_photon_mean_ms)
+        && a - b > 0.5
+    {
+        loses.push(format!("{:.1} ms of key delay against {}", a - b, k.label));
+    }
+    if loses.is_empty() {
+        "The game's own loop loses nothing measurable against them here.".into()
+    } else {
+        format!("The game's own loop loses {}.", loses.join(", "))
+    }
+}
