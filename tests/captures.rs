@@ -660,7 +660,8 @@ const REPLAYED: [(&str, &str); 10] = [
 
 #[test]
 fn every_real_capture_replays_as_captured_within_five_percent() {
-    use looplab::lab::capture_report::{AGREE, answer, missed_share};
+    use looplab::lab::capture_figures::{AGREE, missed_share};
+    use looplab::lab::capture_report::answer;
     use looplab::lab::profile::Profile;
     let mut table = String::from(
         "capture                                      shown FPS (captured, replayed)  missed refreshes  anim err p99 ms\n",

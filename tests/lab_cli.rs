@@ -684,7 +684,8 @@ fn a_capture_replays_under_every_strategy_on_its_display() {
         "game.exe",
     ]);
     // The summary, typed.
-    let c = &report["capture"];
+    let answer = &report["capture"];
+    let c = &answer["capture"];
     assert_eq!(c["tool"], "PresentMon");
     assert_eq!(c["columns"], "PresentMon 2.x default columns");
     assert_eq!(c["application"], "game.exe");
@@ -692,8 +693,26 @@ fn a_capture_replays_under_every_strategy_on_its_display() {
     assert_eq!(c["others"][0]["application"], "dwm.exe");
     assert_eq!(c["vsync"], true);
     assert_eq!(c["frame_time_column"], "MsBetweenPresents");
+    assert_eq!(c["cost_from"], "busy");
     let hz = c["display"]["hz"].as_f64().unwrap();
     assert!((hz - 60.0).abs() < 0.05, "{hz}");
+    // The capture's own figures, in the field's terms, and its loop replayed beside them.
+    let captured = &c["as_captured"];
+    let replayed = &answer["replayed"]["shown"];
+    let shown = |f: &Value| f["shown_fps"].as_f64().unwrap();
+    assert!(
+        (shown(replayed) / shown(captured) - 1.0).abs() <= 0.05,
+        "{answer}"
+    );
+    assert_eq!(answer["agreement"]["holds"], true);
+    for f in [captured, replayed] {
+        assert!(f["frame_times"]["p1_fps"].as_f64().unwrap() > 0.0, "{f}");
+        assert!(f["animation_error"]["p99_abs_ms"].as_f64().is_some(), "{f}");
+    }
+    assert_eq!(answer["loops"].as_array().unwrap().len(), 8);
+    let verdict = &answer["verdict"];
+    assert!(verdict["smoothest"]["label"].is_string(), "{verdict}");
+    assert!(verdict["lines"].as_array().unwrap().len() >= 3, "{verdict}");
     // Every strategy, for as long as the capture ran, on its display, vsync on.
     let runs = report["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2 + 6 * 4, "every strategy, every delta mode");
@@ -718,23 +737,47 @@ fn a_capture_replays_under_every_strategy_on_its_display() {
         "{refreshes} refreshes in {span} s"
     );
 
-    // The table begins with the summary.
-    let out = looplab(&[
-        "lab",
-        "--capture",
-        "tests/captures/made/presentmon-v2.csv",
-        "--strategy",
-        "fixed-sleep",
-    ]);
-    let text = String::from_utf8(out.stdout).unwrap();
+    // The report begins with the summary and ends with the verdict; the lab's world
+    // columns only with --verbose.
+    let text = |extra: &[&str]| {
+        let out = looplab(
+            &[
+                &[
+                    "lab",
+                    "--capture",
+                    "tests/captures/made/presentmon-v2.csv",
+                    "--strategy",
+                    "fixed-sleep",
+                ],
+                extra,
+            ]
+            .concat(),
+        );
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let plain = text(&[]);
     assert!(
-        text.starts_with("Capture: PresentMon, PresentMon 2.x default columns\n"),
-        "{text}"
+        plain.starts_with("Capture: PresentMon, PresentMon 2.x default columns\n"),
+        "{plain}"
     );
     assert!(
-        text.contains("dwm.exe 150 frames (--process NAME to choose)"),
-        "{text}"
+        plain.contains("dwm.exe 150 frames (--process NAME to choose)"),
+        "{plain}"
     );
+    let verdict = plain.find("\nVerdict\n").expect("a verdict");
+    assert!(
+        plain[verdict..].contains("Smoothest on this 60 Hz display"),
+        "{plain}"
+    );
+    assert!(!plain.contains("hash@checkpoint"), "{plain}");
+    let verbose = text(&["--verbose"]);
+    assert!(
+        verbose.starts_with(&plain) && verbose.contains("hash@checkpoint"),
+        "{verbose}"
+    );
+    refused(&["lab", "--verbose"]);
+    refused(&["lab", "--refresh", "60"]);
 }
 
 #[test]
@@ -744,7 +787,7 @@ fn the_latency_experiment_on_a_real_capture_cuts_a_refresh_and_draws_its_curve()
     let svg = dir.join("curve.svg");
     let capture = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/captures/real/presentmon-FarCryNewDawn.csv"
+        "/tests/captures/real/OCAT-MetroExodus.exe-2019-02-20T101522.csv"
     );
     let out = looplab(&[
         "lab",
@@ -761,6 +804,14 @@ fn the_latency_experiment_on_a_real_capture_cuts_a_refresh_and_draws_its_curve()
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The whole capture, as `lab --capture` replays it, unless --seconds says otherwise.
+    let whole = capture_report(&["--capture", capture, "--strategy", "variable"]);
+    assert_eq!(report["seconds"], whole["seconds"]);
+    assert!(
+        report["seconds"].as_f64().unwrap() > 25.0,
+        "{}",
+        report["seconds"]
+    );
     let rows = report["rows"].as_array().unwrap();
     // Four present modes, 1 to 3 in flight, plain and just in time.
     assert_eq!(rows.len(), 24);

@@ -5,7 +5,8 @@
 
 use std::fmt::Write as _;
 
-use super::capture_report::{CaptureReport, LoopFigures, missed_share};
+use super::capture_figures::{LoopFigures, missed_share};
+use super::capture_report::CaptureReport;
 use crate::capture::figures::ShownFigures;
 use crate::text::table::Table;
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::keys::{FeelResult, KeyArrival, KeyEvent, KeyInput};
-use super::machine::Machine;
+use super::machine::{FrameTimes, Machine};
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};
 use crate::metrics::animation;
@@ -328,10 +328,7 @@ impl Tracer {
 pub fn run(config: &RunConfig) -> RunResult {
     let mut session = Session::new(config.strategy, config.settings.clone(), &config.world);
     let mut machine = Machine::new(config.profile.clone(), config.world.seed, Duration::ZERO);
-    let mut scores = ScoreKeeper::new(config.profile.refresh.period(), Duration::ZERO)
-        .tearing(config.profile.tears());
-    let mut presents = Presents::default();
-    let scale = config.settings.time_scale.factor();
+    let mut screen = Screen::new(config);
     let mut drift = 0.0f64;
     let mut checkpoint = Checkpoint::new(config.aligned_checkpoint());
     if let Some(replay) = &config.replay {
@@ -380,12 +377,7 @@ pub fn run(config: &RunConfig) -> RunResult {
         tally.busy += times.busy;
         tally.acquire_wait += times.acquire_wait;
         tally.display_wait += times.shown - times.cpu_free;
-        scores.push(Present {
-            at: times.shown,
-            updates_so_far: tally.updates,
-            animation: animation_time(&record, scale),
-        });
-        presents.push(times.drawn);
+        screen.frame(&times, tally.updates, &record);
         drift = plan.game_now.as_secs_f64() - begun.start.as_secs_f64();
         idle_since = times.cpu_free;
         if begun.start >= strip_from && begun.start <= STRIP_END {
@@ -418,23 +410,49 @@ pub fn run(config: &RunConfig) -> RunResult {
     let ended = Ended {
         real: now,
         tally,
-        scorecard: scores.finish(drift),
+        scorecard: screen.scores.finish(drift),
         checkpoint,
         trace: tracer.points,
         frames: strip_frames,
-        frame_times: presents.figures(),
+        frame_times: screen.presents.figures(),
         presented: keys.as_ref().map(|k| k.presented.clone()),
         shown: keys.map(|k| k.shown),
     };
     result(config, &session, ended)
 }
 
-/// The game time a frame's picture shows, in real time: its animation time.
-fn animation_time(record: &FrameRecord, scale: f64) -> Duration {
-    if scale > 0.0 {
-        record.drawn_time().div_f64(scale)
-    } else {
-        record.drawn_time()
+/// What the display showed of a run's frames, and when they were presented.
+struct Screen {
+    scores: ScoreKeeper,
+    presents: Presents,
+    /// The game's time scale: game time over it is the real time a picture shows.
+    scale: f64,
+}
+
+impl Screen {
+    fn new(config: &RunConfig) -> Self {
+        Self {
+            scores: ScoreKeeper::new(config.profile.refresh.period(), Duration::ZERO)
+                .tearing(config.profile.tears()),
+            presents: Presents::default(),
+            scale: config.settings.time_scale.factor(),
+        }
+    }
+
+    /// A frame presented at `times`, the game having run `updates` updates by then.
+    fn frame(&mut self, times: &FrameTimes, updates: u64, record: &FrameRecord) {
+        let drawn = record.drawn_time();
+        self.scores.push(Present {
+            at: times.shown,
+            updates_so_far: updates,
+            // The game time the picture shows, in real time: its animation time.
+            animation: if self.scale > 0.0 {
+                drawn.div_f64(self.scale)
+            } else {
+                drawn
+            },
+        });
+        self.presents.push(times.drawn);
     }
 }
 

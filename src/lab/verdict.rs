@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::capture_report::{Agreement, LoopFigures};
+use super::capture_figures::{Agreement, LoopFigures};
 use crate::capture::summary::Summary;
 
 /// How far a loop's game may run from real time and still be a candidate: 2%.
