@@ -522,7 +522,13 @@ fn a_trace_written_in_presentmons_columns_reads_back_as_a_capture() {
     assert!(rows.iter().all(|r| r[0] == "looplab" && r[4] == "0"));
     let mut between: Vec<f64> = rows.iter().map(|r| r[9].parse().unwrap()).collect();
     between.sort_by(f64::total_cmp);
-    let median = between[((between.len() - 1) as f64 * 0.5).round() as usize];
+    // The median: the middle value, or the mean of the middle two.
+    let n = between.len();
+    let median = if n % 2 == 1 {
+        between[n / 2]
+    } else {
+        (between[n / 2 - 1] + between[n / 2]) / 2.0
+    };
 
     let report = json_of(&[
         "lab",
@@ -531,7 +537,7 @@ fn a_trace_written_in_presentmons_columns_reads_back_as_a_capture() {
         "--format",
         "json",
     ]);
-    let c = &report["capture"];
+    let c = &report["capture"]["capture"];
     assert_eq!(c["tool"], "PresentMon");
     assert_eq!(c["columns"], "PresentMon 1.x columns");
     assert_eq!(c["application"], "looplab");

@@ -151,28 +151,54 @@ pub fn compositor_rate(dwm: &Compositor, game: &[f64]) -> Option<f64> {
         .find(|&hz| keeps(&dwm.changes_ms, hz) && keeps(game, hz))
 }
 
-/// The highest refresh rate a rate is read as: a multiple of the changes' rate is tried up
-/// to it.
+/// The highest refresh rate a rate is read as.
 const HIGHEST_HZ: f64 = 500.0;
 
-/// The rate whose grid the changes `screens` keep to, with the share on it: the rate the
-/// estimator finds, or the least of its multiples whose grid they keep to (a game that
-/// shows a frame every fourth refresh of 120 Hz changes the picture at 30 Hz, and the
-/// estimator finds that).
+/// Displays' common refresh rates, tried beside the rate the changes come at and its
+/// multiples: a game held at 30 FPS on a 144 Hz display changes the picture every fourth or
+/// fifth refresh, and keeps to no multiple of its own rate.
+const COMMON_HZ: [f64; 16] = [
+    24.0, 48.0, 50.0, 60.0, 72.0, 75.0, 90.0, 100.0, 120.0, 144.0, 165.0, 170.0, 180.0, 240.0,
+    360.0, 480.0,
+];
+
+/// The rate whose grid the changes `screens` keep to, with the share on it: the least of
+/// the rate the estimator finds, its multiples and the common rates that nine in ten of the
+/// changes keep to, its period then fitted to them (a display sold as 144 Hz refreshes at
+/// 143.86).
 fn grid_rate(screens: &[f64]) -> Option<GridRate> {
     if screens.len() < FEWEST {
         return None;
     }
     let found = median_rate(screens)?;
-    (1..)
-        .map(|k| (k, found * f64::from(k)))
-        .take_while(|&(_, hz)| hz <= HIGHEST_HZ)
-        .map(|(k, hz)| GridRate {
-            hz,
-            share: Grid::of(screens, hz).on_grid as f64 / screens.len() as f64,
-            multiple: k > 1,
-        })
-        .find(|g| g.share >= ON_GRID_SHARE)
+    let multiples = (1..)
+        .map(|k| found * f64::from(k))
+        .take_while(|&hz| hz <= HIGHEST_HZ);
+    let mut tried: Vec<f64> = multiples.chain(COMMON_HZ).collect();
+    tried.sort_by(f64::total_cmp);
+    let share = |hz: f64| Grid::of(screens, hz).on_grid as f64 / screens.len() as f64;
+    let hz = tried.into_iter().find(|&hz| share(hz) >= ON_GRID_SHARE)?;
+    let hz = fitted(screens, hz);
+    Some(GridRate {
+        hz,
+        share: share(hz),
+        multiple: (hz / found - 1.0).abs() > 0.005,
+    })
+}
+
+/// The rate whose period best fits the changes `screens` on the grid of `hz`: their sum over
+/// the refreshes they span.
+fn fitted(screens: &[f64], hz: f64) -> f64 {
+    let period = 1e3 / hz;
+    let (mut ms, mut refreshes) = (0.0, 0.0);
+    for s in screens {
+        let whole = (s / period).round().max(1.0);
+        if (s - whole * period).abs() <= ON_GRID_MS {
+            ms += s;
+            refreshes += whole;
+        }
+    }
+    if ms > 0.0 { 1e3 * refreshes / ms } else { hz }
 }
 
 /// A rate display changes keep to.
@@ -180,7 +206,8 @@ struct GridRate {
     hz: f64,
     /// The share of the changes on its grid.
     share: f64,
-    /// Whether it is a multiple of the rate the changes came at.
+    /// Whether it is another rate than the one the changes came at (a multiple, or a
+    /// common rate they keep to).
     multiple: bool,
 }
 

@@ -11,6 +11,9 @@ use super::format::{ColumnSet, Found};
 use super::streams::{Columns, Streams};
 use super::{Frame, Latency, Timeline, number};
 
+/// The largest animation error taken for one: an hour.
+const LONGEST_ERROR_MS: f64 = 3_600_000.0;
+
 /// Where each role's column is in a header.
 #[derive(Clone, Debug, Default)]
 struct Roles {
@@ -255,7 +258,11 @@ impl Roles {
             until_displayed_ms: f
                 .number(self.until_displayed)?
                 .filter(|_| displayed != Some(false)),
-            animation_error_ms: f.number(self.animation_error)?,
+            // Only a displayed frame has one (the capture app writes overflowed values, near
+            // -2^64 microseconds, for frames it dropped).
+            animation_error_ms: f
+                .number(self.animation_error)?
+                .filter(|e| displayed != Some(false) && e.abs() <= LONGEST_ERROR_MS),
             latency: Latency {
                 pc_ms: f.number(self.pc_latency)?,
                 instrumented_ms: f.number(self.instrumented)?,

@@ -16,7 +16,7 @@ pub const AGREE: f64 = 0.05;
 /// One loop on the capture's machine.
 #[derive(Clone, Debug, Serialize)]
 pub struct LoopFigures {
-    /// `as captured`, or the strategy's id.
+    /// The game's own loop, or the strategy's id.
     pub label: String,
     #[serde(with = "crate::text::serde_ids::strategy")]
     pub strategy: Strategy,

@@ -42,6 +42,9 @@ pub struct CaptureReport {
     pub verdict: Verdict,
 }
 
+/// The game's own loop's label in the report.
+pub const OWN: &str = "game's own loop";
+
 /// Replays the capture `summary` sums up as captured, and under each of `strategies` (with
 /// `settings`, deltas as measured), on its `machine`, for `duration`.
 pub fn answer(
@@ -78,7 +81,7 @@ pub fn answer(
     let groups: Vec<Vec<RunConfig>> = configs.into_iter().map(|c| vec![c]).collect();
     let results = super::run_groups(&groups);
     let tears = machine.tears();
-    let replayed = LoopFigures::of("as captured", cap, &results[0], tears);
+    let replayed = LoopFigures::of(OWN, cap, &results[0], tears);
     let loops: Vec<LoopFigures> = results[1..]
         .iter()
         .map(|r| LoopFigures::of(r.strategy.id(), settings.frame_cap, r, tears))

@@ -11,6 +11,7 @@
 use serde::Serialize;
 
 use super::capture_figures::{Agreement, LoopFigures};
+use crate::capture::CostFrom;
 use crate::capture::summary::Summary;
 
 /// How far a loop's game may run from real time and still be a candidate: 2%.
@@ -41,7 +42,7 @@ impl Pick {
 /// The verdict, typed and in words.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Verdict {
-    /// The loop that would show the frames most smoothly.
+    /// The loop that would show the frames most smoothly (the game's own among them).
     pub smoothest: Option<Pick>,
     /// The loop that shows a key soonest.
     pub soonest: Option<Pick>,
@@ -66,7 +67,11 @@ impl Verdict {
         loops: &[LoopFigures],
     ) -> Self {
         let keeps_time = |l: &&LoopFigures| (l.game_speed - 1.0).abs() <= OFF_SPEED;
-        let candidates: Vec<&LoopFigures> = loops.iter().filter(keeps_time).collect();
+        // The game's own loop is a candidate too: it may be the best there is.
+        let candidates: Vec<&LoopFigures> = std::iter::once(own)
+            .chain(loops)
+            .filter(keeps_time)
+            .collect();
         let smoothest = candidates.iter().copied().min_by(|a, b| {
             p99(a)
                 .total_cmp(&p99(b))
@@ -93,6 +98,11 @@ impl Verdict {
         lines.extend(smoothest.map(|s| smooth_line(s, own, summary)));
         lines.extend(soonest.map(|k| soon_line(k, smoothest, own)));
         lines.push(own_line(own, smoothest, soonest));
+        if summary.cost_from == CostFrom::GpuUnderLimiter {
+            lines.push(
+                "The loops without the game's cap run on its GPU's work alone, a lower bound (its limiter's sleep hides the CPU's): the game may not reach their rates.".into(),
+            );
+        }
         if !off_speed.is_empty() {
             lines.push(format!(
                 "Not candidates, their game off real time: {}.",
@@ -106,6 +116,18 @@ impl Verdict {
             off_speed,
             lines,
         }
+    }
+}
+
+/// A loop as the verdict names it: the game's own, or a strategy.
+fn name(l: &LoopFigures, own: &LoopFigures) -> String {
+    if std::ptr::eq(l, own) {
+        match l.cap_fps {
+            Some(cap) => format!("the game's own loop (capped at {cap:.0} FPS)"),
+            None => "the game's own loop".into(),
+        }
+    } else {
+        l.label.clone()
     }
 }
 
@@ -123,34 +145,45 @@ fn smooth_line(s: &LoopFigures, own: &LoopFigures, summary: &Summary) -> String 
         .map_or("the display (60 Hz modelled)".to_string(), |hz| {
             format!("this {hz:.0} Hz display")
         });
+    let against = if std::ptr::eq(s, own) {
+        ": no other loop shows them more smoothly".to_string()
+    } else {
+        format!(
+            ", against the game's own loop's {:.2} ms{}",
+            p99(own),
+            missed(own)
+        )
+    };
     format!(
-        "Smoothest on {display}: {}, animation error p99 {:.2} ms{}, against the game's own loop's {:.2} ms{}.",
-        s.label,
+        "Smoothest on {display}: {}, animation error p99 {:.2} ms{}{against}.",
+        name(s, own),
         p99(s),
         missed(s),
-        p99(own),
-        missed(own)
     )
 }
 
 fn soon_line(k: &LoopFigures, smoothest: Option<&LoopFigures>, own: &LoopFigures) -> String {
     let delay = |l: &LoopFigures| l.key_to_photon_mean_ms.unwrap_or(f64::NAN);
     let cost = match smoothest {
-        Some(s) if s.label != k.label => format!(
+        Some(s) if !std::ptr::eq(s, k) => format!(
             "; it costs {:.2} ms more animation error at p99 than {} and works {:.0}% of the time against {:.0}%",
             p99(k) - p99(s),
-            s.label,
+            name(s, own),
             k.busy_share * 100.0,
             s.busy_share * 100.0
         ),
         Some(_) => ", and it is the smoothest too".to_string(),
         None => String::new(),
     };
+    let against = if std::ptr::eq(k, own) {
+        String::new()
+    } else {
+        format!(" against the game's own {:.1} ms", delay(own))
+    };
     format!(
-        "Soonest key: {}, {:.1} ms from a key to the screen on average against the game's own {:.1} ms{cost}.",
-        k.label,
+        "Soonest key: {}, {:.1} ms from a key to the screen on average{against}{cost}.",
+        name(k, own),
         delay(k),
-        delay(own)
     )
 }
 
@@ -160,7 +193,7 @@ fn own_line(
     soonest: Option<&LoopFigures>,
 ) -> String {
     let mut loses = Vec::new();
-    if let Some(s) = smoothest {
+    if let Some(s) = smoothest.filter(|s| !std::ptr::eq(*s, own)) {
         let more = p99(own) - p99(s);
         if more > 0.05 {
             loses.push(format!(
@@ -171,17 +204,21 @@ fn own_line(
         if let (Some(a), Some(b)) = (own.shown.without_new_frame, s.shown.without_new_frame)
             && a > b
         {
-            loses.push(format!("{} refreshes without a new frame", a - b));
+            loses.push(format!(
+                "{} refreshes without a new frame against {}",
+                a - b,
+                s.label
+            ));
         }
     }
-    if let Some(k) = soonest
+    if let Some(k) = soonest.filter(|k| !std::ptr::eq(*k, own))
         && let (Some(a), Some(b)) = (own.key_to_photon_mean_ms, k.key_to_photon_mean_ms)
         && a - b > 0.5
     {
         loses.push(format!("{:.1} ms of key delay against {}", a - b, k.label));
     }
     if loses.is_empty() {
-        "The game's own loop loses nothing measurable against them here.".into()
+        "The game's own loop loses nothing measurable against the others here.".into()
     } else {
         format!("The game's own loop loses {}.", loses.join(", "))
     }

@@ -367,7 +367,8 @@ pub fn presentmon_v2_metrics(s: &Session) -> String {
 
 /// PresentMon 2.4's capture app: `TimeInSeconds` from the first row, `FrameType` with frame
 /// generation's frames between the game's (each game frame followed by a generated one
-/// halfway to the next), the duplicated `MsPCLatency` column of 2.4, telemetry, no BOM.
+/// halfway to the next), the duplicated `MsPCLatency` column of 2.4, telemetry, no BOM, and
+/// the overflowed animation error (near -2^64 microseconds) it writes for a dropped frame.
 pub fn presentmon_app(s: &Session) -> String {
     let mut out = String::from(
         "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,FrameType,TimeInSeconds,MsBetweenSimulationStart,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsRenderPresentLatency,MsUntilDisplayed,MsPCLatency,CPUStartTime,MsBetweenAppStart,MsCPUBusy,MsCPUWait,MsGPULatency,MsGPUTime,MsGPUBusy,MsGPUWait,MsAnimationError,AnimationTime,MsFlipDelay,MsAllInputToPhotonLatency,MsClickToPhotonLatency,InstrumentedLatency,MsPCLatency,GPUPower,GPUVoltage,3D/ComputeUtilization,GPUFanSpeed[0],CPUUtilization\n",
@@ -385,7 +386,7 @@ pub fn presentmon_app(s: &Session) -> String {
         );
         let _ = writeln!(
             out,
-            "game.exe,5120,0x1A2B3C4D5E0,DXGI,0,512,1,Hardware Composed: Independent Flip,Application,{:.6},NA,{half:.4},{half:.4},{:.4},{:.4},{},NA,{:.6},{:.4},{:.4},{:.4},0.5000,{:.4},{:.4},0.2000,NA,{:.4},NA,NA,NA,NA,NA,212.0500,0.9810,97.0000,1450,31.5",
+            "game.exe,5120,0x1A2B3C4D5E0,DXGI,0,512,1,Hardware Composed: Independent Flip,Application,{:.6},NA,{half:.4},{half:.4},{:.4},{:.4},{},NA,{:.6},{:.4},{:.4},{:.4},0.5000,{:.4},{:.4},0.2000,{},{:.4},NA,NA,NA,NA,NA,212.0500,0.9810,97.0000,1450,31.5",
             (f.present - origin) / 1e3,
             f.in_present,
             f.gpu_busy + 0.3,
@@ -397,6 +398,12 @@ pub fn presentmon_app(s: &Session) -> String {
             (f.cpu_start - b.cpu_start - f.cpu_busy).max(0.0),
             f.gpu_busy + 0.2,
             f.gpu_busy,
+            // The capture app writes an overflowed value for a frame it dropped.
+            match (r.animation_error(), f.shown) {
+                (Some(e), _) => format!("{e:.4}"),
+                (None, None) => "-1844674407370933.5000".to_string(),
+                (None, Some(_)) => "NA".to_string(),
+            },
             f.cpu_start,
         );
     }
