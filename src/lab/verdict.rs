@@ -2,9 +2,10 @@
 //! best on its display and by how much, which shows a key soonest and what that costs, and
 //! what the game's own loop loses against them.
 //!
-//! "Best" is the lowest 99th percentile of animation error (the stutter a person sees:
-//! [`crate::metrics::animation`]), then the fewest refreshes without a new frame; "soonest"
-//! the lowest mean delay from a key to the screen. A loop whose game runs off real time (by
+//! "Best" is the smallest share of frames whose animation error a person sees (over 2 ms:
+//! [`crate::metrics::animation`]), then the lowest 99th percentile of it (the worst
+//! stutter), then the fewest refreshes without a new frame; "soonest" the lowest mean delay
+//! from a key to the screen. A loop whose game runs off real time (by
 //! more than [`OFF_SPEED`]: uncapped on a fast machine, a fixed step that falls behind) is
 //! not a candidate, whatever its figures: it shows the wrong moment of the game.
 
@@ -21,6 +22,7 @@ pub const OFF_SPEED: f64 = 0.02;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Pick {
     pub label: String,
+    pub animation_error_over_2ms_share: f64,
     pub animation_error_p99_ms: f64,
     pub without_new_frame: Option<u64>,
     pub key_to_photon_mean_ms: Option<f64>,
@@ -31,6 +33,7 @@ impl Pick {
     fn of(l: &LoopFigures) -> Self {
         Pick {
             label: l.label.clone(),
+            animation_error_over_2ms_share: off(l),
             animation_error_p99_ms: p99(l),
             without_new_frame: l.shown.without_new_frame,
             key_to_photon_mean_ms: l.key_to_photon_mean_ms,
@@ -59,6 +62,20 @@ fn p99(l: &LoopFigures) -> f64 {
         .map_or(f64::INFINITY, |a| a.p99_abs_ms)
 }
 
+/// The share of frames off by more than 2 ms.
+fn off(l: &LoopFigures) -> f64 {
+    l.shown.animation_error.map_or(1.0, |a| a.over_2ms_share)
+}
+
+/// A loop's animation error in words: the share off and the 99th percentile.
+fn error_words(l: &LoopFigures) -> String {
+    format!(
+        "{:.1}% of frames off by more than 2 ms (p99 {:.2} ms)",
+        off(l) * 100.0,
+        p99(l)
+    )
+}
+
 impl Verdict {
     pub fn of(
         summary: &Summary,
@@ -73,8 +90,9 @@ impl Verdict {
             .filter(keeps_time)
             .collect();
         let smoothest = candidates.iter().copied().min_by(|a, b| {
-            p99(a)
-                .total_cmp(&p99(b))
+            off(a)
+                .total_cmp(&off(b))
+                .then(p99(a).total_cmp(&p99(b)))
                 .then(a.shown.without_new_frame.cmp(&b.shown.without_new_frame))
         });
         let soonest = candidates
@@ -149,15 +167,15 @@ fn smooth_line(s: &LoopFigures, own: &LoopFigures, summary: &Summary) -> String 
         ": no other loop shows them more smoothly".to_string()
     } else {
         format!(
-            ", against the game's own loop's {:.2} ms{}",
-            p99(own),
+            ", against the game's own loop's {}{}",
+            error_words(own),
             missed(own)
         )
     };
     format!(
-        "Smoothest on {display}: {}, animation error p99 {:.2} ms{}{against}.",
+        "Smoothest on {display}: {}, {}{}{against}.",
         name(s, own),
-        p99(s),
+        error_words(s),
         missed(s),
     )
 }
@@ -166,9 +184,10 @@ fn soon_line(k: &LoopFigures, smoothest: Option<&LoopFigures>, own: &LoopFigures
     let delay = |l: &LoopFigures| l.key_to_photon_mean_ms.unwrap_or(f64::NAN);
     let cost = match smoothest {
         Some(s) if !std::ptr::eq(s, k) => format!(
-            "; it costs {:.2} ms more animation error at p99 than {} and works {:.0}% of the time against {:.0}%",
-            p99(k) - p99(s),
+            "; it has {:.1}% of frames off by more than 2 ms against {}'s {:.1}%, and works {:.0}% of the time against {:.0}%",
+            off(k) * 100.0,
             name(s, own),
+            off(s) * 100.0,
             k.busy_share * 100.0,
             s.busy_share * 100.0
         ),
@@ -194,11 +213,13 @@ fn own_line(
 ) -> String {
     let mut loses = Vec::new();
     if let Some(s) = smoothest.filter(|s| !std::ptr::eq(*s, own)) {
-        let more = p99(own) - p99(s);
-        if more > 0.05 {
+        let more = (off(own) - off(s)) * 100.0;
+        if more >= 0.1 {
             loses.push(format!(
-                "{more:.2} ms of animation error at p99 against {}",
-                s.label
+                "{more:.1} points more frames off by more than 2 ms than {} (p99 {:.2} ms against {:.2})",
+                s.label,
+                p99(own),
+                p99(s)
             ));
         }
         if let (Some(a), Some(b)) = (own.shown.without_new_frame, s.shown.without_new_frame)
