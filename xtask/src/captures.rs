@@ -462,24 +462,50 @@ pub fn capframex_csv(s: &Session) -> String {
     out
 }
 
+/// The PresentMon 1.x arrays of CapFrameX's JSON, comma-separated, as its importer writes
+/// them: times from the first frame, zeros where a frame was not displayed.
+struct Arrays {
+    time: String,
+    between: String,
+    in_present: String,
+    change: String,
+    until: String,
+}
+
+impl Arrays {
+    fn of(rs: &[Row]) -> Self {
+        let origin = rs[0].f.present;
+        let column =
+            |get: &dyn Fn(&Row) -> String| rs.iter().map(get).collect::<Vec<String>>().join(",");
+        Arrays {
+            time: column(&|r| format!("{:.5}", (r.f.present - origin) / 1e3)),
+            between: column(&|r| format!("{:.3}", r.f.present - r.before.present)),
+            in_present: column(&|r| format!("{:.3}", r.f.in_present)),
+            change: column(&|r| match (r.f.shown, r.shown_before) {
+                (Some(a), Some(b)) => format!("{:.3}", a - b),
+                _ => "0.0".into(),
+            }),
+            until: column(&|r| {
+                r.f.shown
+                    .map_or("0.0".into(), |sh| format!("{:.3}", sh - r.f.present))
+            }),
+        }
+    }
+}
+
 /// CapFrameX's JSON: a BOM, `Info`, two runs (the longer read), `"NaN"` strings, a `null`
 /// array, `CpuActive` and `GpuActive`.
 pub fn capframex_json(s: &Session) -> String {
     let rs = rows(s);
-    let origin = rs[0].f.present;
+    let Arrays {
+        time,
+        between,
+        in_present,
+        change,
+        until,
+    } = Arrays::of(&rs);
     let list = |values: Vec<String>| values.join(",");
     let column = |get: &dyn Fn(&Row) -> String| list(rs.iter().map(get).collect());
-    let time = column(&|r| format!("{:.5}", (r.f.present - origin) / 1e3));
-    let between = column(&|r| format!("{:.3}", r.f.present - r.before.present));
-    let in_present = column(&|r| format!("{:.3}", r.f.in_present));
-    let change = column(&|r| match (r.f.shown, r.shown_before) {
-        (Some(a), Some(b)) => format!("{:.3}", a - b),
-        _ => "0.0".into(),
-    });
-    let until = column(&|r| {
-        r.f.shown
-            .map_or("0.0".into(), |sh| format!("{:.3}", sh - r.f.present))
-    });
     let dropped = column(&|r| r.f.shown.is_none().to_string());
     let ints = |v: u8| list(vec![v.to_string(); rs.len()]);
     let nan = list(vec!["\"NaN\"".to_string(); rs.len()]);
@@ -500,20 +526,13 @@ pub fn capframex_json(s: &Session) -> String {
 /// `MsUntilRenderComplete` all zeros (its importer never fills it), a BOM.
 pub fn capframex_json_17(s: &Session) -> String {
     let rs = rows(s);
-    let origin = rs[0].f.present;
-    let column =
-        |get: &dyn Fn(&Row) -> String| rs.iter().map(get).collect::<Vec<String>>().join(",");
-    let time = column(&|r| format!("{:.5}", (r.f.present - origin) / 1e3));
-    let between = column(&|r| format!("{:.3}", r.f.present - r.before.present));
-    let in_present = column(&|r| format!("{:.3}", r.f.in_present));
-    let change = column(&|r| match (r.f.shown, r.shown_before) {
-        (Some(a), Some(b)) => format!("{:.3}", a - b),
-        _ => "0.0".into(),
-    });
-    let until = column(&|r| {
-        r.f.shown
-            .map_or("0.0".into(), |sh| format!("{:.3}", sh - r.f.present))
-    });
+    let Arrays {
+        time,
+        between,
+        in_present,
+        change,
+        until,
+    } = Arrays::of(&rs);
     let same = |v: &str| vec![v; rs.len()].join(",");
     format!(
         "\u{feff}{{\"Hash\":\"e3b0c442\",\"Info\":{{\"AppVersion\":\"1.7.0.4\",\"GameName\":\"Example Game\",\"ProcessName\":\"game.exe\",\"CreationDate\":\"2022-12-14T16:34:30Z\",\"GPU\":\"Example GPU\",\"Comment\":\"\"}},\"Runs\":[\
