@@ -132,6 +132,7 @@ impl Summary {
                     self.frames, self.rows
                 ),
             ),
+            ("as captured", self.figures_text()),
             ("left out", left.join("; ")),
         ];
         if let Some(n) = self.not_displayed {
@@ -176,6 +177,28 @@ impl Summary {
         }
         facts.extend(self.notes.iter().map(|n| ("note", n.clone())));
         facts
+    }
+
+    /// The capture's figures in the field's terms, in a line.
+    fn figures_text(&self) -> String {
+        let f = &self.as_captured;
+        let t = &f.frame_times;
+        let mut parts = vec![format!("{:.1} FPS presented", f.presented_fps)];
+        if let Some(shown) = f.shown_fps {
+            parts.push(format!("{shown:.1} shown"));
+        }
+        parts.push(format!("P1 {:.1}, 1% low {:.1}", t.p1_fps, t.low1_fps));
+        if let Some(a) = f.animation_error {
+            parts.push(format!(
+                "animation error p99 {:.2} ms, {:.1}% of frames over 2 ms",
+                a.p99_abs_ms,
+                a.over_2ms_share * 100.0
+            ));
+        }
+        if let (Some(w), Some(r)) = (f.without_new_frame, f.refreshes) {
+            parts.push(format!("{w} of {r} refreshes without a new frame"));
+        }
+        parts.join("; ")
     }
 
     fn display_text(&self) -> String {
