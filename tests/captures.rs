@@ -624,6 +624,29 @@ fn a_capped_capture_is_reported_as_capped_and_never_as_a_display_of_its_rate() {
     let cap = s.limiter.expect("capped");
     assert_eq!(cap.fps, 30.0);
     assert_ne!(s.display.hz.map(f64::round), Some(30.0), "{:?}", s.display);
+    // Its display changes come every fourth or fifth refresh of 144 Hz: the least common
+    // rate they keep to, its period fitted.
+    assert!(
+        (s.display.hz.unwrap() - 144.0).abs() < 0.1,
+        "{:?}",
+        s.display
+    );
+    assert!(
+        s.display.source.contains("may be a multiple"),
+        "{:?}",
+        s.display
+    );
+    // A rate a person gives is taken, and said.
+    let given = Summary::of(
+        &read("made", "frameview-capped_game.exe_Log.csv", None),
+        Some(240.0),
+    );
+    assert_eq!(given.display.hz, Some(240.0));
+    assert!(
+        given.display.source.contains("--refresh"),
+        "{:?}",
+        given.display
+    );
     assert!(s.text().contains("capped at 30.0 FPS"), "{}", s.text());
     // The limiter sleeps before the present: a held frame costs its GPU's render (5-8 ms),
     // not the 33 ms it was held for.

@@ -244,3 +244,106 @@ fn own_line(
         format!("The game's own loop loses {}.", loses.join(", "))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::figures::ShownFigures;
+    use crate::metrics::animation::AnimationErrorFigures;
+    use looplab_timing::Strategy;
+
+    fn figures(label: &str, off: f64, p99: f64, missed: u64, key: f64, speed: f64) -> LoopFigures {
+        LoopFigures {
+            label: label.into(),
+            strategy: Strategy::Variable,
+            cap_fps: None,
+            shown: ShownFigures {
+                refreshes: Some(1000),
+                without_new_frame: Some(missed),
+                animation_error: Some(AnimationErrorFigures {
+                    frames: 900,
+                    mean_abs_ms: 1.0,
+                    p99_abs_ms: p99,
+                    over_2ms_share: off,
+                }),
+                ..ShownFigures::default()
+            },
+            game_speed: speed,
+            busy_share: 0.5,
+            key_to_photon_p50_ms: Some(key),
+            key_to_photon_mean_ms: Some(key),
+        }
+    }
+
+    fn summary() -> Summary {
+        let capture = crate::capture::Capture::read(
+            b"Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,MsBetweenPresents\ng.exe,1,0x1,DXGI,0,0,0,0.1,16\ng.exe,1,0x1,DXGI,0,0,0,0.2,17\n",
+            None,
+        )
+        .unwrap();
+        Summary::of(&capture, None)
+    }
+
+    fn agrees() -> Agreement {
+        Agreement {
+            shown_fps_off: Some(0.0),
+            missed_share_off: Some(0.0),
+            holds: true,
+            why: None,
+        }
+    }
+
+    #[test]
+    fn the_smoothest_and_the_soonest_are_named_with_the_figures_they_are_named_for() {
+        let own = figures("game's own loop", 0.30, 9.0, 50, 40.0, 1.0);
+        let loops = [
+            figures("interpolated", 0.02, 3.0, 10, 48.0, 1.0),
+            figures("variable", 0.10, 6.0, 10, 30.0, 1.0),
+            // The smoothest figures of all, but its game runs off real time.
+            figures("uncapped", 0.0, 0.0, 0, 20.0, 1.8),
+        ];
+        let v = Verdict::of(&summary(), &own, &agrees(), &loops);
+        assert_eq!(v.smoothest.as_ref().unwrap().label, "interpolated");
+        assert_eq!(v.soonest.as_ref().unwrap().label, "variable");
+        assert_eq!(v.off_speed, ["uncapped (1.80x real time)"]);
+        let text = v.lines.join("\n");
+        assert!(text.contains("Smoothest on the display (60 Hz modelled): interpolated, 2.0% of frames off by more than 2 ms (p99 3.00 ms)"), "{text}");
+        assert!(text.contains("Soonest key: variable, 30.0 ms"), "{text}");
+        assert!(text.contains("The game's own loop loses 28.0 points more frames off by more than 2 ms than interpolated"), "{text}");
+        assert!(
+            text.contains("10.0 ms of key delay against variable"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_games_own_loop_can_be_the_best_and_a_failed_replay_is_said_first() {
+        let own = figures("game's own loop", 0.01, 1.0, 5, 20.0, 1.0);
+        let loops = [figures("catch-up", 0.5, 16.0, 5, 30.0, 1.0)];
+        let disagree = Agreement {
+            holds: false,
+            why: Some("The replay of the game's own loop shows ...".into()),
+            ..agrees()
+        };
+        let v = Verdict::of(&summary(), &own, &disagree, &loops);
+        assert_eq!(v.smoothest.as_ref().unwrap().label, "game's own loop");
+        assert!(
+            v.lines[0].starts_with("The replay of the game's own loop"),
+            "{:?}",
+            v.lines
+        );
+        assert!(
+            v.lines[1].contains("no other loop shows them more smoothly"),
+            "{:?}",
+            v.lines
+        );
+        assert!(
+            v.lines
+                .iter()
+                .any(|l| l
+                    == "The game's own loop loses nothing measurable against the others here."),
+            "{:?}",
+            v.lines
+        );
+    }
+}
