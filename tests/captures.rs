@@ -375,6 +375,30 @@ fn a_log_whose_elapsed_no_duration_holds_is_refused_without_a_panic() {
 }
 
 #[test]
+fn a_sampled_log_whose_samples_stand_for_years_is_summed_up_in_bounded_memory() {
+    // Samples 100 ms apart, then one 30 years later: that sample stands for as many frames
+    // as a row can (2^32), and the figures count every one without listing them.
+    let mut log =
+        String::from("os,cpu,gpu,ram,kernel,driver\na,b,c,1,k,d\nfps,frametime,elapsed\n");
+    for k in 0..10u64 {
+        log += &format!("60,16666,{}\n", 100_000_000 * k);
+    }
+    log += "60,16666,946080000000000000\n";
+    let capture = Capture::read(log.as_bytes(), None).unwrap();
+    assert!(
+        capture.frame_count() > u64::from(u32::MAX),
+        "{}",
+        capture.frame_count()
+    );
+    let s = Summary::of(&capture, None);
+    assert_eq!(
+        s.as_captured.frame_times.frames as u64,
+        capture.frame_count()
+    );
+    assert!((s.as_captured.frame_times.median_ms - 16.666).abs() < 1e-9);
+}
+
+#[test]
 fn a_sampled_log_is_told_and_replayed_as_what_it_is() {
     let capture = read("made", "mangohud-sampled.csv", None);
     let sampled = capture

@@ -49,13 +49,14 @@ pub struct LatencyFigure {
 impl ShownFigures {
     /// The figures of capture `c`, shown on `display`.
     pub fn of_capture(c: &Capture, display: &Display) -> Self {
-        let times: Vec<f64> = c
+        // A sampled log's row stands for the frames of its interval.
+        let runs: Vec<(f64, u64)> = c
             .frames
             .iter()
-            .flat_map(|f| std::iter::repeat_n(f.interval_ms, 1 + f.more as usize))
+            .map(|f| (f.interval_ms, 1 + u64::from(f.more)))
             .collect();
-        let frame_times = FrameTimeFigures::of(&times);
-        let span_s: f64 = times.iter().sum::<f64>() / 1e3;
+        let frame_times = FrameTimeFigures::of_runs(&runs);
+        let span_s: f64 = runs.iter().map(|&(ms, n)| ms * n as f64).sum::<f64>() / 1e3;
         let says = c.frames.iter().any(|f| f.displayed.is_some());
         let shown = c
             .frames

@@ -105,7 +105,7 @@ fn latency_machine(
             let summary = crate::capture::summary::Summary::of(&capture, refresh.map(Rate::as_hz));
             (
                 Profile::from_capture("capture", &capture, &summary),
-                Some(capture.span()),
+                Some(replayed_span(&capture)),
             )
         }
         None => (profile, None),
@@ -115,6 +115,14 @@ fn latency_machine(
         machine.description += &format!(", shown on a {rate} display");
     }
     Ok((machine, span))
+}
+
+/// The longest a capture is replayed: a day, the most a modelled run lasts (`--seconds`).
+const LONGEST_REPLAY: Duration = Duration::from_secs(86_400);
+
+/// How long a capture's replays last: as long as it ran, at most [`LONGEST_REPLAY`].
+fn replayed_span(capture: &crate::capture::Capture) -> Duration {
+    capture.span().min(LONGEST_REPLAY)
 }
 
 /// A capture and its summary, as the lab reads it.
@@ -132,8 +140,14 @@ fn run_modelled(args: LabArgs) -> Result<(), Failure> {
         Some(path) => {
             let began = std::time::Instant::now();
             let capture = load_capture(path, args.process.as_deref())?;
-            let summary =
+            let mut summary =
                 crate::capture::summary::Summary::of(&capture, args.refresh.map(Rate::as_hz));
+            if capture.span() > LONGEST_REPLAY {
+                summary.notes.push(format!(
+                    "it spans {:.1} days: the lab replays its first day",
+                    capture.span().as_secs_f64() / 86_400.0
+                ));
+            }
             log::info!(
                 "capture read in {:.1} ms",
                 began.elapsed().as_secs_f64() * 1e3
@@ -214,7 +228,7 @@ fn lab_options(
     if let Some((capture, summary)) = capture {
         options.profiles = vec![Profile::from_capture("capture", capture, summary)];
         if args.updates.is_none() {
-            options.duration = capture.span();
+            options.duration = replayed_span(capture);
         }
     }
     if !args.strategy.is_empty() {

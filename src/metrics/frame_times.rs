@@ -43,24 +43,32 @@ pub struct FrameTimeFigures {
 impl FrameTimeFigures {
     /// The figures of `frame_times_ms`, in any order; all zero for no frames.
     pub fn of(frame_times_ms: &[f64]) -> Self {
-        if frame_times_ms.is_empty() {
+        let runs: Vec<(f64, u64)> = frame_times_ms.iter().map(|&ms| (ms, 1)).collect();
+        Self::of_runs(&runs)
+    }
+
+    /// The figures of frames given as runs of `(ms, count)` (a sampled log's row stands for
+    /// the frames of its interval), in any order: the same figures as of every frame listed
+    /// one by one, in memory for the runs alone.
+    pub fn of_runs(runs: &[(f64, u64)]) -> Self {
+        let mut times: Vec<(f64, u64)> = runs.iter().copied().filter(|r| r.1 > 0).collect();
+        if times.is_empty() {
             return Self::default();
         }
-        let mut times = frame_times_ms.to_vec();
-        times.sort_unstable_by(f64::total_cmp);
+        times.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         // The rates in ascending order: the frame times' reversed.
-        let rates: Vec<f64> = times.iter().rev().map(|&ms| rate(ms)).collect();
-        let n = times.len();
-        let total: f64 = times.iter().sum();
+        let rates: Vec<(f64, u64)> = times.iter().rev().map(|&(ms, n)| (rate(ms), n)).collect();
+        let n: u64 = times.iter().map(|r| r.1).sum();
+        let total: f64 = times.iter().map(|&(ms, k)| ms * k as f64).sum();
         Self {
-            frames: n,
+            frames: usize::try_from(n).unwrap_or(usize::MAX),
             average_fps: rate(total / n as f64),
-            p1_fps: quantile(&rates, 0.01),
-            p01_fps: quantile(&rates, 0.001),
+            p1_fps: quantile_of_runs(&rates, 0.01),
+            p01_fps: quantile_of_runs(&rates, 0.001),
             low1_fps: low(&times, 0.99),
             low01_fps: low(&times, 0.999),
-            median_ms: quantile(&times, 0.5),
-            p99_ms: quantile(&times, 0.99),
+            median_ms: quantile_of_runs(&times, 0.5),
+            p99_ms: quantile_of_runs(&times, 0.99),
         }
     }
 }
@@ -70,11 +78,46 @@ fn rate(ms: f64) -> f64 {
     1000.0 / ms
 }
 
-/// The rate of the mean of the `sorted` frame times at or above their `q` quantile.
-fn low(sorted: &[f64], q: f64) -> f64 {
-    let at = quantile(sorted, q);
-    let slow: Vec<f64> = sorted.iter().copied().filter(|&ms| ms >= at).collect();
-    rate(slow.iter().sum::<f64>() / slow.len().max(1) as f64)
+/// The `q` quantile of the values that `sorted` runs of `(value, count)` list: the same
+/// definition as [`quantile`] (its rank `h = (N + 1/3) q + 1/3` between values `floor(h)`
+/// and the next), each value found by the runs' cumulative counts rather than listed.
+fn quantile_of_runs(sorted: &[(f64, u64)], q: f64) -> f64 {
+    let n: u64 = sorted.iter().map(|r| r.1).sum();
+    if n == 0 || !(0.0..=1.0).contains(&q) {
+        return f64::NAN;
+    }
+    // The value at rank `k`, from 1.
+    let at = |k: u64| {
+        let mut seen = 0;
+        for &(v, count) in sorted {
+            seen += count;
+            if seen >= k {
+                return v;
+            }
+        }
+        sorted[sorted.len() - 1].0
+    };
+    let h = (n as f64 + 1.0 / 3.0) * q + 1.0 / 3.0;
+    let below = h as u64;
+    if below == 0 {
+        return at(1);
+    }
+    if below >= n {
+        return at(n);
+    }
+    let (a, b) = (at(below), at(below + 1));
+    a + (h - below as f64) * (b - a)
+}
+
+/// The rate of the mean of the `sorted` frame times (runs of `(ms, count)`) at or above
+/// their `q` quantile.
+fn low(sorted: &[(f64, u64)], q: f64) -> f64 {
+    let at = quantile_of_runs(sorted, q);
+    let (sum, count) = sorted
+        .iter()
+        .filter(|r| r.0 >= at)
+        .fold((0.0, 0u64), |(s, c), &(ms, k)| (s + ms * k as f64, c + k));
+    rate(sum / count.max(1) as f64)
 }
 
 #[cfg(test)]
@@ -122,5 +165,34 @@ mod tests {
         let p1 = 1000.0 / 70.0 + 0.336_667 * (1000.0 / 30.0 - 1000.0 / 70.0);
         assert!((f.p1_fps - p1).abs() < 1e-3, "{f:?}");
         assert_eq!(FrameTimeFigures::of(&[]), FrameTimeFigures::default());
+    }
+
+    #[test]
+    fn runs_give_the_figures_of_their_frames_listed_one_by_one() {
+        let runs = [(16.7, 500), (33.4, 3), (8.3, 40), (50.0, 1), (16.6, 250)];
+        let listed: Vec<f64> = runs
+            .iter()
+            .flat_map(|&(ms, n)| std::iter::repeat_n(ms, n as usize))
+            .collect();
+        let (a, b) = (
+            FrameTimeFigures::of_runs(&runs),
+            FrameTimeFigures::of(&listed),
+        );
+        assert_eq!(a.frames, b.frames);
+        for (x, y) in [
+            (a.average_fps, b.average_fps),
+            (a.p1_fps, b.p1_fps),
+            (a.p01_fps, b.p01_fps),
+            (a.low1_fps, b.low1_fps),
+            (a.low01_fps, b.low01_fps),
+            (a.median_ms, b.median_ms),
+            (a.p99_ms, b.p99_ms),
+        ] {
+            assert!((x - y).abs() < 1e-9, "{a:?}\n{b:?}");
+        }
+        // Against the crate's quantile itself, on the listed frames.
+        let mut sorted = listed.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(a.p99_ms, quantile(&sorted, 0.99));
     }
 }
