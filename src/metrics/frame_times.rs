@@ -20,8 +20,6 @@
 
 use serde::Serialize;
 
-use super::quantile;
-
 /// The field's frame-time figures of a run of frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct FrameTimeFigures {
@@ -79,7 +77,7 @@ fn rate(ms: f64) -> f64 {
 }
 
 /// The `q` quantile of the values that `sorted` runs of `(value, count)` list: the same
-/// definition as [`quantile`] (its rank `h = (N + 1/3) q + 1/3` between values `floor(h)`
+/// definition as [`quantile`](super::quantile) (its rank `h = (N + 1/3) q + 1/3` between values `floor(h)`
 /// and the next), each value found by the runs' cumulative counts rather than listed.
 fn quantile_of_runs(sorted: &[(f64, u64)], q: f64) -> f64 {
     let n: u64 = sorted.iter().map(|r| r.1).sum();
@@ -123,6 +121,7 @@ fn low(sorted: &[(f64, u64)], q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::quantile;
 
     #[test]
     fn figures_worked_by_hand() {
