@@ -39,6 +39,8 @@ fn session() -> Trace {
                 present_ns: 300_000,
                 presented_ns: t + work + 600_000,
                 game_ns: t,
+                animation_ns: t,
+                behind_ns: 0,
             };
             t += work + 600_000;
             frame

@@ -54,9 +54,12 @@ fn row(strategy: &str, profile: &str) -> &'static Value {
         .unwrap_or_else(|| panic!("no run of {strategy} on {profile}"))
 }
 
+/// A run's number: a field of its own, or a figure of the table under its glossary key.
 fn num(strategy: &str, profile: &str, field: &str) -> f64 {
-    row(strategy, profile)[field]
+    let r = row(strategy, profile);
+    r[field]
         .as_f64()
+        .or(r["figures"][field].as_f64())
         .unwrap_or_else(|| panic!("{strategy}/{profile} has no number {field}"))
 }
 
@@ -157,22 +160,47 @@ fn the_cap_on_updates_per_frame_stops_the_spiral_and_slows_the_game_instead() {
     assert!(run["fps"].as_f64().unwrap() < 1.5, "{run}");
 }
 
+/// A run's figure under its glossary key, as the table prints it.
+fn figure(run: &Value, key: &str) -> f64 {
+    run["figures"][key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {key} in {run}"))
+}
+
 #[test]
 fn interpolation_is_smooth_at_the_cost_of_one_step_of_delay() {
-    for profile in ["fast", "jitter", "weak-gpu"] {
-        let smooth = num("interpolated", profile, "mean_judder");
-        let choppy = num("catch-up", profile, "mean_judder");
-        assert!(
-            choppy > 0.3,
-            "drawing the latest state judders on {profile}: {choppy}"
+    // A 144 Hz display and a 60 Hz game: the latest state moves on at two refreshes in five
+    // and stands still at the rest; interpolation's picture moves on with each refresh.
+    let fast_144 = "fast144:render=1ms,update=0.1ms,refresh=144,vsync=off";
+    let choppy = one_run("catch-up", fast_144, &[]);
+    let smooth = one_run("interpolated", fast_144, &[]);
+    let error = |r: &Value| figure(r, "animation_error_mean_ms");
+    let over = |r: &Value| figure(r, "animation_error_over_2ms_share");
+    assert!(
+        error(&choppy) > 5.0 && over(&choppy) > 0.9,
+        "the latest state stutters: {choppy}"
+    );
+    assert!(
+        error(&smooth) < error(&choppy) / 5.0 && over(&smooth) < 0.05,
+        "interpolation does not: {smooth}"
+    );
+    // On the machines whose frames do not keep to the steps, it is smoother too.
+    for profile in ["jitter", "weak-gpu"] {
+        let (i, c) = (
+            num("interpolated", profile, "animation_error_mean_ms"),
+            num("catch-up", profile, "animation_error_mean_ms"),
         );
-        assert!(
-            smooth < choppy / 10.0,
-            "interpolation does not on {profile}: {smooth} vs {choppy}"
-        );
+        assert!(i < c, "{profile}: interpolated {i} ms, catch-up {c} ms");
+    }
+    // Its cost: its pictures are a step (16.7 ms) further behind the game clock than the
+    // extrapolated ones, on every machine.
+    for profile in ["fast", "jitter", "weak-gpu", "vsync-60"] {
+        let step = num("interpolated", profile, "picture_lag_mean_ms")
+            - num("extrapolated", profile, "picture_lag_mean_ms");
+        assert!((step - 16.67).abs() < 0.5, "{profile}: {step}");
         // The metronome crosses its 900 px track in 2 s (450 px/s): one 16.7 ms step
         // behind is 7.5 px.
-        let max = num("interpolated", profile, "max_error");
+        let max = num("interpolated", profile, "drawn_error_max_px");
         assert!((max - 7.5).abs() < 0.1, "{profile}: {max}");
     }
 }
@@ -181,15 +209,16 @@ fn interpolation_is_smooth_at_the_cost_of_one_step_of_delay() {
 fn extrapolation_is_exact_until_something_turns() {
     for profile in ["fast", "jitter", "weak-gpu"] {
         assert!(
-            num("extrapolated", profile, "mean_error") < 0.05,
+            num("extrapolated", profile, "drawn_error_mean_px") < 0.05,
             "{profile}"
         );
         assert!(
-            num("extrapolated", profile, "mean_error") < num("catch-up", profile, "mean_error")
+            num("extrapolated", profile, "drawn_error_mean_px")
+                < num("catch-up", profile, "drawn_error_mean_px")
         );
         // At the metronome's turns the prediction overshoots.
         assert!(
-            num("extrapolated", profile, "max_error") > 10.0,
+            num("extrapolated", profile, "drawn_error_max_px") > 10.0,
             "{profile}"
         );
     }
@@ -287,10 +316,10 @@ fn a_hitch_limit_resyncs_over_the_stall_instead_of_a_burst() {
 #[test]
 fn sub_steps_draw_the_world_at_the_frames_time() {
     // Interpolation draws a blend a step behind; sub-steps leave no step to blend.
-    let blended = one_run("interpolated", "fast", &[])["mean_error"]
+    let blended = one_run("interpolated", "fast", &[])["drawn_error_mean_px"]
         .as_f64()
         .unwrap();
-    let sub = one_run("interpolated", "fast", &["--substeps"])["mean_error"]
+    let sub = one_run("interpolated", "fast", &["--substeps"])["drawn_error_mean_px"]
         .as_f64()
         .unwrap();
     assert!(
@@ -317,7 +346,28 @@ fn table_and_csv_carry_the_same_runs() {
     ]);
     assert!(table.status.success());
     let text = String::from_utf8(table.stdout).unwrap();
-    let (main, pacing) = text.split_once("Pacing:").expect("a pacing table");
+    assert!(
+        !text.contains("Pacing:"),
+        "the scorecard is verbose's: {text}"
+    );
+    let verbose = looplab(&[
+        "lab",
+        "--strategy",
+        "catch-up,variable",
+        "--profile",
+        "fast,weak-gpu",
+        "--verbose",
+    ]);
+    let verbose = String::from_utf8(verbose.stdout).unwrap();
+    let (_, pacing) = verbose.split_once("Pacing:").expect("a pacing table");
+    let (main, world) = text
+        .split_once("The texts' claims")
+        .expect("the world's table");
+    let world_rows = world
+        .lines()
+        .filter(|l| l.starts_with("catch-up") || l.starts_with("variable "))
+        .count();
+    assert_eq!(world_rows, 4, "{text}");
     let pacing_rows = pacing
         .lines()
         .filter(|l| l.starts_with("catch-up") || l.starts_with("variable "))
@@ -329,6 +379,10 @@ fn table_and_csv_carry_the_same_runs() {
         .collect();
     assert_eq!(rows.len(), 4, "{text}");
     // Columns are right-aligned: the determinism verdict ends at the same offset in every row.
+    let rows: Vec<&str> = world
+        .lines()
+        .filter(|l| l.starts_with("catch-up") || l.starts_with("variable "))
+        .collect();
     let at: Vec<usize> = rows
         .iter()
         .map(|r| {

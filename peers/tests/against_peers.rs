@@ -185,6 +185,8 @@ fn a_looplab_trace_is_one_more_machine() {
                 present_ns: 0,
                 presented_ns: t + render + 100_000,
                 game_ns: t,
+                animation_ns: t,
+                behind_ns: 0,
             };
             t += render + 100_000;
             f

@@ -15,6 +15,7 @@ use winit::window::Window;
 
 use super::controls::Knobs;
 use super::lanes_view::compare_frame;
+use super::live_figures::LiveFigures;
 use super::overlay::{OverlayModel, PlatformFacts};
 use super::overlay_host::{OverlayFrame, OverlayHost};
 use crate::lab::compare::Compare;
@@ -29,17 +30,13 @@ use crate::session::input_delay::InputDelay;
 use crate::session::timeline::{FrameHistory, Strip, TIMELINE_SPAN};
 use crate::tour::TourPanel;
 use crate::world::WORLD_SIZE;
-use crate::world::accuracy::FrameAccuracy;
 use crate::world::layout::Region;
-
-/// Weight of the newest frame in the smoothed error the overlay shows.
-const ERROR_SMOOTHING: f32 = 0.05;
 
 /// What the window keeps between frames for the overlay and the timeline: its live readouts.
 #[derive(Clone, Debug, Default)]
 pub struct Readouts {
-    /// Drawn-position error, smoothed over recent frames.
-    pub accuracy: FrameAccuracy,
+    /// Animation error and picture lag of the recent frames.
+    pub live: LiveFigures,
     /// The last presented frame, whole.
     pub last: FrameRecord,
     /// Recent frames, for the timeline strip (not added to while paused, so it freezes).
@@ -48,16 +45,6 @@ pub struct Readouts {
     pub steer_delay: InputDelay,
     /// The process's CPU use.
     pub cpu: CpuMeter,
-}
-
-impl Readouts {
-    /// Folds a frame's drawn-position error into the smoothed one.
-    pub fn smooth(&mut self, latest: FrameAccuracy) {
-        let a = &mut self.accuracy;
-        a.mean_error += (latest.mean_error - a.mean_error) * ERROR_SMOOTHING;
-        a.max_error += (latest.max_error - a.max_error) * ERROR_SMOOTHING;
-        a.judder += (latest.judder - a.judder) * ERROR_SMOOTHING;
-    }
 }
 
 /// Everything a frame is composed from.
@@ -251,7 +238,7 @@ pub fn overlay_model<'a>(
         plan: inputs.plan,
         last: &inputs.readouts.last,
         summary: inputs.session.stats().summary(),
-        accuracy: inputs.readouts.accuracy,
+        smoothness: inputs.readouts.live.smoothness(),
         facts: inputs.facts,
         steer_delay: &inputs.readouts.steer_delay,
         strip,

@@ -23,6 +23,7 @@ pub mod driver;
 pub mod input_queue;
 pub mod keys;
 pub mod lanes_view;
+pub mod live_figures;
 pub mod overlay;
 pub mod overlay_host;
 pub mod pacing;

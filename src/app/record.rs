@@ -11,10 +11,12 @@ use serde::{Deserialize, Serialize};
 
 use super::speed::SpeedWatch;
 use crate::failure::Failure;
+use crate::metrics::animation::{AnimationErrorFigures, AnimationErrors};
+use crate::metrics::frame_times::FrameTimeFigures;
+use crate::metrics::picture_lag::{PictureLagFigures, PictureLags};
 use crate::platform::files;
 use crate::session::frame::{FrameLog, FrameRecord, KeyLatency};
 use crate::session::trace::TraceFrame;
-use crate::world::accuracy::FrameAccuracy;
 use looplab_timing::Strategy;
 
 /// Totals of the frames drawn under one strategy.
@@ -31,13 +33,22 @@ pub struct StrategyTotals {
     /// Game time per real time.
     pub ratio: f64,
     pub max_updates_in_frame: u32,
-    pub mean_error_px: f64,
-    pub max_error_px: f64,
-    pub mean_judder_px: f64,
+    /// The field's figures of the times between its presents ([`FrameTimeFigures`]).
+    #[serde(default)]
+    pub frame_times: FrameTimeFigures,
+    /// Animation error of its presented frames, each taken as shown when its present
+    /// returned (a window does not see the refresh).
+    #[serde(default)]
+    pub animation_error: AnimationErrorFigures,
+    /// Picture lag of the same frames, to the same times.
+    #[serde(default)]
+    pub picture_lag: PictureLagFigures,
     #[serde(skip)]
-    error_sum: f64,
+    presents: Vec<f64>,
     #[serde(skip)]
-    judder_sum: f64,
+    errors: AnimationErrors,
+    #[serde(skip)]
+    lags: PictureLags,
 }
 
 /// A frame that started and is not yet finished.
@@ -47,7 +58,6 @@ struct OpenFrame {
     strategy: Strategy,
     updates: u32,
     game_advance: Duration,
-    accuracy: FrameAccuracy,
 }
 
 /// Per-strategy totals over a whole run.
@@ -55,20 +65,37 @@ struct OpenFrame {
 pub struct Recorder {
     totals: BTreeMap<Strategy, StrategyTotals>,
     open: Option<OpenFrame>,
+    /// The strategy of the last presented frame: a frame of another starts its figures
+    /// afresh (no error across a switch).
+    last_presented: Option<Strategy>,
 }
 
 impl Recorder {
     /// Records a frame drawn by `strategy`; the previous frame is closed and its duration
-    /// (start to start) counted to the strategy that drew it.
-    pub fn frame(&mut self, record: &FrameRecord, strategy: Strategy, accuracy: FrameAccuracy) {
+    /// (start to start) counted to the strategy that drew it. A presented frame counts to
+    /// the strategy's frame times, animation error and picture lag.
+    pub fn frame(&mut self, record: &FrameRecord, strategy: Strategy) {
         self.close(record.start);
         self.open = Some(OpenFrame {
             start: record.start,
             strategy,
             updates: record.updates,
             game_advance: record.game_advance(),
-            accuracy,
         });
+        let Some(presented) = record.presented else {
+            return;
+        };
+        let t = self.totals.entry(strategy).or_default();
+        if self.last_presented != Some(strategy) {
+            t.errors.restart();
+        }
+        self.last_presented = Some(strategy);
+        let at_ms = ms(presented);
+        if t.presents.len() < crate::metrics::animation::KEPT {
+            t.presents.push(at_ms);
+        }
+        t.errors.displayed(ms(record.animation_time()), at_ms);
+        t.lags.displayed(ms(record.picture_lag(presented)));
     }
 
     /// Closes the open frame at `end` (the start of the next frame, or the end of the run).
@@ -82,12 +109,9 @@ impl Recorder {
         t.updates += f.updates as u64;
         t.game_seconds += f.game_advance.as_secs_f64();
         t.max_updates_in_frame = t.max_updates_in_frame.max(f.updates);
-        t.error_sum += f.accuracy.mean_error as f64;
-        t.max_error_px = t.max_error_px.max(f.accuracy.max_error as f64);
-        t.judder_sum += f.accuracy.judder as f64;
     }
 
-    /// The totals with their rates computed.
+    /// The totals with their rates and figures computed.
     pub fn totals(&self) -> BTreeMap<Strategy, StrategyTotals> {
         self.totals
             .iter()
@@ -97,13 +121,25 @@ impl Recorder {
                 t.fps = per_sec(t.frames as f64);
                 t.ups = per_sec(t.updates as f64);
                 t.ratio = per_sec(t.game_seconds);
-                let frames = t.frames.max(1) as f64;
-                t.mean_error_px = t.error_sum / frames;
-                t.mean_judder_px = t.judder_sum / frames;
+                // Presents of a strategy chosen twice are apart by the time between: only
+                // each stretch's own intervals count.
+                let intervals: Vec<f64> = t
+                    .presents
+                    .windows(2)
+                    .map(|w| w[1] - w[0])
+                    .filter(|&d| d > 0.0 && d < 1000.0)
+                    .collect();
+                t.frame_times = FrameTimeFigures::of(&intervals);
+                t.animation_error = t.errors.figures();
+                t.picture_lag = t.lags.figures();
                 (*s, t)
             })
             .collect()
     }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }
 
 #[cfg(test)]
@@ -117,11 +153,6 @@ mod tests {
     #[test]
     fn frames_are_counted_to_the_strategy_that_drew_them() {
         let mut r = Recorder::default();
-        let acc = FrameAccuracy {
-            mean_error: 2.0,
-            max_error: 5.0,
-            judder: 1.0,
-        };
         let frame = |start, updates, step| FrameRecord {
             start,
             updates,
@@ -131,12 +162,12 @@ mod tests {
         // Fixed-sleep: 4 frames of 40 ms, one 16.7 ms update each: ratio 0.42.
         for i in 0..4 {
             let f = frame(ms(40 * i), 1, Duration::from_nanos(16_666_667));
-            r.frame(&f, Strategy::FixedSleep, acc);
+            r.frame(&f, Strategy::FixedSleep);
         }
         // Interpolated: 10 frames of 40 ms owing 40 ms each.
         for i in 0..10 {
             let f = frame(ms(160 + 40 * i), 2, ms(20));
-            r.frame(&f, Strategy::Interpolated, FrameAccuracy::default());
+            r.frame(&f, Strategy::Interpolated);
         }
         r.close(ms(560));
         let t = r.totals();
@@ -145,14 +176,76 @@ mod tests {
         assert!((fs.seconds - 0.16).abs() < 1e-9);
         assert!((fs.fps - 25.0).abs() < 1e-9);
         assert!((fs.ratio - 0.0666666668 / 0.16).abs() < 1e-6);
-        assert_eq!(
-            (fs.mean_error_px, fs.max_error_px, fs.mean_judder_px),
-            (2.0, 5.0, 1.0)
-        );
         let i = &t[&Strategy::Interpolated];
         assert_eq!(i.frames, 10);
         assert!((i.ratio - 1.0).abs() < 1e-9);
         assert_eq!(i.max_updates_in_frame, 2);
+    }
+
+    #[test]
+    fn presented_frames_give_their_strategy_its_smoothness_and_lag() {
+        let mut r = Recorder::default();
+        // Latest state at 60 UPS, frames every 10 ms presented 4 ms after they start: the
+        // picture moves on 16.7 ms at some frames and not at others.
+        let step = Duration::from_nanos(16_666_667);
+        let mut simulated = Duration::ZERO;
+        for k in 0..100u32 {
+            let start = ms(10) * k;
+            let mut updates = 0;
+            while simulated + step <= start {
+                simulated += step;
+                updates += 1;
+            }
+            r.frame(
+                &FrameRecord {
+                    start,
+                    updates,
+                    step,
+                    game_before: simulated - step * updates,
+                    game_shown: start,
+                    time_scale: 1.0,
+                    presented: Some(start + ms(4)),
+                    ..FrameRecord::default()
+                },
+                Strategy::CatchUp,
+            );
+        }
+        // Then interpolated frames, each exactly 10 ms on: no error at all.
+        for k in 100..200u32 {
+            let start = ms(10) * k;
+            r.frame(
+                &FrameRecord {
+                    start,
+                    updates: 1,
+                    step: ms(10),
+                    game_before: start - ms(10),
+                    game_shown: start,
+                    view: crate::session::frame::ViewKind::Interpolate,
+                    alpha: 1.0,
+                    time_scale: 1.0,
+                    presented: Some(start + ms(4)),
+                    ..FrameRecord::default()
+                },
+                Strategy::Interpolated,
+            );
+        }
+        let t = r.totals();
+        let (c, i) = (&t[&Strategy::CatchUp], &t[&Strategy::Interpolated]);
+        assert_eq!(c.animation_error.frames, 99);
+        // Each error is +6.7 or -10 ms: all over 2 ms.
+        assert_eq!(c.animation_error.over_2ms_share, 1.0, "{c:?}");
+        assert!(c.animation_error.mean_abs_ms > 6.0, "{c:?}");
+        // The switch is no error: the interpolated stretch starts afresh.
+        assert_eq!(i.animation_error.frames, 99);
+        assert!(i.animation_error.mean_abs_ms < 1e-9, "{i:?}");
+        // Interpolated at alpha 1 shows the game clock's time: 4 ms to its present.
+        assert!((i.picture_lag.mean_ms - 4.0).abs() < 1e-9, "{i:?}");
+        // The latest state is behind the clock by what is owed: 4 ms plus 0 to 16.7.
+        assert!(
+            c.picture_lag.mean_ms > 8.0 && c.picture_lag.mean_ms < 16.0,
+            "{c:?}"
+        );
+        assert!((i.frame_times.average_fps - 100.0).abs() < 1e-6, "{i:?}");
     }
 }
 
@@ -201,10 +294,9 @@ impl RunRecord {
         &mut self,
         record: &FrameRecord,
         strategy: Strategy,
-        accuracy: FrameAccuracy,
         steer_delays: Vec<Duration>,
     ) {
-        self.totals.frame(record, strategy, accuracy);
+        self.totals.frame(record, strategy);
         self.steer_delays.extend(steer_delays);
         if let Some(trace) = &mut self.trace
             && record.presented.is_some()

@@ -393,7 +393,6 @@ pub fn pacing(rate_hz: f64, seconds: f64) -> PacingPair {
     while clock.now() < end {
         let start = clock.now();
         let plan = session.frame(start, |_, _| {});
-        session.measure_accuracy(&plan);
         let deadline = match plan.wake {
             Wake::At(t) => Some(t),
             Wake::Immediately => None,

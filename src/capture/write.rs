@@ -45,6 +45,116 @@ pub fn presentmon_v1(trace: &Trace, application: &str, pid: u32) -> String {
     out
 }
 
+/// One presented frame of a loop whose every time is known, for
+/// [`presentmon_v2_metrics`]: all in ms on one clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PresentedFrame {
+    /// The frame began (the first frame's CPU start: it has no frame before).
+    pub start_ms: f64,
+    /// The present call began and returned.
+    pub present_start_ms: f64,
+    pub present_end_ms: f64,
+    /// The display showed it (`None`: replaced before any refresh did).
+    pub shown_ms: Option<f64>,
+    /// The game time its picture shows, in real time.
+    pub animation_ms: f64,
+}
+
+/// How a run presented, for [`presentmon_v2_metrics`]'s swap-chain columns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SwapChainColumns<'a> {
+    pub application: &'a str,
+    pub pid: u32,
+    /// 1 with vsync, 0 without.
+    pub sync_interval: u8,
+    /// Whether the presents tear.
+    pub allows_tearing: bool,
+}
+
+/// The header [`presentmon_v2_metrics`] writes.
+pub const V2_HEADER: &str = "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,FrameType,CPUStartTime,FrameTime,CPUBusy,CPUWait,DisplayLatency,DisplayedTime,AnimationError,AnimationTime";
+
+/// `frames` in PresentMon 2.x's `--v2_metrics` columns, as PresentMon defines them
+/// (GameTechDev/PresentMon, MIT, `IntelPresentMon/CommonUtilities/mc/`): a frame's
+/// `CPUStartTime` is when the frame before's present returned, from the first frame's;
+/// `CPUBusy` runs from there to its present call, `CPUWait` is the call, `FrameTime` their
+/// sum; `DisplayLatency` runs from its CPU start to the display showing it, and
+/// `DisplayedTime` from then to the next frame shown (`NA` for a frame not shown, and for
+/// the last one shown). The first frame's CPU start is when it began.
+///
+/// `AnimationTime` is not PresentMon's estimate but the time the picture truly shows, from
+/// the first shown frame's; `AnimationError` is Looplab's ([`crate::metrics::animation`]),
+/// which unlike PresentMon's is also given where the picture did not move on (PresentMon
+/// writes `NA` there).
+pub fn presentmon_v2_metrics(frames: &[PresentedFrame], chain: SwapChainColumns) -> String {
+    let mut out = String::with_capacity(160 * frames.len() + V2_HEADER.len());
+    out.push_str(V2_HEADER);
+    out.push_str("\r\n");
+    let Some(first) = frames.first() else {
+        return out;
+    };
+    let origin = first.start_ms;
+    let first_animation = frames
+        .iter()
+        .find(|f| f.shown_ms.is_some())
+        .map_or(0.0, |f| f.animation_ms);
+    let next_shown: Vec<Option<f64>> = {
+        let mut next = None;
+        let mut v: Vec<Option<f64>> = frames
+            .iter()
+            .rev()
+            .map(|f| {
+                let n = next;
+                if f.shown_ms.is_some() {
+                    next = f.shown_ms;
+                }
+                n
+            })
+            .collect();
+        v.reverse();
+        v
+    };
+    let na = || "NA".to_string();
+    let num = |x: f64| format!("{x:.6}");
+    // The errors count from the first frame written, so the file holds what each is of.
+    let mut last_shown: Option<(f64, f64)> = None;
+    for (k, f) in frames.iter().enumerate() {
+        let cpu_start = match k {
+            0 => f.start_ms,
+            _ => frames[k - 1].present_end_ms,
+        };
+        let (latency, displayed, error, animation) = match f.shown_ms {
+            Some(shown) => {
+                let error = last_shown.and_then(|last| {
+                    crate::metrics::animation::error_ms(last, f.animation_ms, shown)
+                });
+                last_shown = Some((f.animation_ms, shown));
+                (
+                    num(shown - cpu_start),
+                    next_shown[k].map_or_else(na, |next| num(next - shown)),
+                    error.map_or_else(na, num),
+                    num(f.animation_ms - first_animation),
+                )
+            }
+            None => (na(), na(), na(), na()),
+        };
+        // The lab's display has no compositor: the game's frames go to it directly.
+        let _ = write!(
+            out,
+            "{},{},0x0000000000000001,Other,{},0,{},Hardware: Independent Flip,Application,{},{},{},{},{latency},{displayed},{error},{animation}\r\n",
+            chain.application,
+            chain.pid,
+            chain.sync_interval,
+            u8::from(chain.allows_tearing),
+            num(cpu_start - origin),
+            num(f.present_end_ms - cpu_start),
+            num(f.present_start_ms - cpu_start),
+            num(f.present_end_ms - f.present_start_ms),
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +177,8 @@ mod tests {
                 present_ns: 1_000_000,
                 presented_ns: 5_000_000 + k * 10_000_000 + 8_000_000 + (k % 3) * 100_000,
                 game_ns: k * 10_000_000,
+                animation_ns: k * 10_000_000,
+                behind_ns: 0,
             })
             .collect();
         Trace {

@@ -492,10 +492,15 @@ pub struct LabArgs {
     /// it wrong (a capped game's display changes follow its cap).
     #[arg(long, value_name = "HZ", requires = "capture")]
     pub refresh: Option<Rate>,
-    /// With `--capture`: every run's table too (the lab's world columns, each way of reading
-    /// deltas, the pacing scorecard), after the answer.
-    #[arg(long, requires = "capture")]
+    /// The pacing scorecard too (what each refresh showed, in MonitorSim's terms); with
+    /// `--capture`, every run's tables after the answer.
+    #[arg(long)]
     pub verbose: bool,
+    /// Also write every run's frames to this file in PresentMon 2.x's `--v2_metrics`
+    /// columns, one application a run (`looplab-STRATEGY-PROFILE`): the time each picture
+    /// truly shows as `AnimationTime`, beside when it was shown, for a capture tool to open.
+    #[arg(long, value_name = "FILE.csv", conflicts_with_all = ["replay", "capture"])]
+    pub presentmon: Option<PathBuf>,
     /// End each run once this many updates have run (MonitorSim runs 10000), at most a day
     /// of virtual time; instead of `--seconds`.
     #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]

@@ -134,6 +134,9 @@ fn run_modelled(args: LabArgs) -> Result<(), Failure> {
     if let Some(path) = &args.plot {
         files::check_target("--plot", path)?;
     }
+    if let Some(path) = &args.presentmon {
+        files::check_target("--presentmon", path)?;
+    }
     let recording = args.replay.as_deref().map(load_recording).transpose()?;
     let trace = args.trace.as_deref().map(load_trace).transpose()?;
     let capture = match &args.capture {
@@ -182,6 +185,14 @@ fn run_modelled(args: LabArgs) -> Result<(), Failure> {
         Format::Table => print!("{}", report.text(args.verbose)),
         Format::Csv => print!("{}", report.csv()),
         Format::Json => println!("{}", files::to_json("report", &report, true)?),
+    }
+    if let Some(path) = &args.presentmon {
+        let csv = crate::lab::presentmon_csv(&options);
+        files::write_file("--presentmon", path, csv.as_bytes())?;
+        eprintln!(
+            "frames written to {} (PresentMon 2.x columns)",
+            path.display()
+        );
     }
     if let Some(path) = args.plot {
         let svg = plot::svg(&report).map_err(Failure::runtime)?;

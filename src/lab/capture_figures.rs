@@ -27,6 +27,8 @@ pub struct LoopFigures {
     pub game_speed: f64,
     /// Share of real time the CPU worked.
     pub busy_share: f64,
+    /// Picture lag, mean ms.
+    pub picture_lag_ms: f64,
     /// From a key to the first refresh that showed it, ms.
     pub key_to_photon_p50_ms: Option<f64>,
     pub key_to_photon_mean_ms: Option<f64>,
@@ -51,6 +53,7 @@ impl LoopFigures {
             },
             game_speed: r.ratio,
             busy_share: r.busy_share,
+            picture_lag_ms: c.picture_lag.mean_ms,
             key_to_photon_p50_ms: r.feel.as_ref().and_then(|f| f.delay_p50_ms),
             key_to_photon_mean_ms: r.feel.as_ref().and_then(|f| f.delay_mean_ms),
         }

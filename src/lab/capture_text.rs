@@ -8,7 +8,26 @@ use std::fmt::Write as _;
 use super::capture_figures::{LoopFigures, missed_share};
 use super::capture_report::CaptureReport;
 use crate::capture::figures::ShownFigures;
+use crate::metrics::glossary::{self, Figure};
 use crate::text::table::Table;
+
+/// The figures of the two tables, defined under the second.
+const LEGEND: [&Figure; 14] = [
+    &glossary::FPS,
+    &glossary::SHOWN,
+    &glossary::P1,
+    &glossary::P01,
+    &glossary::LOW1,
+    &glossary::LOW01,
+    &glossary::ANIMATION_ERROR,
+    &glossary::ANIMATION_ERROR_P99,
+    &glossary::ANIMATION_ERROR_OVER,
+    &glossary::MISSED,
+    &glossary::PICTURE_LAG,
+    &glossary::KEY_TO_PHOTON,
+    &glossary::SPEED,
+    &glossary::BUSY,
+];
 
 impl CaptureReport {
     /// The report: summary, figures, loops, verdict.
@@ -33,7 +52,8 @@ impl CaptureReport {
         }
         out += "\nEvery loop on this machine, the capture's frames replayed\n";
         out += &loops_table(&self.replayed, &self.loops);
-        out += LEGEND;
+        out.push('\n');
+        out += &glossary::legend(&LEGEND);
         out += &self.latency_lines();
         out += "\nVerdict\n";
         for line in &self.verdict.lines {
@@ -66,16 +86,6 @@ impl CaptureReport {
         out
     }
 }
-
-/// The columns' meanings, after the loops' table.
-const LEGEND: &str = "
-FPS: presented (CapFrameX's average: frames over the time they span) and shown (frames the
-display showed). P1, 1% low: the 1% quantile of the frames' rates, and the rate of the mean of
-the slowest 1% (CapFrameX). anim err: animation error, the change in the time a picture shows
-less the change in when it was shown (PresentMon), its mean and 99th percentile size, ms, and
-the share over 2 ms. missed: refreshes that showed no new frame. key: a key to the screen,
-mean ms. speed: game time per real time. busy: the CPU's share of the time working.
-";
 
 fn fps(x: Option<f64>) -> String {
     x.map_or("-".into(), |v| format!("{v:.1}"))
@@ -129,8 +139,8 @@ fn figures_table(rows: &[(&str, &ShownFigures)]) -> String {
 /// Every loop's row, the game's own first.
 fn loops_table(own: &LoopFigures, loops: &[LoopFigures]) -> String {
     let mut table = Table::new(&[
-        "loop", "FPS", "shown", "1% low", "anim err", "p99", ">2 ms", "missed", "key", "speed",
-        "busy",
+        "loop", "FPS", "shown", "1% low", "anim err", "p99", ">2 ms", "missed", "lag", "key",
+        "speed", "busy",
     ])
     .indent("  ");
     for (k, l) in std::iter::once(own).chain(loops).enumerate() {
@@ -152,6 +162,7 @@ fn loops_table(own: &LoopFigures, loops: &[LoopFigures]) -> String {
             p99,
             over,
             missed(f),
+            format!("{:.1}", l.picture_lag_ms),
             l.key_to_photon_mean_ms
                 .map_or("-".into(), |d| format!("{d:.1}")),
             format!("{:.2}x", l.game_speed),

@@ -560,6 +560,8 @@ mod tests {
                 present_ns: 200_000,
                 presented_ns: i * 20_000_000 + 5_000_000,
                 game_ns: i * 16_666_667,
+                animation_ns: i * 16_666_667,
+                behind_ns: 0,
             })
             .collect();
         let header = TraceHeader::interpolated_60hz(100);

@@ -4,6 +4,7 @@
 pub mod capture_figures;
 pub mod capture_report;
 pub mod capture_text;
+pub mod columns;
 pub mod compare;
 pub mod drift;
 pub mod feel;
@@ -106,10 +107,9 @@ fn header(options: &LabOptions) -> String {
     )
 }
 
-/// Runs every strategy on every profile. Strategies run on separate threads; each run is
-/// deterministic, so the report is the same whatever the scheduling.
-pub fn run_lab(options: &LabOptions) -> LabReport {
-    let configs: Vec<Vec<RunConfig>> = options
+/// Every run `options` asks for, grouped by strategy.
+fn configs(options: &LabOptions) -> Vec<Vec<RunConfig>> {
+    options
         .strategies
         .iter()
         .map(|&strategy| {
@@ -143,7 +143,44 @@ pub fn run_lab(options: &LabOptions) -> LabReport {
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// Every run's frames in PresentMon 2.x's `--v2_metrics` columns, one application a run
+/// (`looplab-STRATEGY-PROFILE`, with `+DELTA` where it read deltas otherwise than as
+/// measured), so that a capture tool opens Looplab's ground truth beside its captures
+/// ([`crate::capture::write::presentmon_v2_metrics`]).
+pub fn presentmon_csv(options: &LabOptions) -> String {
+    use crate::capture::write::{SwapChainColumns, V2_HEADER, presentmon_v2_metrics};
+
+    let mut out = String::new();
+    for (k, config) in configs(options).iter().flatten().enumerate() {
+        let (result, frames) = run::run_presents(config);
+        let application = format!("looplab-{}-{}", result.label(), result.profile);
+        let text = presentmon_v2_metrics(
+            &frames,
+            SwapChainColumns {
+                application: &application,
+                pid: 1000 + u32::try_from(k).unwrap_or(u32::MAX - 1000),
+                sync_interval: u8::from(config.profile.vsync),
+                allows_tearing: config.profile.tears(),
+            },
+        );
+        // One header, then each run's rows.
+        let rows = if out.is_empty() {
+            text.as_str()
+        } else {
+            text.strip_prefix(V2_HEADER).unwrap_or(&text).trim_start()
+        };
+        out.push_str(rows);
+    }
+    out
+}
+
+/// Runs every strategy on every profile. Strategies run on separate threads; each run is
+/// deterministic, so the report is the same whatever the scheduling.
+pub fn run_lab(options: &LabOptions) -> LabReport {
+    let configs = configs(options);
     let results = run_groups(&configs);
     let checkpoint = configs
         .first()

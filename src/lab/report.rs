@@ -9,9 +9,11 @@ use crate::text::table::Table;
 use serde::Serialize;
 
 use super::capture_report::CaptureReport;
+use super::columns;
 use super::profile::Profile;
 use super::run::RunResult;
 use super::scorecard::Scorecard;
+use crate::metrics::glossary::{self, Figure};
 use crate::text::settings::DeltaKind;
 use crate::world::hash::StateHash;
 use looplab_timing::Strategy;
@@ -26,6 +28,8 @@ pub struct LabReport {
     /// Game time of the checkpoint hash, seconds.
     pub checkpoint_seconds: f64,
     pub profiles: Vec<Profile>,
+    /// What each of the runs' `figures` is ([`crate::metrics::glossary`]).
+    pub legend: Vec<Defined>,
     pub runs: Vec<RunRow>,
     /// With `--trace`: the scorecard of the frames the window really presented.
     pub recorded: Option<Scorecard>,
@@ -41,6 +45,17 @@ pub struct RunRow {
     /// Whether this strategy's checkpoint hash was the same on every profile that reached
     /// the checkpoint.
     pub deterministic: Option<bool>,
+    /// The default table's figures under their glossary keys (`null` where the run has
+    /// none), as the text table and the CSV print them.
+    pub figures: BTreeMap<&'static str, Option<f64>>,
+}
+
+/// A figure's key, header and definition, for the JSON's legend.
+#[derive(Clone, Debug, Serialize)]
+pub struct Defined {
+    pub key: &'static str,
+    pub header: &'static str,
+    pub definition: &'static str,
 }
 
 impl LabReport {
@@ -69,6 +84,10 @@ impl LabReport {
             .into_iter()
             .map(|result| RunRow {
                 deterministic: verdict.get(&(result.strategy, result.delta)).copied(),
+                figures: columns::DEFAULT
+                    .iter()
+                    .map(|c| (c.figure.key, (c.value)(&result)))
+                    .collect(),
                 result,
             })
             .collect();
@@ -77,6 +96,14 @@ impl LabReport {
             seconds,
             checkpoint_seconds,
             profiles,
+            legend: columns::DEFAULT
+                .iter()
+                .map(|c| Defined {
+                    key: c.figure.key,
+                    header: c.figure.header,
+                    definition: c.figure.definition,
+                })
+                .collect(),
             runs,
             recorded: None,
             capture: None,
@@ -90,62 +117,29 @@ impl LabReport {
             .find(|r| r.result.strategy == strategy && r.result.profile == profile)
     }
 
-    const HEADERS: [&'static str; 15] = [
-        "strategy",
-        "profile",
-        "fps",
-        "ups",
-        "game/real",
-        "max upd",
-        "repeats",
-        "err mean",
-        "err max",
-        "judder",
-        "hash@checkpoint",
-        "determ",
-        "busy",
-        "tunnel",
-        "energy",
-    ];
-
-    fn cells(row: &RunRow) -> [String; 15] {
-        let r = &row.result;
-        [
-            r.label(),
-            r.profile.clone(),
-            format!("{:.1}", r.fps),
-            format!("{:.1}", r.ups),
-            format!("{:.3}", r.ratio),
-            r.max_updates.to_string(),
-            format!("{:.0}%", r.repeat_share * 100.0),
-            format!("{:.2}", r.mean_error),
-            format!("{:.2}", r.max_error),
-            format!("{:.2}", r.mean_judder),
-            r.checkpoint
-                .hash()
-                .map_or_else(|| "-".into(), |h| h.to_string()),
-            match row.deterministic {
-                Some(true) => "yes".into(),
-                Some(false) => "no".into(),
-                None => "-".into(),
-            },
-            format!("{:.0}%", r.busy_share * 100.0),
-            format!("{:.0}%", r.tunnel_share * 100.0),
-            format!("{:+.1}%", r.energy_drift * 100.0),
-        ]
-    }
-
-    /// The report as a person reads it: a capture's answer, with every run's table after
-    /// it where `verbose`; otherwise the table.
+    /// The report as a person reads it: a capture's answer, with every run's tables after
+    /// it where `verbose`; otherwise the runs' tables, the pacing scorecard too where
+    /// `verbose`.
     pub fn text(&self, verbose: bool) -> String {
         match &self.capture {
-            Some(c) if verbose => format!("{}\nEvery run, in detail\n\n{}", c.text(), self.table()),
+            Some(c) if verbose => format!(
+                "{}\nEvery run, in detail\n\n{}{}",
+                c.text(),
+                self.table(),
+                self.pacing_table()
+            ),
             Some(c) => c.text(),
+            None if verbose => self.table() + &self.pacing_table(),
             None => self.table(),
         }
     }
 
-    /// An aligned text table with a legend, then the pacing scorecard.
+    fn results(&self) -> Vec<&RunResult> {
+        self.runs.iter().map(|r| &r.result).collect()
+    }
+
+    /// The runs' figures (the glossary's, [`columns::DEFAULT`]), each defined under the
+    /// table; then the world's checks of the texts' claims in a table of their own.
     pub fn table(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
@@ -161,19 +155,78 @@ impl LabReport {
             let _ = writeln!(out, "  {:<10} {}", p.name, p.description);
         }
         out.push('\n');
-        let rows: Vec<Vec<String>> = self.runs.iter().map(|r| Self::cells(r).to_vec()).collect();
-        out.push_str(&self.aligned(&Self::HEADERS, &rows));
+        let columns = columns::default_for(&self.results());
+        let mut headers = vec!["strategy", "profile"];
+        headers.extend(columns.iter().map(|c| c.figure.header));
+        let rows: Vec<Vec<String>> = self
+            .runs
+            .iter()
+            .map(|row| {
+                let r = &row.result;
+                let mut cells = vec![r.label(), r.profile.clone()];
+                cells.extend(columns.iter().map(|c| c.cell(r)));
+                cells
+            })
+            .collect();
+        out.push_str(&self.aligned(&headers, &rows));
+        out.push('\n');
+        let figures: Vec<&Figure> = columns.iter().map(|c| c.figure).collect();
+        out.push_str(&glossary::legend(&figures));
+        out.push_str(&self.world_table());
+        out
+    }
+
+    const WORLD_HEADERS: [&'static str; 9] = [
+        "strategy",
+        "profile",
+        "hash@checkpoint",
+        "determ",
+        "tunnel",
+        "energy",
+        "max upd",
+        "repeats",
+        "drawn px",
+    ];
+
+    /// The texts' claims about determinism and physics, and the drawn positions' error in
+    /// pixels, run by run.
+    pub fn world_table(&self) -> String {
+        let rows: Vec<Vec<String>> = self
+            .runs
+            .iter()
+            .map(|row| {
+                let r = &row.result;
+                vec![
+                    r.label(),
+                    r.profile.clone(),
+                    r.checkpoint
+                        .hash()
+                        .map_or_else(|| "-".into(), |h| h.to_string()),
+                    match row.deterministic {
+                        Some(true) => "yes".into(),
+                        Some(false) => "no".into(),
+                        None => "-".into(),
+                    },
+                    format!("{:.0}%", r.tunnel_share * 100.0),
+                    format!("{:+.1}%", r.energy_drift * 100.0),
+                    r.max_updates.to_string(),
+                    format!("{:.0}%", r.repeat_share * 100.0),
+                    format!("{:.2} ({:.1})", r.drawn_error_mean_px, r.drawn_error_max_px),
+                ]
+            })
+            .collect();
+        let mut out = String::from(
+            "\nThe texts' claims about determinism and physics: the world each loop ran\n\n",
+        );
+        out.push_str(&self.aligned(&Self::WORLD_HEADERS, &rows));
         let _ = write!(
             out,
-            "\ngame/real: game time per real time (1 = real-time speed). max upd: most updates in one frame.\n\
-             repeats: frames with no update since the last. err: distance in px from the drawn to the exact\n\
-             position at the frame's game-clock instant; judder: its change from frame to frame (smoothness).\n\
-             hash@checkpoint: state at {:.3} s of game time; determ: same hash on every profile.\n\
-             busy: share of wall time working, not waiting (a power proxy). tunnel: darts through the thin\n\
-             wall. energy: drift of the bouncing balls' total energy.\n",
+            "\nhash@checkpoint: the world's state at {:.3} s of game time; determ: the same hash on every\n\
+             profile. tunnel: darts that went through the thin wall. energy: drift of the bouncing balls'\n\
+             total energy. max upd: most updates in one frame. repeats: frames that ran no update. drawn px:\n\
+             the drawn positions' distance from the exact ones at the frame's game-clock instant, mean (max).\n",
             self.checkpoint_seconds
         );
-        out.push_str(&self.pacing_table());
         out
     }
 
@@ -257,31 +310,44 @@ impl LabReport {
         table.text()
     }
 
-    /// Comma-separated values with a header row. Fields never contain commas or quotes:
-    /// they are ids, numbers and hex hashes (profile names are restricted accordingly).
+    /// Comma-separated values with a header row: the default table's figures under their
+    /// glossary keys, then the world's checks and the pacing scorecard. Fields never contain
+    /// commas or quotes: they are ids, numbers and hex hashes (profile names are restricted
+    /// accordingly).
     pub fn csv(&self) -> String {
-        let mut out = String::from(
-            "strategy,profile,delta,fps,ups,ratio,max_updates,repeat_share,mean_error_px,max_error_px,\
-             mean_judder_px,checkpoint_hash,deterministic,busy_share,tunnel_share,energy_drift,game_seconds,\
-             updates,refreshes,refreshes_0,refreshes_1,refreshes_2,refreshes_3_or_more,doubles,skipped,\
-             missed,drift_ms\n",
+        let mut out = String::from("strategy,profile,delta");
+        for c in &columns::DEFAULT {
+            out.push(',');
+            out.push_str(c.figure.key);
+        }
+        out.push_str(
+            ",p1_fps,low1_fps,low01_fps,animation_error_frames,picture_lag_p99_ms,max_updates,\
+             repeat_share,drawn_error_mean_px,drawn_error_max_px,checkpoint_hash,deterministic,\
+             busy_share,tunnel_share,energy_drift,game_seconds,updates,refreshes,refreshes_0,\
+             refreshes_1,refreshes_2,refreshes_3_or_more,doubles,skipped,drift_ms\n",
         );
         for row in &self.runs {
             let r = &row.result;
+            let _ = write!(out, "{},{},{}", r.strategy.id(), r.profile, r.delta);
+            for c in &columns::DEFAULT {
+                out.push(',');
+                if let Some(v) = (c.value)(r) {
+                    let _ = write!(out, "{v:.5}");
+                }
+            }
+            let c = &r.scorecard;
             let _ = writeln!(
                 out,
-                "{},{},{},{:.3},{:.3},{:.5},{},{:.5},{:.4},{:.4},{:.4},{},{},{:.5},{:.5},{:.6},{:.4},{},{},{},{},{},{},{},{},{},{:.3}",
-                r.strategy.id(),
-                r.profile,
-                r.delta,
-                r.fps,
-                r.ups,
-                r.ratio,
+                ",{:.3},{:.3},{:.3},{},{:.4},{},{:.5},{:.4},{:.4},{},{},{:.5},{:.5},{:.6},{:.4},{},{},{},{},{},{},{},{},{:.3}",
+                r.frame_times.p1_fps,
+                r.frame_times.low1_fps,
+                r.frame_times.low01_fps,
+                c.animation_error.frames,
+                c.picture_lag.p99_ms,
                 r.max_updates,
                 r.repeat_share,
-                r.mean_error,
-                r.max_error,
-                r.mean_judder,
+                r.drawn_error_mean_px,
+                r.drawn_error_max_px,
                 r.checkpoint.hash().map_or(String::new(), |h| h.to_string()),
                 row.deterministic.map_or(String::new(), |d| d.to_string()),
                 r.busy_share,
@@ -289,15 +355,14 @@ impl LabReport {
                 r.energy_drift,
                 r.game_seconds,
                 r.updates,
-                r.scorecard.refreshes,
-                r.scorecard.histogram[0],
-                r.scorecard.histogram[1],
-                r.scorecard.histogram[2],
-                r.scorecard.histogram[3],
-                r.scorecard.doubles,
-                r.scorecard.skipped,
-                r.scorecard.missed,
-                r.scorecard.drift_ms,
+                c.refreshes,
+                c.histogram[0],
+                c.histogram[1],
+                c.histogram[2],
+                c.histogram[3],
+                c.doubles,
+                c.skipped,
+                c.drift_ms,
             );
         }
         out

@@ -15,6 +15,7 @@ use super::keys::{FeelResult, KeyArrival, KeyEvent, KeyInput};
 use super::machine::{FrameTimes, Machine};
 use super::profile::Profile;
 use super::scorecard::{Present, ScoreKeeper, Scorecard};
+use crate::capture::write::PresentedFrame;
 use crate::metrics::animation;
 use crate::metrics::frame_times::FrameTimeFigures;
 use crate::session::Session;
@@ -127,10 +128,13 @@ pub struct RunResult {
     /// Share of frames that ran no update since the previous one (a repeated picture unless
     /// the view blends).
     pub repeat_share: f64,
-    /// Drawn-position error and judder, pixels.
-    pub mean_error: f64,
-    pub max_error: f64,
-    pub mean_judder: f64,
+    /// Game time dropped to stay near real time (the update limit, the update budget, the
+    /// stall clamp), seconds.
+    pub dropped_game_s: f64,
+    /// The drawn positions' distance from the exact ones at the frame's game-clock instant,
+    /// pixels: the mean over frames of each frame's mean, and the largest.
+    pub drawn_error_mean_px: f64,
+    pub drawn_error_max_px: f64,
     /// The state at the checkpoint game time, written as its hash (`None` if the run never
     /// got there).
     #[serde(rename = "checkpoint_hash", serialize_with = "checkpoint_hash")]
@@ -283,6 +287,8 @@ struct Tally {
     repeats: u64,
     most: u32,
     busy: Duration,
+    /// Game time dropped.
+    dropped: Duration,
     acquire_wait: Duration,
     display_wait: Duration,
 }
@@ -326,9 +332,22 @@ impl Tracer {
 
 /// Runs one experiment.
 pub fn run(config: &RunConfig) -> RunResult {
+    run_logged(config, false).0
+}
+
+/// Runs one experiment, keeping each presented frame's times (the first
+/// [`animation::KEPT`]): when its present began and returned, when the display showed it
+/// and the time its picture shows, for a capture tool's columns
+/// ([`crate::capture::write::presentmon_v2_metrics`]).
+pub fn run_presents(config: &RunConfig) -> (RunResult, Vec<PresentedFrame>) {
+    let (result, frames) = run_logged(config, true);
+    (result, frames.unwrap_or_default())
+}
+
+fn run_logged(config: &RunConfig, log: bool) -> (RunResult, Option<Vec<PresentedFrame>>) {
     let mut session = Session::new(config.strategy, config.settings.clone(), &config.world);
     let mut machine = Machine::new(config.profile.clone(), config.world.seed, Duration::ZERO);
-    let mut screen = Screen::new(config);
+    let mut screen = Screen::new(config, log);
     let mut drift = 0.0f64;
     let mut checkpoint = Checkpoint::new(config.aligned_checkpoint());
     if let Some(replay) = &config.replay {
@@ -375,6 +394,7 @@ pub fn run(config: &RunConfig) -> RunResult {
         tally.repeats += u64::from(plan.updates == 0);
         tally.most = tally.most.max(plan.updates);
         tally.busy += times.busy;
+        tally.dropped += record.dropped + record.clamped.mul_f64(record.time_scale);
         tally.acquire_wait += times.acquire_wait;
         tally.display_wait += times.shown - times.cpu_free;
         screen.frame(&times, tally.updates, &record);
@@ -407,52 +427,78 @@ pub fn run(config: &RunConfig) -> RunResult {
         }
     }
     checkpoint.finish(session.world());
+    let frame_times = screen.presents.figures();
+    let (scorecard, presented) = screen.finish(drift);
     let ended = Ended {
         real: now,
         tally,
-        scorecard: screen.scores.finish(drift),
+        scorecard,
         checkpoint,
         trace: tracer.points,
         frames: strip_frames,
-        frame_times: screen.presents.figures(),
+        frame_times,
         presented: keys.as_ref().map(|k| k.presented.clone()),
         shown: keys.map(|k| k.shown),
     };
-    result(config, &session, ended)
+    (result(config, &session, ended), presented)
 }
 
 /// What the display showed of a run's frames, and when they were presented.
 struct Screen {
     scores: ScoreKeeper,
     presents: Presents,
-    /// The game's time scale: game time over it is the real time a picture shows.
-    scale: f64,
+    /// Each frame's present and animation times, where asked for (when each was shown is
+    /// the scorecard's to say).
+    log: Option<Vec<PresentedFrame>>,
 }
 
 impl Screen {
-    fn new(config: &RunConfig) -> Self {
+    fn new(config: &RunConfig, log: bool) -> Self {
+        let scores = ScoreKeeper::new(config.profile.refresh.period(), Duration::ZERO)
+            .tearing(config.profile.tears());
         Self {
-            scores: ScoreKeeper::new(config.profile.refresh.period(), Duration::ZERO)
-                .tearing(config.profile.tears()),
+            scores: if log { scores.logging() } else { scores },
             presents: Presents::default(),
-            scale: config.settings.time_scale.factor(),
+            log: log.then(Vec::new),
         }
+    }
+
+    /// The scorecard, with the run's `drift`, and where kept, each frame's times with when
+    /// it was shown.
+    fn finish(self, drift: f64) -> (Scorecard, Option<Vec<PresentedFrame>>) {
+        let (scorecard, shown) = self.scores.finish_logged(drift);
+        let presented = self.log.map(|frames| {
+            frames
+                .into_iter()
+                .zip(shown)
+                .map(|(f, (_, shown_ms))| PresentedFrame { shown_ms, ..f })
+                .collect()
+        });
+        (scorecard, presented)
     }
 
     /// A frame presented at `times`, the game having run `updates` updates by then.
     fn frame(&mut self, times: &FrameTimes, updates: u64, record: &FrameRecord) {
-        let drawn = record.drawn_time();
         self.scores.push(Present {
             at: times.shown,
             updates_so_far: updates,
-            // The game time the picture shows, in real time: its animation time.
-            animation: if self.scale > 0.0 {
-                drawn.div_f64(self.scale)
-            } else {
-                drawn
-            },
+            animation: record.animation_time(),
+            start: record.start,
+            behind: record.picture_behind(),
         });
         self.presents.push(times.drawn);
+        if let Some(log) = &mut self.log
+            && log.len() < animation::KEPT
+        {
+            let ms = |d: Duration| d.as_secs_f64() * 1e3;
+            log.push(PresentedFrame {
+                start_ms: ms(record.start),
+                present_start_ms: ms(times.drawn),
+                present_end_ms: ms(times.cpu_free),
+                shown_ms: None,
+                animation_ms: ms(record.animation_time()),
+            });
+        }
     }
 }
 
@@ -501,7 +547,6 @@ fn result(config: &RunConfig, session: &Session, ended: Ended) -> RunResult {
     let AccuracySummary {
         mean_error,
         max_error,
-        mean_judder,
         ..
     } = session.accuracy().summary();
     let game = session.planner().game_now();
@@ -517,9 +562,9 @@ fn result(config: &RunConfig, session: &Session, ended: Ended) -> RunResult {
         ratio: per_sec(game.as_secs_f64()),
         max_updates: tally.most,
         repeat_share: tally.repeats as f64 / tally.frames.max(1) as f64,
-        mean_error,
-        max_error,
-        mean_judder,
+        dropped_game_s: tally.dropped.as_secs_f64(),
+        drawn_error_mean_px: mean_error,
+        drawn_error_max_px: max_error,
         checkpoint: ended.checkpoint,
         end_hash: session.world().state_hash(),
         busy_share: tally.busy.as_secs_f64() / real,

@@ -15,17 +15,28 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::metrics::animation::{AnimationErrorFigures, AnimationErrors};
+use crate::metrics::picture_lag::{PictureLagFigures, PictureLags};
 use crate::session::trace::Trace;
 use looplab_timing::Rate;
 
 /// One presented frame: when its picture was handed to the display (for a vsync present,
-/// the refresh that shows it), how many updates the game had run by then, and the game
-/// time its picture shows, in real time (its animation time).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// the refresh that shows it), how many updates the game had run by then, the game time
+/// its picture shows, in real time (its animation time), and what its picture lag counts
+/// from: the frame's start and how far its picture was then behind the game clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Present {
     pub at: Duration,
     pub updates_so_far: u64,
     pub animation: Duration,
+    pub start: Duration,
+    pub behind: Duration,
+}
+
+impl Present {
+    /// Its picture lag, ms, when shown at `shown_ms`.
+    fn lag_ms(&self, shown_ms: f64) -> f64 {
+        shown_ms - ms(self.start) + ms(self.behind)
+    }
 }
 
 /// What a run's presents looked like on its display.
@@ -50,6 +61,9 @@ pub struct Scorecard {
     /// Animation error ([`crate::metrics::animation`]) of the frames shown, each at the
     /// refresh that showed it (where the presents tear, when it was presented).
     pub animation_error: AnimationErrorFigures,
+    /// Picture lag ([`crate::metrics::picture_lag`]) of the same frames, shown at the same
+    /// times.
+    pub picture_lag: PictureLagFigures,
 }
 
 impl Scorecard {
@@ -92,7 +106,9 @@ impl Scorecard {
             keeper.push(Present {
                 at: Duration::from_nanos(f.presented_ns),
                 updates_so_far: so_far,
-                animation: Duration::from_nanos(f.game_ns),
+                animation: Duration::from_nanos(f.animation_ns),
+                start: Duration::from_nanos(f.start_ns),
+                behind: Duration::from_nanos(f.behind_ns),
             });
         }
         let (first, last) = (&trace.frames[0], &trace.frames[trace.frames.len() - 1]);
@@ -123,6 +139,11 @@ pub struct ScoreKeeper {
     /// The refresh after it with frames handed over for it, and the newest of them.
     filling: Option<(u128, Present)>,
     animation: AnimationErrors,
+    lags: PictureLags,
+    /// When asked for ([`ScoreKeeper::logging`]): each present's start and when it was
+    /// shown, ms (`None`: replaced before any refresh showed it), in order, the first
+    /// [`crate::metrics::animation::KEPT`].
+    log: Option<Vec<(Duration, Option<f64>)>>,
 }
 
 impl ScoreKeeper {
@@ -136,12 +157,22 @@ impl ScoreKeeper {
             shown: None,
             filling: None,
             animation: AnimationErrors::default(),
+            lags: PictureLags::default(),
+            log: None,
         }
     }
 
     /// The same, for presents that tear: each is shown (in part) when it is presented.
     pub fn tearing(self, tearing: bool) -> Self {
         Self { tearing, ..self }
+    }
+
+    /// The same, keeping when each present was shown ([`ScoreKeeper::shown_log`]).
+    pub fn logging(self) -> Self {
+        Self {
+            log: Some(Vec::new()),
+            ..self
+        }
     }
 
     /// The refresh that shows a present at `t`: the first boundary at or after it.
@@ -156,10 +187,13 @@ impl ScoreKeeper {
 
     /// The next present (no earlier than the one before).
     pub fn push(&mut self, p: Present) {
+        if let Some(log) = &mut self.log
+            && log.len() < crate::metrics::animation::KEPT
+        {
+            log.push((p.start, None));
+        }
         if self.tearing {
-            self.card.shown_frames += 1;
-            self.animation
-                .displayed(ms(p.animation), p.at.as_secs_f64() * 1e3);
+            self.shown(p, ms(p.at));
         }
         let r = self.refresh_of(p.at);
         match (self.shown, self.filling) {
@@ -176,6 +210,23 @@ impl ScoreKeeper {
         }
     }
 
+    /// Frame `p` shown at `at_ms`.
+    fn shown(&mut self, p: Present, at_ms: f64) {
+        // The frame shown is among the last few presented: the ones after it wait for
+        // later refreshes.
+        if let Some(entry) = self.log.as_mut().and_then(|log| {
+            log.iter_mut()
+                .rev()
+                .take(64)
+                .find(|(start, shown)| *start == p.start && shown.is_none())
+        }) {
+            entry.1 = Some(at_ms);
+        }
+        self.card.shown_frames += 1;
+        self.animation.displayed(ms(p.animation), at_ms);
+        self.lags.displayed(p.lag_ms(at_ms));
+    }
+
     /// Counts refresh `r` showing frame `p`, and the refreshes before it that got none.
     fn count(&mut self, (r, p): (u128, Present)) {
         let Some((shown, before)) = self.shown else {
@@ -184,13 +235,9 @@ impl ScoreKeeper {
         if !self.tearing {
             if self.card.shown_frames == 0 {
                 // The first refresh's frame, which the first count follows.
-                self.card.shown_frames = 1;
-                self.animation
-                    .displayed(ms(before.animation), self.refresh_ms(shown));
+                self.shown(before, self.refresh_ms(shown));
             }
-            self.card.shown_frames += 1;
-            self.animation
-                .displayed(ms(p.animation), self.refresh_ms(r));
+            self.shown(p, self.refresh_ms(r));
         }
         let missed = u64::try_from(r.saturating_sub(shown + 1)).unwrap_or(u64::MAX);
         let c = &mut self.card;
@@ -207,15 +254,24 @@ impl ScoreKeeper {
     }
 
     /// The scorecard, with the run's drift (game time minus real time) in seconds.
-    pub fn finish(mut self, drift: f64) -> Scorecard {
+    pub fn finish(self, drift: f64) -> Scorecard {
+        self.finish_logged(drift).0
+    }
+
+    /// The scorecard, and each present's start and when it was shown, ms (`None`: never),
+    /// in the order they came (empty unless [`ScoreKeeper::logging`]).
+    pub fn finish_logged(mut self, drift: f64) -> (Scorecard, Vec<(Duration, Option<f64>)>) {
         if let Some(done) = self.filling.take() {
             self.count(done);
         }
-        Scorecard {
+        let log = self.log.take().unwrap_or_default();
+        let card = Scorecard {
             drift_ms: drift * 1e3,
             animation_error: self.animation.figures(),
+            picture_lag: self.lags.figures(),
             ..self.card
-        }
+        };
+        (card, log)
     }
 }
 
@@ -239,6 +295,7 @@ mod tests {
                 at: P * refresh as u32 - offset,
                 updates_so_far: updates,
                 animation: P * updates as u32,
+                ..Present::default()
             })
             .collect()
     }
@@ -279,6 +336,7 @@ mod tests {
                 at: P * k / 3,
                 updates_so_far: u64::from(k),
                 animation: P * k / 3,
+                ..Present::default()
             })
             .collect();
         let card = ScoreKeeper::new(P, Duration::ZERO).tearing(true);
@@ -325,6 +383,7 @@ mod tests {
                     at: P * k + P * (j + 1) / 4,
                     updates_so_far: u64::from(3 * k + j + 1),
                     animation: P * k + P * (j + 1) / 4,
+                    ..Present::default()
                 });
             }
         }
@@ -350,6 +409,8 @@ mod tests {
                 present_ns: 0,
                 presented_ns: (k + 1 + u64::from(k >= 5)) * 16_666_667 - 1000,
                 game_ns: k * 16_666_667 + if k == 9 { 1_000_000 } else { 0 },
+                animation_ns: k * 16_666_667 + if k == 9 { 1_000_000 } else { 0 },
+                behind_ns: 0,
             })
             .collect();
         let trace = Trace {
@@ -378,11 +439,13 @@ mod tests {
                 at: P,
                 updates_so_far: 1,
                 animation: P,
+                ..Present::default()
             },
             Present {
                 at: P * 1_000_000_000,
                 updates_so_far: 2,
                 animation: P * 2,
+                ..Present::default()
             },
         ];
         let card = Scorecard::score(&list, P, 0.0);

@@ -270,6 +270,7 @@ mod tests {
             },
             game_speed: speed,
             busy_share: 0.5,
+            picture_lag_ms: 20.0,
             key_to_photon_p50_ms: Some(key),
             key_to_photon_mean_ms: Some(key),
         }

@@ -19,7 +19,7 @@
 //! the share of frames off by more than [`NOTICEABLE_MS`] (PresentMon's capture app writes
 //! the mean size as `AnimationErrorPerFrame`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::quantile;
 
@@ -31,8 +31,15 @@ pub const NOTICEABLE_MS: f64 = 2.0;
 /// run's mean and share count every frame, its percentile the first this many.
 pub const KEPT: usize = 1 << 22;
 
+/// The animation error of a frame showing `animation_ms` at `display_ms`, after a frame
+/// that showed `last.0` at `last.1`; `None` where it was not shown later than that one.
+pub fn error_ms(last: (f64, f64), animation_ms: f64, display_ms: f64) -> Option<f64> {
+    let (animation, display) = last;
+    (display_ms > display).then_some((animation_ms - animation) - (display_ms - display))
+}
+
 /// Each displayed frame's animation error, as the frames come.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AnimationErrors {
     /// The last displayed frame's animation and display times, ms.
     last: Option<(f64, f64)>,
@@ -48,10 +55,10 @@ impl AnimationErrors {
     /// A frame displayed at `display_ms` showing animation time `animation_ms` (both on
     /// any one clock, in order of display).
     pub fn displayed(&mut self, animation_ms: f64, display_ms: f64) {
-        if let Some((animation, display)) = self.last
-            && display_ms > display
+        if let Some(error) = self
+            .last
+            .and_then(|last| error_ms(last, animation_ms, display_ms))
         {
-            let error = (animation_ms - animation) - (display_ms - display);
             self.count += 1;
             self.sum_abs += error.abs();
             self.over += usize::from(error.abs() > NOTICEABLE_MS);
@@ -60,6 +67,12 @@ impl AnimationErrors {
             }
         }
         self.last = Some((animation_ms, display_ms));
+    }
+
+    /// Forgets the last frame: the next displayed one starts a new stretch, with no error
+    /// against a frame before it.
+    pub fn restart(&mut self) {
+        self.last = None;
     }
 
     /// The errors so far (the first [`KEPT`]), ms, in order.
@@ -81,7 +94,7 @@ impl AnimationErrors {
 }
 
 /// What a run of animation errors adds up to.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AnimationErrorFigures {
     /// Displayed frames with an error.
     pub frames: usize,

@@ -18,10 +18,10 @@
 //! with another interpolation (Excel's); the two agree to a few hundredths of a frame per
 //! second on captures of thousands of frames.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The field's frame-time figures of a run of frames.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct FrameTimeFigures {
     /// Frames counted.
     pub frames: usize,

@@ -110,6 +110,9 @@ pub struct FrameRecord {
     /// CPU time of the whole process at the end of the frame (0 where unknown).
     #[serde(with = "nanos")]
     pub cpu: Duration,
+    /// Game time per real time while the frame ran (0 where not known: taken as 1).
+    #[serde(default)]
+    pub time_scale: f64,
 }
 
 impl FrameRecord {
@@ -166,6 +169,34 @@ impl FrameRecord {
             ViewKind::Extrapolate => latest + part,
             ViewKind::Predict => self.game_shown,
         }
+    }
+
+    /// Game time over the time scale: `game` in real time.
+    fn in_real_time(&self, game: Duration) -> Duration {
+        if self.time_scale > 0.0 {
+            game.div_f64(self.time_scale)
+        } else {
+            game
+        }
+    }
+
+    /// The game time the picture shows in real time, the time scale taken out: its
+    /// animation time, in PresentMon's word ([`crate::metrics::animation`]).
+    pub fn animation_time(&self) -> Duration {
+        self.in_real_time(self.drawn_time())
+    }
+
+    /// How far the picture's game time is behind the game clock at the frame's start, in
+    /// real time: where its picture lag ([`crate::metrics::picture_lag`]) starts from (zero
+    /// for a picture at or ahead of the clock).
+    pub fn picture_behind(&self) -> Duration {
+        self.in_real_time(self.game_shown.saturating_sub(self.drawn_time()))
+    }
+
+    /// Its picture lag when shown at `shown`: from the frame's start to then, and how far
+    /// its picture was behind the game clock at the start.
+    pub fn picture_lag(&self, shown: Duration) -> Duration {
+        shown.saturating_sub(self.start) + self.picture_behind()
     }
 
     /// Real time from the end of the updates to the end of the present: drawing, the

@@ -228,6 +228,7 @@ impl Session {
     pub fn record(&self, plan: &FramePlan) -> FrameRecord {
         FrameRecord {
             reference: self.reference,
+            time_scale: self.planner.settings().time_scale.factor(),
             ..FrameRecord::planned(plan)
         }
     }

@@ -6,8 +6,8 @@
 //! under, then one line per presented frame:
 //!
 //! ```text
-//! {"looplab_trace":1,"strategy":"interpolated","update_hz":60.0,"frame_cap_hz":60.0,"refresh_hz":60.0,"vsync":false,"bullets":2000}
-//! {"start_ns":16711000,"wait_ns":0,"updates":1,"update_ns":41000,"redraw_wait_ns":0,"acquire_ns":30000,"render_ns":7090000,"present_ns":310000,"presented_ns":24192000,"game_ns":16666667}
+//! {"looplab_trace":2,"strategy":"interpolated","update_hz":60.0,"frame_cap_hz":60.0,"refresh_hz":60.0,"vsync":false,"bullets":2000}
+//! {"start_ns":16711000,"wait_ns":0,"updates":1,"update_ns":41000,"redraw_wait_ns":0,"acquire_ns":30000,"render_ns":7090000,"present_ns":310000,"presented_ns":24192000,"game_ns":16666667,"animation_ns":8333333,"behind_ns":8333334}
 //! ```
 //!
 //! `start_ns` is when the frame started on the run's clock; `wait_ns` the time it waited for
@@ -17,7 +17,9 @@
 //! image (where a FIFO swapchain waits for the display); `render_ns` the time it took to draw
 //! (the simulated load, laying out, uploading, encoding) and `present_ns` to submit and present (the GPU's work
 //! on a software rasteriser, and where a FIFO present waits for the display); `presented_ns` when the present
-//! ended, and `game_ns` the game-clock instant the frame showed.
+//! ended, `game_ns` the game-clock instant of the frame, `animation_ns` the game time its
+//! picture shows (its animation time, the time scale taken out) and `behind_ns` how far
+//! that was behind the game clock at the frame's start, in real time.
 
 use std::time::Duration;
 
@@ -28,7 +30,7 @@ use super::json_lines;
 use looplab_timing::Strategy;
 
 /// The version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The most frames a trace may hold: an hour at 1000 FPS.
 pub const MAX_FRAMES: usize = 3_600_000;
@@ -78,6 +80,10 @@ pub struct TraceFrame {
     pub present_ns: u64,
     pub presented_ns: u64,
     pub game_ns: u64,
+    /// The game time the picture shows, in real time: its animation time.
+    pub animation_ns: u64,
+    /// How far that was behind the game clock at the frame's start, in real time.
+    pub behind_ns: u64,
 }
 
 fn nanos(d: Duration) -> u64 {
@@ -104,6 +110,8 @@ impl TraceFrame {
             present_ns: nanos(r.present),
             presented_ns: nanos(presented),
             game_ns: nanos(record.game_shown),
+            animation_ns: nanos(record.animation_time()),
+            behind_ns: nanos(record.picture_behind()),
         }
     }
 
@@ -269,7 +277,7 @@ mod tests {
         assert_eq!(err(""), "is empty");
         assert!(err("{\"looplab_recording\":1}").contains("not a Looplab trace"));
         assert!(
-            err(&good.replace("\"looplab_trace\":1", "\"looplab_trace\":7")).contains("version 7")
+            err(&good.replace("\"looplab_trace\":2", "\"looplab_trace\":7")).contains("version 7")
         );
         assert!(err(&good.replace("59.94", "-1")).contains("refresh_hz"));
         assert!(err(&format!("{}\n{}\n", lines[0], lines[1])).contains("fewer than two"));

@@ -237,7 +237,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Balls,
-        rows: &["FPS / UPS", "this frame", "drawn error"],
+        rows: &["FPS / UPS", "this frame", "picture lag"],
         hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation: they stay inside",
         tries: Some(Try {
             keys: &["5"],
@@ -424,7 +424,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
-        rows: &["FPS / UPS", "this frame", "drawn error"],
+        rows: &["FPS / UPS", "this frame", "picture lag"],
         hint: "press 5 for interpolation: the metronome trails its true place by a step",
         tries: Some(Try {
             keys: &["5"],

@@ -10,7 +10,6 @@ use crate::app::compose::FrameInputs;
 use crate::app::overlay::PlatformFacts;
 use crate::platform::clock::{block_for, spin_for};
 use crate::session::frame::FrameRecord;
-use crate::world::accuracy::FrameAccuracy;
 
 /// Real time the updates of one frame may take before the rest are dropped: a quarter of a
 /// second, so even with no update limit (the spiral of death) the window answers input
@@ -32,8 +31,6 @@ pub struct Frame {
 pub struct Prepared {
     /// The simulated render load (and a capture's) spun before drawing.
     pub load: Duration,
-    /// How far the drawn bullets are from where they truly are.
-    pub accuracy: FrameAccuracy,
     /// When it was prepared: the frame's time for the composer (the lanes were run to it).
     pub at: Duration,
 }
@@ -79,9 +76,9 @@ impl Demo {
         Frame { plan, record }
     }
 
-    /// Before the picture of `plan` is composed: spins the simulated render load, measures
-    /// what the frame will draw against the truth, and runs compare mode's lanes to now.
-    pub fn prepare_draw(&mut self, clock: &impl Clock, plan: &FramePlan) -> Prepared {
+    /// Before the picture of `plan` is composed: spins the simulated render load and runs
+    /// compare mode's lanes to now.
+    pub fn prepare_draw(&mut self, clock: &impl Clock) -> Prepared {
         let captured = self
             .controls
             .knobs
@@ -91,13 +88,11 @@ impl Demo {
         let spun_from = clock.now();
         spin_for(self.controls.knobs.render_cost + captured);
         let load = clock.now().saturating_sub(spun_from);
-        let accuracy = self.controls.session_mut().measure_accuracy(plan);
-        self.readouts.smooth(accuracy);
         let at = clock.now();
         if let Some(compare) = &mut self.compare {
             compare.advance_to(at);
         }
-        Prepared { load, accuracy, at }
+        Prepared { load, at }
     }
 
     /// Calls `draw` with what the frame of `plan` shows at `now` (the composer's inputs),
@@ -157,11 +152,12 @@ impl Demo {
     }
 
     /// Records a finished frame at `now`.
-    pub fn finish_frame(&mut self, record: &FrameRecord, accuracy: FrameAccuracy, now: Duration) {
+    pub fn finish_frame(&mut self, record: &FrameRecord, now: Duration) {
         self.readouts.steer_delay.frame_ran(record);
         let steer_delay = self.readouts.steer_delay.presented(record);
         let strategy = self.controls.strategy();
-        self.run.frame_done(record, strategy, accuracy, steer_delay);
+        self.run.frame_done(record, strategy, steer_delay);
+        self.readouts.live.presented(record, strategy);
         if !self.controls.settings().paused {
             self.readouts.history.push(*record);
         }

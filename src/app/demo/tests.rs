@@ -47,13 +47,13 @@ fn facts() -> PlatformFacts {
 fn frame(demo: &mut Demo, clock: &ManualClock) -> Requests {
     let requests = demo.apply_input(clock.now());
     let mut frame = demo.run_updates(clock, None);
-    let prepared = demo.prepare_draw(clock, &frame.plan);
+    demo.prepare_draw(clock);
     let drawn = demo.with_frame_inputs(&frame.plan, &facts(), clock.now(), |inputs| {
         inputs.session.shown().ship.pos
     });
     assert_eq!(drawn, demo.session().shown().ship.pos);
     demo.presented(clock, &frame.plan, &mut frame.record);
-    demo.finish_frame(&frame.record, prepared.accuracy, clock.now());
+    demo.finish_frame(&frame.record, clock.now());
     requests
 }
 

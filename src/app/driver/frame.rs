@@ -38,11 +38,7 @@ impl App {
         }
         // A compositor lets the frame draw at its frame callback: a time on its grid.
         let let_draw = self.clock.now();
-        let Prepared {
-            load,
-            accuracy,
-            at: now,
-        } = self.demo.prepare_draw(&self.clock, &plan);
+        let Prepared { load, at: now } = self.demo.prepare_draw(&self.clock);
         let Some(w) = &mut self.window else {
             return;
         };
@@ -89,19 +85,19 @@ impl App {
                 log::debug!("frame skipped: {why}");
             }
         }
-        self.finish_frame(&Frame { plan, record }, accuracy);
+        self.finish_frame(&Frame { plan, record });
     }
 
     /// Closes a frame that will not be drawn.
     pub(super) fn skip_frame(&mut self, frame: Frame) {
         self.demo.skipped();
-        self.finish_frame(&frame, Default::default());
+        self.finish_frame(&frame);
     }
 
     /// Records a finished frame and waits for the next one's wake time.
-    fn finish_frame(&mut self, frame: &Frame, accuracy: crate::world::accuracy::FrameAccuracy) {
+    fn finish_frame(&mut self, frame: &Frame) {
         let now = self.clock.now();
-        self.demo.finish_frame(&frame.record, accuracy, now);
+        self.demo.finish_frame(&frame.record, now);
         if !matches!(self.phase, Phase::Resting) && !self.phase.is_quitting() {
             self.phase = Phase::Idle {
                 wake: if PlatformState::CAN_SLEEP {

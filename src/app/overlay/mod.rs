@@ -18,13 +18,13 @@ pub use words::{captions, status_rows, steer_delay_text, taps_text};
 
 use super::controls::Knobs;
 use super::pacing::JitReadout;
+use crate::app::live_figures::Smoothness;
 use crate::render::shapes::ViewTransform;
 use crate::session::Session;
 use crate::session::frame::FrameRecord;
 use crate::session::input_delay::InputDelay;
 use crate::session::timeline::Strip;
 use crate::tour::TourPanel;
-use crate::world::accuracy::FrameAccuracy;
 use crate::world::layout::Region;
 
 /// What the overlay says about where the loop runs: what the window knows of its surface
@@ -84,8 +84,8 @@ pub struct OverlayModel<'a> {
     /// The last presented frame, whole (this one is not presented yet).
     pub last: &'a FrameRecord,
     pub summary: StatsSummary,
-    /// Drawn-position error, averaged over recent frames.
-    pub accuracy: FrameAccuracy,
+    /// Animation error and picture lag of the recent frames.
+    pub smoothness: Smoothness,
     pub facts: &'a PlatformFacts,
     /// The ship's input-to-display delay.
     pub steer_delay: &'a InputDelay,
@@ -176,14 +176,22 @@ mod tests {
     /// What the composer would make of `s` after `plan`, with a known error and CPU.
     fn with_model<R>(s: &Session, plan: &FramePlan, check: impl FnOnce(&OverlayModel) -> R) -> R {
         let knobs = Knobs::default();
-        let readouts = Readouts {
-            accuracy: FrameAccuracy {
-                mean_error: 3.25,
-                max_error: 10.0,
-                judder: 0.0,
-            },
-            ..Readouts::default()
-        };
+        // Pictures 10 ms apart presented 10 ms apart, 4 ms after their frames start, but
+        // one that showed the same time again: two errors of 10 ms in ten (it stopped, then
+        // jumped), and 10 ms more lag once.
+        let mut readouts = Readouts::default();
+        for k in 0..11u64 {
+            let ms = Duration::from_millis;
+            let record = FrameRecord {
+                start: ms(10 * k),
+                game_before: ms(if k == 5 { 40 } else { 10 * k }),
+                game_shown: ms(10 * k),
+                time_scale: 1.0,
+                presented: Some(ms(10 * k + 4)),
+                ..FrameRecord::default()
+            };
+            readouts.live.presented(&record, Strategy::Variable);
+        }
         let facts = PlatformFacts {
             cpu_percent: Some(97.0),
             ..PlatformFacts::offscreen(wgpu::PresentMode::Immediate)
@@ -201,7 +209,8 @@ mod tests {
         let get = |k: &str| rows.iter().find(|(l, _)| *l == k).unwrap().1.clone();
         assert!(get("this frame").ends_with(&format!("alpha {:.2}", plan.view.alpha())));
         assert!(get("FPS / UPS").contains("(target 60)"));
-        assert_eq!(get("drawn error"), "3.25 px mean, 10.0 max");
+        assert_eq!(get("anim. error"), "2.00 ms mean, 10.0 p99, 20% > 2 ms");
+        assert_eq!(get("picture lag"), "4.9 ms mean, 14.0 p99");
         assert!(get("present").starts_with("Immediate, vsync off, cap off\n2 in flight"));
         assert_eq!(get("process CPU"), "97% of a core");
         assert_eq!(get("max updates"), "10 a frame");

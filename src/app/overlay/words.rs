@@ -9,6 +9,7 @@ use looplab_timing::{FramePlan, PredictFrom, Strategy, View};
 use super::super::controls::{Knobs, delta_text};
 use super::*;
 use crate::app::keys::strategy_key;
+use crate::app::live_figures::Smoothness;
 use crate::session::frame::FrameRecord;
 use crate::session::input_delay::InputDelay;
 use crate::session::ship_input::{InputMode, Taps};
@@ -45,13 +46,8 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         ("this frame", this_frame_text(m.plan)),
         ("last frame ms", last_frame_text(m.last)),
         ("game / real", format!("{:.3}", st.ratio)),
-        (
-            "drawn error",
-            format!(
-                "{:.2} px mean, {:.1} max",
-                m.accuracy.mean_error, m.accuracy.max_error
-            ),
-        ),
+        ("anim. error", animation_error_text(&m.smoothness)),
+        ("picture lag", picture_lag_text(&m.smoothness)),
         ("ship delay", steer_delay_text(m.steer_delay)),
         ("present", present_text(m)),
         ("frame deltas", delta_text(&s.delta_mode)),
@@ -81,6 +77,30 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         rows.retain(|(label, _)| *label != "process CPU");
     }
     rows
+}
+
+/// The recent frames' animation error: its mean and 99th percentile size and the share
+/// over 2 ms ([`crate::metrics::animation`]).
+fn animation_error_text(s: &Smoothness) -> String {
+    let a = &s.animation_error;
+    if a.frames == 0 {
+        return "-".into();
+    }
+    format!(
+        "{:.2} ms mean, {:.1} p99, {:.0}% > 2 ms",
+        a.mean_abs_ms,
+        a.p99_abs_ms,
+        a.over_2ms_share * 100.0
+    )
+}
+
+/// How far the recent pictures were behind the game clock when presented.
+fn picture_lag_text(s: &Smoothness) -> String {
+    let l = &s.picture_lag;
+    if l.frames == 0 {
+        return "-".into();
+    }
+    format!("{:.1} ms mean, {:.1} p99", l.mean_ms, l.p99_ms)
 }
 
 /// What this frame's plan does: its updates and the view drawn.
