@@ -4,13 +4,14 @@
 //! run keeps the figures every loop is held to.
 //!
 //! The world is one body moving at [`SPEED`] px/s, stepped by the loop's fixed updates: the
-//! same work whatever the loop (at bevy's own 64 Hz, shorter steps of the same motion). Each picture draws the body where the loop puts it: between
-//! its last two states at the loop's alpha, or at the newest state for a loop with none. Its
-//! *lag* is how far that drawn instant is behind the loop's own game clock (one step, for
-//! interpolation: the price of always being right); its *error* how far the lag strays from
-//! the run's typical lag (what a wrong alpha costs); its *judder* how far the drawn motion
-//! from picture to picture strays from the display's time between them, which is what the
-//! eye sees.
+//! same work whatever the loop (at bevy's own 64 Hz, shorter steps of the same motion).
+//! Each picture draws the body where the loop puts it: between its last two states at the
+//! loop's alpha, or at the newest state for a loop with none. The pictures are scored as
+//! the lab scores its own loops ([`looplab::lab::scorecard`]), refresh by refresh: the
+//! field's animation error (how far the time a picture shows moves on otherwise than the
+//! display's), the picture lag (how far behind the game clock a picture is when shown, one
+//! step more for interpolation: the price of always being right), and the refreshes that
+//! showed no new frame.
 
 use std::time::Duration;
 
@@ -19,6 +20,8 @@ use serde::Serialize;
 use crate::loops::{InputWay, Peer};
 use looplab::lab::machine::Machine;
 use looplab::lab::profile::Profile;
+use looplab::lab::scorecard::{Present, ScoreKeeper, Scorecard};
+use looplab::metrics::frame_times::FrameTimeFigures;
 use looplab_timing::Wake;
 
 /// The body's speed: a bullet crossing a 1280-pixel screen in about two seconds.
@@ -58,49 +61,19 @@ pub struct Run {
     /// Real time the loop let go, and in how many frames.
     pub dropped_ms: f64,
     pub dropping_frames: u64,
-    /// Frames that ran 0, 1, 2 and 3 or more updates.
-    pub histogram: [u64; 4],
-    /// Neighbouring frames that ran 2 and 0 updates (either order): a picture that jumps two
-    /// steps, then stands still.
-    pub alternations: u64,
     pub max_updates: u32,
     /// The longest frame, ms: a loop in a spiral makes each frame longer than the last.
     pub longest_frame_ms: f64,
-    /// The picture's typical lag behind the loop's game clock, ms (the median).
-    pub lag_ms: f64,
-    /// Mean and largest distance from that typical lag, px.
-    pub error_px: f64,
-    pub error_max_px: f64,
-    /// Mean distance between the drawn motion from one picture to the next and the motion
-    /// in the display's time between them, px.
-    pub judder_px: f64,
+    /// The field's figures of the times between presents.
+    pub frame_times: FrameTimeFigures,
+    /// What the display showed, refresh by refresh: the refreshes without a new frame, the
+    /// animation error and the picture lag of the frames shown.
+    pub scorecard: Scorecard,
     pub taps: u64,
     pub taps_lost: u64,
     pub taps_doubled: u64,
     /// The body's state after [`CHECKPOINT_UPDATES`] updates, where the run got there.
     pub hash: Option<u64>,
-}
-
-impl Run {
-    /// The picture's figures from each picture's drawn instant, lag behind the game clock
-    /// and display time, all in seconds: the typical lag, the error around it, the judder.
-    fn measure_pictures(&mut self, pictures: &[(f64, f64, f64)]) {
-        let mut lags: Vec<f64> = pictures.iter().map(|p| p.1).collect();
-        lags.sort_unstable_by(f64::total_cmp);
-        let typical = lags.get(lags.len() / 2).copied().unwrap_or(0.0);
-        self.lag_ms = typical * 1e3;
-        let errors: Vec<f64> = pictures
-            .iter()
-            .map(|p| (p.1 - typical).abs() * SPEED)
-            .collect();
-        self.error_px = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
-        self.error_max_px = errors.iter().copied().fold(0.0, f64::max);
-        let judders: Vec<f64> = pictures
-            .windows(2)
-            .map(|w| ((w[1].0 - w[0].0) - (w[1].2 - w[0].2)).abs() * SPEED)
-            .collect();
-        self.judder_px = judders.iter().sum::<f64>() / judders.len().max(1) as f64;
-    }
 }
 
 /// Runs `peer` on `profile` for `length` of virtual time.
@@ -117,9 +90,10 @@ pub fn run(peer: &Peer, profile: &Profile, length: Duration) -> Run {
         taps: tap_times.len() as u64,
         ..Run::default()
     };
-    let (mut last_updates, mut game_now) = (None::<u32>, 0.0);
-    // Each picture's drawn instant, lag and display time.
-    let mut pictures: Vec<(f64, f64, f64)> = Vec::new();
+    let mut game_now = 0.0;
+    let mut screen =
+        ScoreKeeper::new(profile.refresh.period(), Duration::ZERO).tearing(profile.tears());
+    let mut presents: Vec<f64> = Vec::new();
     let mut t = Duration::ZERO;
     while t < length {
         let begun = machine.begin_frame(t);
@@ -152,17 +126,20 @@ pub fn run(peer: &Peer, profile: &Profile, length: Duration) -> Run {
             Some(a) => simulated - step + a * step,
             None => simulated,
         };
-        r.histogram[(d.updates as usize).min(3)] += 1;
-        if let Some(before) = last_updates
-            && matches!((before, d.updates), (2, 0) | (0, 2))
-        {
-            r.alternations += 1;
-        }
-        last_updates = Some(d.updates);
         r.max_updates = r.max_updates.max(d.updates);
         r.frames += 1;
         let times = machine.finish_frame(&begun, d.updates);
-        pictures.push((drawn, game_now - drawn, times.shown.as_secs_f64()));
+        let secs = |s: f64| Duration::from_secs_f64(s.max(0.0));
+        screen.push(Present {
+            at: times.shown,
+            updates_so_far: updates_total,
+            animation: secs(drawn),
+            start: begun.start,
+            behind: secs(game_now - drawn),
+        });
+        if presents.len() < looplab::metrics::animation::KEPT {
+            presents.push(times.drawn.as_secs_f64() * 1e3);
+        }
         let next = machine.next_start(Wake::Immediately, times.shown);
         r.longest_frame_ms = r.longest_frame_ms.max((next - t).as_secs_f64() * 1e3);
         t = next;
@@ -171,7 +148,9 @@ pub fn run(peer: &Peer, profile: &Profile, length: Duration) -> Run {
     r.fps = r.frames as f64 / seconds;
     r.ups = updates_total as f64 / seconds;
     r.game_real = game_now / seconds;
-    r.measure_pictures(&pictures);
+    let intervals: Vec<f64> = presents.windows(2).map(|w| w[1] - w[0]).collect();
+    r.frame_times = FrameTimeFigures::of(&intervals);
+    r.scorecard = screen.finish(game_now - seconds);
     r.hash = hash;
     r
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use looplab::metrics::glossary;
 use looplab::text::table::Table;
 
 use crate::drive::{Run, run};
@@ -30,14 +31,14 @@ pub enum Figure {
     KeepsTime,
     /// The longest frame: a spiral makes it grow.
     LongestFrame,
-    /// Neighbouring frames of 2 and 0 updates.
-    Alternations,
-    /// The picture's lag behind the game clock, ms.
+    /// Refreshes that showed no new frame.
+    Missed,
+    /// Animation error, the mean size, ms.
+    AnimationError,
+    /// Its 99th percentile size, ms.
+    AnimationErrorP99,
+    /// Picture lag, the mean, ms.
     Lag,
-    /// The picture's error around its typical lag, px.
-    Error,
-    /// Its change from frame to frame, px.
-    Judder,
     /// Taps lost or seen twice.
     TapsMissed,
 }
@@ -46,10 +47,10 @@ impl Figure {
     pub const ALL: [Figure; 7] = [
         Figure::KeepsTime,
         Figure::LongestFrame,
-        Figure::Alternations,
+        Figure::Missed,
+        Figure::AnimationError,
+        Figure::AnimationErrorP99,
         Figure::Lag,
-        Figure::Error,
-        Figure::Judder,
         Figure::TapsMissed,
     ];
 
@@ -57,23 +58,24 @@ impl Figure {
         match self {
             Figure::KeepsTime => "keeps time",
             Figure::LongestFrame => "longest frame",
-            Figure::Alternations => "2-0 alternations",
+            Figure::Missed => "missed refreshes",
+            Figure::AnimationError => "animation error",
+            Figure::AnimationErrorP99 => "animation error p99",
             Figure::Lag => "picture lag",
-            Figure::Error => "picture error",
-            Figure::Judder => "judder",
             Figure::TapsMissed => "taps lost or doubled",
         }
     }
 
     /// The run's value: lower is better.
     pub fn of(self, r: &Run) -> f64 {
+        let c = &r.scorecard;
         match self {
             Figure::KeepsTime => (r.game_real - 1.0).abs(),
             Figure::LongestFrame => r.longest_frame_ms,
-            Figure::Alternations => r.alternations as f64,
-            Figure::Lag => r.lag_ms,
-            Figure::Error => r.error_px,
-            Figure::Judder => r.judder_px,
+            Figure::Missed => c.missed as f64,
+            Figure::AnimationError => c.animation_error.mean_abs_ms,
+            Figure::AnimationErrorP99 => c.animation_error.p99_abs_ms,
+            Figure::Lag => c.picture_lag.mean_ms,
             Figure::TapsMissed => (r.taps_lost + r.taps_doubled) as f64,
         }
     }
@@ -83,8 +85,10 @@ impl Figure {
         match self {
             Figure::KeepsTime => 0.002,
             Figure::LongestFrame | Figure::Lag => 0.05,
-            Figure::Alternations | Figure::TapsMissed => 0.0,
-            Figure::Error | Figure::Judder => 0.01,
+            // A refresh more or less at the run's end.
+            Figure::Missed => 1.0,
+            Figure::TapsMissed => 0.0,
+            Figure::AnimationError | Figure::AnimationErrorP99 => 0.01,
         }
     }
 }
@@ -258,17 +262,16 @@ impl PeersReport {
         }
         let headers = [
             "loop",
-            "fps",
-            "ups",
-            "game/real",
+            glossary::FPS.header,
+            glossary::UPS.header,
+            glossary::SPEED.header,
+            glossary::MISSED.header,
+            glossary::ANIMATION_ERROR.header,
+            glossary::ANIMATION_ERROR_P99.header,
+            glossary::ANIMATION_ERROR_OVER.header,
+            glossary::PICTURE_LAG.header,
             "dropped",
-            "0/1/2/3+",
-            "2-0",
-            "max upd",
             "longest",
-            "lag",
-            "error px",
-            "judder",
             "taps lost/2x",
             "hash",
         ];
@@ -281,25 +284,43 @@ impl PeersReport {
                 table.note(format!("on {}:", r.profile));
                 table.headers_again();
             }
-            let h = &r.histogram;
+            let c = &r.scorecard;
+            let a = &c.animation_error;
             table.row([
                 r.peer.clone(),
-                format!("{:.1}", r.fps),
+                format!("{:.1}", r.frame_times.average_fps),
                 format!("{:.1}", r.ups),
-                format!("{:.3}", r.game_real),
+                format!("{:.2}x", r.game_real),
+                format!(
+                    "{} ({:.1}%)",
+                    c.missed,
+                    c.missed as f64 * 100.0 / c.refreshes.max(1) as f64
+                ),
+                format!("{:.2}", a.mean_abs_ms),
+                format!("{:.2}", a.p99_abs_ms),
+                format!("{:.1}%", a.over_2ms_share * 100.0),
+                format!("{:.1}", c.picture_lag.mean_ms),
                 format!("{:.0} ms ({})", r.dropped_ms, r.dropping_frames),
-                format!("{}/{}/{}/{}", h[0], h[1], h[2], h[3]),
-                r.alternations.to_string(),
-                r.max_updates.to_string(),
                 format!("{:.1} ms", r.longest_frame_ms),
-                format!("{:.1} ms", r.lag_ms),
-                format!("{:.2} ({:.1})", r.error_px, r.error_max_px),
-                format!("{:.2}", r.judder_px),
                 format!("{}/{} of {}", r.taps_lost, r.taps_doubled, r.taps),
                 r.hash.map_or("-".into(), |h| format!("{:08x}", h >> 32)),
             ]);
         }
         out += &table.text();
+        out.push('\n');
+        out += &glossary::legend(&[
+            &glossary::FPS,
+            &glossary::UPS,
+            &glossary::SPEED,
+            &glossary::MISSED,
+            &glossary::ANIMATION_ERROR,
+            &glossary::ANIMATION_ERROR_P99,
+            &glossary::ANIMATION_ERROR_OVER,
+            &glossary::PICTURE_LAG,
+        ]);
+        out += "dropped: real time the loop let go, and in how many frames. longest: the longest frame (a\n\
+                spiral makes each longer than the last). taps lost/2x: a tap every 250 ms that no update saw,\n\
+                or two did. hash: the body's state after 300 updates.\n";
         out += &self.verdict_lines();
         out
     }

@@ -12,7 +12,10 @@
 //!   (Vulkan blocks to acquire an image, Wayland until its frame callback, where Direct3D
 //!   blocks in `Present`), so that `msBetweenPresents` less it is the loop's own time;
 //! - `SyncInterval`: 1 with vsync, 0 without; `Runtime`: `Other` (PresentMon's word for
-//!   what is not Direct3D).
+//!   what is not Direct3D);
+//! - `AnimationTime` and `MsAnimationError`, the columns PresentMon 2.x adds: the time the
+//!   frame's picture truly shows, from the first frame's, and its animation error
+//!   ([`crate::metrics::animation`]), each frame taken as shown when its present returned.
 //!
 //! PresentMon leaves out each swap chain's first present (it has no interval); so does this.
 
@@ -21,7 +24,7 @@ use std::fmt::Write as _;
 use crate::session::trace::Trace;
 
 /// The header this writes.
-pub const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents";
+pub const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents,MsAnimationError,AnimationTime";
 
 /// `trace` as a PresentMon 1.x CSV of the application `application`, process `pid`.
 pub fn presentmon_v1(trace: &Trace, application: &str, pid: u32) -> String {
@@ -31,15 +34,23 @@ pub fn presentmon_v1(trace: &Trace, application: &str, pid: u32) -> String {
     let origin = trace.frames.first().map_or(0, |f| f.start_ns);
     let sync = u8::from(trace.header.vsync);
     let ms = |ns: u64| ns as f64 / 1e6;
+    let first_animation = trace.frames.get(1).map_or(0, |f| f.animation_ns);
     for pair in trace.frames.windows(2) {
         let (before, f) = (&pair[0], &pair[1]);
         let waited = f.redraw_wait_ns + f.acquire_ns + f.present_ns;
+        let error = crate::metrics::animation::error_ms(
+            (ms(before.animation_ns), ms(before.presented_ns)),
+            ms(f.animation_ns),
+            ms(f.presented_ns),
+        );
         let _ = write!(
             out,
-            "{application},{pid},0x0000000000000001,Other,{sync},0,0,{:.9},{:.6},{:.6}\r\n",
+            "{application},{pid},0x0000000000000001,Other,{sync},0,0,{:.9},{:.6},{:.6},{},{:.6}\r\n",
             f.presented_ns.saturating_sub(origin) as f64 / 1e9,
             ms(waited),
             ms(f.presented_ns.saturating_sub(before.presented_ns)),
+            error.map_or_else(|| "NA".to_string(), |e| format!("{e:.6}")),
+            (f.animation_ns as f64 - first_animation as f64) / 1e6,
         );
     }
     out
@@ -204,6 +215,12 @@ mod tests {
             let between = (pair[1].presented_ns - pair[0].presented_ns) as f64 / 1e6;
             assert!((f.interval_ms - between).abs() < 1e-6, "{f:?}");
             assert!((f.in_present_ms.unwrap() - 4.0).abs() < 1e-9);
+            // Pictures 10 ms apart presented 10 ms give or take the presents' wander.
+            let wander = between - 10.0;
+            assert!(
+                (f.animation_error_ms.unwrap() + wander).abs() < 1e-6,
+                "{f:?}"
+            );
         }
         assert_eq!(capture.cost_from, CostFrom::OutsidePresent);
         // The loop's own time: its wait, updates and drawing (2 + 1 + 3 ms), give or take
