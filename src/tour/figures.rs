@@ -9,8 +9,8 @@ use looplab_timing::{FramePlan, View};
 
 use super::{Figures, MachineVerdict, Need};
 use crate::lab::lane::Agreement;
+use crate::metrics::animation::{self, AnimationErrorFigures};
 use crate::session::Session;
-use crate::session::frame::FrameRecord;
 use crate::session::ship_input::Taps;
 
 /// Gathers a stop's [`Figures`] from the moment it began.
@@ -101,6 +101,8 @@ struct Shown {
     waited: Duration,
     /// The game time it was planned at.
     game: Duration,
+    /// The game time its picture shows, in real time, ms.
+    animation_ms: f64,
     /// How far from where it truly was it drew the metronome, and a ball past a wall
     /// of its box, px.
     error_px: f32,
@@ -187,7 +189,8 @@ impl FigureTracker {
                 });
             self.drawn_in.frame(since_last, within);
         }
-        let drawn = FrameRecord::planned(plan).drawn_time();
+        let record = session.record(plan);
+        let drawn = record.drawn_time();
         let (metronome, truth) = session.metronome_drawn(plan);
         self.recent.push_back(Shown {
             at: shown,
@@ -199,6 +202,7 @@ impl FigureTracker {
             },
             began: plan.now,
             game: plan.game_now,
+            animation_ms: record.animation_time().as_secs_f64() * 1e3,
             waited,
             error_px: metronome.distance(truth),
             overshoot_px: session.overshoot(plan),
@@ -264,6 +268,7 @@ impl FigureTracker {
             }),
             most_updates: self.most_updates,
             still_share: still as f64 / pictures.max(1) as f64,
+            animation_error: self.animation_error(),
             fps: pictures,
             asleep_share: self.asleep_share(now),
             napped_share: self.recent.iter().filter(|p| !p.waited.is_zero()).count() as f64
@@ -294,6 +299,20 @@ impl FigureTracker {
                 Need::DrawsWithin(within) => Some(self.drawn_in.verdict(within)),
             },
         }
+    }
+
+    /// The animation error of the last second's pictures, each against the one before.
+    fn animation_error(&self) -> AnimationErrorFigures {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let errors: Vec<f64> = self
+            .recent
+            .iter()
+            .zip(self.recent.iter().skip(1))
+            .filter_map(|(a, b)| {
+                animation::error_ms((a.animation_ms, ms(a.at)), b.animation_ms, ms(b.at))
+            })
+            .collect();
+        AnimationErrorFigures::of(&errors)
     }
 
     /// Share of the last second before `now` (or of the stop, if shorter) the loop spent

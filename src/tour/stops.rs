@@ -207,17 +207,17 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Stream,
-        rows: &["FPS / UPS", "this frame"],
+        rows: &["FPS / UPS", "this frame", "anim. error"],
         hint: "press 4 (catch-up): five pictures in six stand still; 5 brings it back",
         tries: Some(Try {
             keys: &["4"],
             shows: Watch::Stutters {
-                still_at_least: 0.7,
+                error_at_least_ms: 10.0,
             },
             needs: Need::DrawsWithin(Duration::from_millis(30)),
         }),
         watch: Watch::Smooth {
-            still_at_most: 0.05,
+            error_at_most_ms: 4.0,
         },
         person: Person::Watches,
         limit: TEN_SECONDS,

@@ -1,6 +1,8 @@
 //! What the tour watches: conditions on the figures Looplab measures every frame, each
 //! saying, when it holds, the figure that showed it.
 
+use crate::metrics::animation::AnimationErrorFigures;
+
 /// A frame's figures, as the window's captions and the lanes show them. The window reads
 /// them from its session and compare mode; the headless walk from the modelled machine.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -28,6 +30,9 @@ pub struct Figures {
     /// Share of the pictures in the last second that showed the same game time as the one
     /// before: the motion stood still.
     pub still_share: f64,
+    /// The animation error of the last second's pictures ([`crate::metrics::animation`]),
+    /// each taken as shown when it was presented.
+    pub animation_error: AnimationErrorFigures,
     /// Pictures a second.
     pub fps: usize,
     /// Share of the last second the loop slept of its own accord (the grey of the timeline):
@@ -85,8 +90,8 @@ pub enum Watch {
     LanesInStep { to_seconds: f64 },
     /// At least this many pictures a second showed two updates at once.
     Doubles { at_least: usize },
-    /// For a whole second, at most this share of the pictures stood still.
-    Smooth { still_at_most: f64 },
+    /// For a whole second, the pictures' animation error at most this on average, ms.
+    Smooth { error_at_most_ms: f64 },
     /// After two seconds, at least this share of a second's frames began after the loop
     /// slept out what was left of its step, rather than going straight on.
     Naps { before_at_least: f64 },
@@ -116,8 +121,8 @@ pub enum Watch {
     KeepsRealTime { after_seconds: f64, within: f64 },
     /// At least this many darts reached the wall, and none went through.
     WallHolds { darts_at_least: u64 },
-    /// For a whole second, at least this share of the pictures stood still.
-    Stutters { still_at_least: f64 },
+    /// For a whole second, the pictures' animation error at least this on average, ms.
+    Stutters { error_at_least_ms: f64 },
     /// For this many seconds, no picture drew a ball past a wall of its box.
     StaysInside { for_seconds: f64 },
     /// For a whole second after two, no frame began after a sleep of the loop's own.
@@ -166,7 +171,7 @@ impl Watch {
                     f.doubles_per_second
                 )
             }),
-            Watch::Smooth { still_at_most } => smooth_seen(f, still_at_most),
+            Watch::Smooth { error_at_most_ms } => smooth_seen(f, error_at_most_ms),
             Watch::Naps { before_at_least } => naps_seen(f, before_at_least),
             Watch::PacedAt { fps, within_ms } => paced_at_seen(f, fps, within_ms),
             Watch::SlowsInsteadOfSpiralling {
@@ -203,15 +208,10 @@ impl Watch {
             Watch::WallHolds { darts_at_least } => (f.darts >= darts_at_least
                 && f.tunnel_share == 0.0)
                 .then(|| format!("{} darts reached the wall and none went through", f.darts)),
-            Watch::Stutters { still_at_least } => {
-                (f.seconds >= 1.5 && f.fps > 0 && f.still_share >= still_at_least).then(|| {
-                    format!(
-                        "{:.0}% of {} pictures a second stand still",
-                        f.still_share * 100.0,
-                        f.fps
-                    )
-                })
-            }
+            Watch::Stutters { error_at_least_ms } => (f.seconds >= 1.5
+                && f.animation_error.frames > 0
+                && f.animation_error.mean_abs_ms >= error_at_least_ms)
+                .then(|| animation_error_said(f)),
             Watch::StaysInside { for_seconds } => {
                 (f.seconds >= for_seconds && f.fps > 0 && f.most_overshoot_px < 1.0)
                     .then(|| format!("{:.0} s and no ball drawn through a wall", f.seconds))
@@ -267,9 +267,8 @@ impl Watch {
             Watch::Doubles { at_least } => {
                 format!("{at_least} pictures a second showing two updates")
             }
-            Watch::Smooth { still_at_most } => format!(
-                "at most {:.0}% of the pictures standing still",
-                still_at_most * 100.0
+            Watch::Smooth { error_at_most_ms } => format!(
+                "a second of pictures whose time moves on with the display's, within {error_at_most_ms:.0} ms on average (animation error)"
             ),
             Watch::Naps { before_at_least } => format!(
                 "the loop asleep before at least {:.0}% of its frames",
@@ -306,9 +305,8 @@ impl Watch {
             Watch::WallHolds { darts_at_least } => {
                 format!("{darts_at_least} darts at the wall and none through it")
             }
-            Watch::Stutters { still_at_least } => format!(
-                "at least {:.0}% of the pictures standing still",
-                still_at_least * 100.0
+            Watch::Stutters { error_at_least_ms } => format!(
+                "a second of pictures whose time jumps and stops, off by {error_at_least_ms:.0} ms on average (animation error)"
             ),
             Watch::StaysInside { for_seconds } => {
                 format!("{for_seconds:.0} s with no ball drawn through a wall")
@@ -370,15 +368,24 @@ fn tunnels_seen(f: &Figures, at_least: f64) -> Option<String> {
 }
 
 /// [`Watch::Smooth`]: only after a whole second of pictures, and with pictures at all,
-/// since no pictures standing still is not smooth motion.
-fn smooth_seen(f: &Figures, still_at_most: f64) -> Option<String> {
-    (f.seconds >= 1.5 && f.fps > 0 && f.still_share <= still_at_most).then(|| {
-        format!(
-            "{} pictures a second, {:.0}% of them standing still",
-            f.fps,
-            f.still_share * 100.0
-        )
-    })
+/// since no pictures is not smooth motion.
+fn smooth_seen(f: &Figures, error_at_most_ms: f64) -> Option<String> {
+    (f.seconds >= 1.5
+        && f.animation_error.frames > 0
+        && f.animation_error.mean_abs_ms <= error_at_most_ms)
+        .then(|| animation_error_said(f))
+}
+
+/// The last second's animation error in words, with the share of pictures standing still.
+fn animation_error_said(f: &Figures) -> String {
+    let a = &f.animation_error;
+    format!(
+        "{} pictures a second, their animation error {:.1} ms on average, {:.0}% off by more than 2 ms; {:.0}% stand still",
+        f.fps,
+        a.mean_abs_ms,
+        a.over_2ms_share * 100.0,
+        f.still_share * 100.0
+    )
 }
 
 /// [`Watch::Naps`]: only after two seconds, so the frames counted are the loop's steady
