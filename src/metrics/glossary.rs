@@ -161,6 +161,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_books_glossary_holds_each_definition() {
+        let book = include_str!("../../docs/glossary.md");
+        for f in ALL {
+            let line = format!("- **{}** (`{}`): {}.", f.header, f.key, f.definition);
+            assert!(book.contains(&line), "docs/glossary.md lacks: {line}");
+        }
+    }
+
+    #[test]
     fn keys_and_headers_are_each_used_once() {
         let mut keys: Vec<&str> = ALL.iter().map(|f| f.key).collect();
         keys.sort_unstable();
