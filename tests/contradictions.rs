@@ -12,7 +12,11 @@ fn looplab(args: &[&str]) -> String {
         .args(args)
         .output()
         .expect("the looplab binary runs");
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 

@@ -2,6 +2,7 @@
 //! and sprite throughput rendered offscreen. The bench keeps its own stopwatch
 //! (`std::time::Instant`): measuring this machine is its purpose.
 
+use crate::metrics::frame_times::FrameTimeFigures;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -539,6 +540,9 @@ pub struct ThroughputResult {
     pub target: DrawTarget,
     pub frames: usize,
     pub fps: f64,
+    /// The field's figures of its frame times (CapFrameX's: the 1% low among them).
+    #[serde(default)]
+    pub frame_times: FrameTimeFigures,
     /// Medians per frame, milliseconds: acquiring the surface texture (window only), the
     /// words (egui; offscreen also the strip and shapes), uploads, encoding, and
     /// submit-to-done (offscreen: submit and wait
@@ -697,6 +701,9 @@ pub fn sprites_offscreen(
                 frames: cycles.len(),
                 // A frame after another with nothing between: the median frame's rate.
                 fps: 1e3 / column(4).max(1e-9),
+                frame_times: FrameTimeFigures::of(
+                    &cycles.iter().map(|f| f[k][4]).collect::<Vec<_>>(),
+                ),
                 acquire_ms: 0.0,
                 overlay_ms: column(0),
                 upload_ms: column(1),

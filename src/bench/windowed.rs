@@ -3,6 +3,7 @@
 //! existing one, or a private Xvfb with `--xvfb`); keys for the latency run come from
 //! xdotool.
 
+use crate::metrics::frame_times::FrameTimeFigures;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -227,6 +228,12 @@ pub fn throughput_from_log(
         } else {
             0.0
         },
+        frame_times: FrameTimeFigures::of(
+            &frames
+                .windows(2)
+                .map(|w| ms(w[1].start.saturating_sub(w[0].start)))
+                .collect::<Vec<_>>(),
+        ),
         acquire_ms: column(|f| f.render.acquire),
         overlay_ms: column(|f| f.render.overlay),
         upload_ms: column(|f| f.render.upload),
