@@ -830,9 +830,20 @@ fn a_capture_replays_under_every_strategy_on_its_display() {
         verbose.starts_with(&plain) && verbose.contains("hash@checkpoint"),
         "{verbose}"
     );
-    assert!(verbose.contains("Pacing: what each display refresh showed"), "{verbose}");
+    assert!(
+        verbose.contains("Pacing: what each display refresh showed"),
+        "{verbose}"
+    );
     refused(&["lab", "--refresh", "60"]);
-    refused(&["lab", "--presentmon", "/", "--profile", "fast", "--strategy", "variable"]);
+    refused(&[
+        "lab",
+        "--presentmon",
+        "/",
+        "--profile",
+        "fast",
+        "--strategy",
+        "variable",
+    ]);
 }
 
 #[test]

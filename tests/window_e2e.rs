@@ -518,7 +518,7 @@ fn a_trace_written_in_presentmons_columns_reads_back_as_a_capture() {
     app.finish(Duration::from_secs(30));
     let text = std::fs::read_to_string(&trace).expect("the trace is written");
     assert!(
-        text.starts_with("Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents\r\n"),
+        text.starts_with("Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents,MsAnimationError,AnimationTime\r\n"),
         "{text}"
     );
     // A row a presented frame after the first, as PresentMon writes them.
@@ -529,6 +529,12 @@ fn a_trace_written_in_presentmons_columns_reads_back_as_a_capture() {
         .collect();
     assert!(rows.len() > 60, "{} rows", rows.len());
     assert!(rows.iter().all(|r| r[0] == "looplab" && r[4] == "0"));
+    // Each frame's animation error against the one before, and its picture's time, which
+    // moves on with the game (time scale 1).
+    let errors = rows.iter().filter(|r| r[10].parse::<f64>().is_ok()).count();
+    assert!(errors + 1 >= rows.len(), "{errors} of {} rows", rows.len());
+    let last_time: f64 = rows[rows.len() - 1][11].trim().parse().unwrap();
+    assert!(last_time > 1000.0, "{last_time} ms of animation time");
     let mut between: Vec<f64> = rows.iter().map(|r| r[9].parse().unwrap()).collect();
     between.sort_by(f64::total_cmp);
     // The median: the middle value, or the mean of the middle two.

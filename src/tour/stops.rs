@@ -207,7 +207,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Stream,
-        rows: &["FPS / UPS", "this frame", "anim. error"],
+        rows: &["FPS / UPS", "this frame", "anim. err ms"],
         hint: "press 4 (catch-up): five pictures in six stand still; 5 brings it back",
         tries: Some(Try {
             keys: &["4"],
@@ -237,7 +237,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Balls,
-        rows: &["FPS / UPS", "this frame", "picture lag"],
+        rows: &["FPS / UPS", "this frame", "picture lag ms"],
         hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation: they stay inside",
         tries: Some(Try {
             keys: &["5"],
@@ -424,7 +424,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
-        rows: &["FPS / UPS", "this frame", "picture lag"],
+        rows: &["FPS / UPS", "this frame", "picture lag ms"],
         hint: "press 5 for interpolation: the metronome trails its true place by a step",
         tries: Some(Try {
             keys: &["5"],

@@ -209,8 +209,8 @@ mod tests {
         let get = |k: &str| rows.iter().find(|(l, _)| *l == k).unwrap().1.clone();
         assert!(get("this frame").ends_with(&format!("alpha {:.2}", plan.view.alpha())));
         assert!(get("FPS / UPS").contains("(target 60)"));
-        assert_eq!(get("anim. error"), "2.00 ms mean, 10.0 p99, 20% > 2 ms");
-        assert_eq!(get("picture lag"), "4.9 ms mean, 14.0 p99");
+        assert_eq!(get("anim. err ms"), "2.0 mean, 10.0 p99, 20% >2ms");
+        assert_eq!(get("picture lag ms"), "4.9 mean, 14.0 p99");
         assert!(get("present").starts_with("Immediate, vsync off, cap off\n2 in flight"));
         assert_eq!(get("process CPU"), "97% of a core");
         assert_eq!(get("max updates"), "10 a frame");

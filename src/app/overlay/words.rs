@@ -46,8 +46,8 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         ("this frame", this_frame_text(m.plan)),
         ("last frame ms", last_frame_text(m.last)),
         ("game / real", format!("{:.3}", st.ratio)),
-        ("anim. error", animation_error_text(&m.smoothness)),
-        ("picture lag", picture_lag_text(&m.smoothness)),
+        ("anim. err ms", animation_error_text(&m.smoothness)),
+        ("picture lag ms", picture_lag_text(&m.smoothness)),
         ("ship delay", steer_delay_text(m.steer_delay)),
         ("present", present_text(m)),
         ("frame deltas", delta_text(&s.delta_mode)),
@@ -79,17 +79,23 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     rows
 }
 
-/// The recent frames' animation error: its mean and 99th percentile size and the share
-/// over 2 ms ([`crate::metrics::animation`]).
+/// The recent frames' animation error: its mean and 99th percentile size in ms, and the
+/// share over 2 ms ([`crate::metrics::animation`]).
 fn animation_error_text(s: &Smoothness) -> String {
     let a = &s.animation_error;
     if a.frames == 0 {
         return "-".into();
     }
+    // Short enough for the overlay's column at its widest figures ("64.9 mean, 204 p99,
+    // 100% >2ms").
+    let p99 = if a.p99_abs_ms >= 100.0 {
+        format!("{:.0}", a.p99_abs_ms)
+    } else {
+        format!("{:.1}", a.p99_abs_ms)
+    };
     format!(
-        "{:.2} ms mean, {:.1} p99, {:.0}% > 2 ms",
+        "{:.1} mean, {p99} p99, {:.0}% >2ms",
         a.mean_abs_ms,
-        a.p99_abs_ms,
         a.over_2ms_share * 100.0
     )
 }
@@ -100,7 +106,7 @@ fn picture_lag_text(s: &Smoothness) -> String {
     if l.frames == 0 {
         return "-".into();
     }
-    format!("{:.1} ms mean, {:.1} p99", l.mean_ms, l.p99_ms)
+    format!("{:.1} mean, {:.1} p99", l.mean_ms, l.p99_ms)
 }
 
 /// What this frame's plan does: its updates and the view drawn.
