@@ -51,13 +51,7 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         ("ship delay", steer_delay_text(m.steer_delay)),
         ("present", present_text(m)),
         ("frame deltas", delta_text(&s.delta_mode)),
-        (
-            "window",
-            m.facts
-                .hidden_note
-                .clone()
-                .unwrap_or_else(|| "shown".to_string()),
-        ),
+        ("window", m.facts.hidden_note.clone().unwrap_or_default()),
         (
             "max updates",
             format!("{} a frame", MaxUpdates(s.max_updates)),
@@ -76,6 +70,8 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     if m.facts.paced_by == PacedBy::Browser {
         rows.retain(|(label, _)| *label != "process CPU");
     }
+    // The window's row says only what being hidden did: a window in sight leaves it out.
+    rows.retain(|(label, value)| *label != "window" || !value.is_empty());
     rows
 }
 
