@@ -13,7 +13,7 @@ use looplab::app::visibility::{Moment, Visibility};
 use looplab::lab::compare::{Compare, Preset};
 use looplab::session::Session;
 use looplab::tour::{
-    Figures, FramesAgainst, MachineVerdict, Need, StopStatus, Tour, TourPanel, stops, walk,
+    Figures, FramesAgainst, Host, MachineVerdict, Need, StopStatus, Tour, TourPanel, stops, walk,
 };
 use looplab::world::WorldConfig;
 use looplab::world::ship::Steer;
@@ -211,19 +211,25 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
         let past = stop.limit + Duration::from_secs(1);
         let verdicts: Vec<Option<MachineVerdict>> = match stop.needs {
             Need::Nothing => vec![None],
-            Need::DrawsWithin(within) => [0, 99_999]
-                .map(|over| {
-                    Some(
-                        FramesAgainst {
-                            frames: 99_999,
-                            over,
-                            overrun: Duration::from_secs(3_600) * over.min(1),
-                            slowest: Duration::from_secs_f64(9.9999),
-                        }
-                        .verdict(within),
-                    )
+            Need::DrawsWithin(within) => [Host::Loop, Host::Browser]
+                .into_iter()
+                .flat_map(|host| {
+                    [0, 99_999].map(|over| {
+                        Some(
+                            FramesAgainst {
+                                host,
+                                frames: 99_999,
+                                first: Some(Duration::ZERO),
+                                last: Duration::from_secs(1),
+                                over,
+                                overrun: Duration::from_secs(3_600) * over.min(1),
+                                slowest: Duration::from_secs_f64(9.9999),
+                            }
+                            .verdict(within),
+                        )
+                    })
                 })
-                .to_vec(),
+                .collect(),
         };
         let mut standings = vec![
             StopStatus::Watching,

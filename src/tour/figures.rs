@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use looplab_timing::{FramePlan, View};
 
-use super::{Figures, MachineVerdict, Need};
+use super::{Figures, Host, MachineVerdict, Need};
 use crate::lab::lane::Agreement;
 use crate::metrics::animation::{self, AnimationErrorFigures};
 use crate::session::Session;
@@ -44,7 +44,12 @@ pub struct FigureTracker {
 /// A stop's frames measured against the time its claim needs them drawn in.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FramesAgainst {
+    /// Who calls the frames: a browser's too few calls are said as the browser's.
+    pub host: Host,
     pub frames: u32,
+    /// When the first and the last of them were shown.
+    pub first: Option<Duration>,
+    pub last: Duration,
     /// Frames that took longer, by how much in all, and the slowest.
     pub over: u32,
     pub overrun: Duration,
@@ -52,9 +57,11 @@ pub struct FramesAgainst {
 }
 
 impl FramesAgainst {
-    /// A frame drawn in `took` against a need of `within`.
-    fn frame(&mut self, took: Duration, within: Duration) {
+    /// A frame shown at `at`, drawn in `took` against a need of `within`.
+    fn frame(&mut self, at: Duration, took: Duration, within: Duration) {
         self.frames += 1;
+        self.first.get_or_insert(at);
+        self.last = at;
         self.slowest = self.slowest.max(took);
         if took > within {
             self.over += 1;
@@ -68,7 +75,45 @@ impl FramesAgainst {
         let too_many = self.over > 0 && self.over * 10 >= self.frames;
         let too_slow = too_many || self.overrun >= Duration::from_millis(50);
         let within_ms = within.as_secs_f64() * 1e3;
-        let said = if too_slow {
+        let said = match self.host {
+            Host::Loop => self.said_of_the_machine(too_slow, within_ms),
+            Host::Browser => self.said_of_the_browser(too_slow, within_ms),
+        };
+        MachineVerdict { too_slow, said }
+    }
+
+    /// How often the frames came, a second: for a page, how often the browser called it
+    /// back (every callback that comes later than the frame needs is one drawn).
+    pub fn per_second(&self) -> f64 {
+        match self.first {
+            Some(first) if self.last > first => {
+                f64::from(self.frames - 1) / (self.last - first).as_secs_f64()
+            }
+            _ => 0.0,
+        }
+    }
+
+    fn said_of_the_browser(&self, too_slow: bool, within_ms: f64) -> String {
+        let rate = self.per_second();
+        if too_slow {
+            format!(
+                "the browser called the page {rate:.0} times a second ({} of {} frames came \
+                 more than {within_ms:.1} ms apart, the loop's own nap not counted): too \
+                 slow to show this here",
+                self.over, self.frames
+            )
+        } else {
+            format!(
+                "the browser called the page {rate:.0} times a second, {} of {} frames within \
+                 {within_ms:.1} ms, fast enough",
+                self.frames - self.over,
+                self.frames
+            )
+        }
+    }
+
+    fn said_of_the_machine(&self, too_slow: bool, within_ms: f64) -> String {
+        if too_slow {
             format!(
                 "{} of {} frames took longer than {within_ms:.1} ms, the loop's own sleep not \
                  counted (the slowest {:.1} ms): this machine was too slow for it",
@@ -82,8 +127,7 @@ impl FramesAgainst {
                 self.frames - self.over,
                 self.frames
             )
-        };
-        MachineVerdict { too_slow, said }
+        }
     }
 }
 
@@ -133,6 +177,12 @@ impl FigureTracker {
         }
     }
 
+    /// Frames called by `host`: a browser's too few calls are said to be the browser's.
+    pub fn called_by(mut self, host: Host) -> Self {
+        self.drawn_in.host = host;
+        self
+    }
+
     /// Hitches after which the figures begin again; any more and they count as they come,
     /// so a machine that keeps stalling still ends its stops.
     const HITCHES_FORGIVEN: u32 = 3;
@@ -165,7 +215,7 @@ impl FigureTracker {
         }
         if !plan.clamped.is_zero() && self.hitches < Self::HITCHES_FORGIVEN {
             let hitches = self.hitches + 1;
-            *self = Self::new(shown, self.need);
+            *self = Self::new(shown, self.need).called_by(self.drawn_in.host);
             self.hitches = hitches;
             return true;
         }
@@ -187,7 +237,7 @@ impl FigureTracker {
                 .map_or(shown.saturating_sub(plan.now), |p| {
                     shown.saturating_sub(p.at).saturating_sub(waited)
                 });
-            self.drawn_in.frame(since_last, within);
+            self.drawn_in.frame(shown, since_last, within);
         }
         let record = session.record(plan);
         let drawn = record.drawn_time();

@@ -85,6 +85,17 @@ pub enum Need {
     DrawsWithin(Duration),
 }
 
+/// Who calls the loop's frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Host {
+    /// The loop itself: a native window's event loop, or the lab's model.
+    #[default]
+    Loop,
+    /// A browser, which calls a page back once a refresh when it can, and less often when
+    /// it is busy or throttled (a background tab, a slow machine).
+    Browser,
+}
+
 /// Why a stop's claim was not seen in its time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Missed {

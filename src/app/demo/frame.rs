@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use looplab_timing::{Clock, FramePlan, UpdateBudget};
+use looplab_timing::{Clock, FramePlan, UpdateBudget, Wake};
 
 use super::Demo;
 use crate::app::compose::FrameInputs;
@@ -26,6 +26,39 @@ pub struct Frame {
     pub record: FrameRecord,
 }
 
+/// The loop's own sleep before a frame: from the end of the frame before to its strategy's
+/// wake time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nap {
+    /// When the frame before ended.
+    pub since: Duration,
+    /// The wake time, where a host calls the loop back (a browser's frame callback): time
+    /// past it is the host's lateness, not the loop's nap. `None` where the loop wakes
+    /// itself, and a late wake (an OS timer's) is part of its sleep.
+    pub host_wakes_at: Option<Duration>,
+}
+
+impl Nap {
+    /// The nap before the frame a strategy wakes at `wake`, the frame before having ended at
+    /// `since`: none where the loop goes straight on (its wake time had come). `called_back`:
+    /// a host calls the loop back (a page), rather than the loop waking itself.
+    pub fn before(wake: Wake, since: Duration, called_back: bool) -> Option<Nap> {
+        match wake {
+            Wake::At(t) if t > since => Some(Nap {
+                since,
+                host_wakes_at: called_back.then_some(t),
+            }),
+            _ => None,
+        }
+    }
+
+    /// How long of it the loop slept, woken at `now`.
+    pub fn slept(self, now: Duration) -> Duration {
+        let woke = self.host_wakes_at.map_or(now, |at| at.min(now));
+        woke.saturating_sub(self.since)
+    }
+}
+
 /// What preparing a frame's picture measured.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Prepared {
@@ -36,9 +69,9 @@ pub struct Prepared {
 }
 
 impl Demo {
-    /// Starts a frame at `clock`'s now: runs its planned updates (the loop slept of its own
-    /// accord since `slept_since`, or went straight on from the last frame).
-    pub fn run_updates(&mut self, clock: &impl Clock, slept_since: Option<Duration>) -> Frame {
+    /// Starts a frame at `clock`'s now: runs its planned updates (after the loop's `nap`, or
+    /// straight on from the last frame).
+    pub fn run_updates(&mut self, clock: &impl Clock, nap: Option<Nap>) -> Frame {
         if let Some(stall) = self.input.stall.take() {
             block_for(stall);
         }
@@ -68,7 +101,7 @@ impl Demo {
             log::debug!("update budget spent: {} updates run", plan.updates);
         }
         let record = FrameRecord {
-            waited: slept_since.map_or(Duration::ZERO, |since| now.saturating_sub(since)),
+            waited: nap.map_or(Duration::ZERO, |nap| nap.slept(now)),
             update_time: updated - now,
             inputs: self.input.take_applied(),
             ..self.controls.session().record(&plan)

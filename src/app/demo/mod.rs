@@ -22,7 +22,7 @@ mod frame;
 mod outputs;
 pub mod touring;
 
-pub use frame::{Frame, Prepared};
+pub use frame::{Frame, Nap, Prepared};
 
 use std::time::Duration;
 

@@ -14,6 +14,10 @@ use crate::app::stats::{Platform, RunEnd, WindowReport};
 use crate::world::WorldConfig;
 
 fn demo(tour: bool) -> Demo {
+    demo_in(tour, false)
+}
+
+fn demo_in(tour: bool, in_a_page: bool) -> Demo {
     Demo::new(DemoSetup {
         strategy: Strategy::Interpolated,
         settings: LoopSettings::default(),
@@ -25,7 +29,7 @@ fn demo(tour: bool) -> Demo {
         replay: None,
         lanes: Vec::new(),
         tour,
-        in_a_page: false,
+        in_a_page,
         keep_frames: false,
         keep_trace: false,
     })
@@ -166,4 +170,43 @@ fn leaving_the_tour_gives_back_what_it_found() {
     d.input().key(KeyCode::End, true, false, clock.now());
     frame(&mut d, &clock);
     assert_eq!((d.strategy(), d.knobs().ghosts, d.knobs().compare), found);
+}
+
+#[test]
+fn a_page_called_seldom_blames_the_browser_not_the_loop() {
+    use looplab_timing::Wake;
+
+    use super::Nap;
+    use crate::tour::StopStatus;
+    // A page's first stop (the nap at 60 UPS) in a browser that calls it back every 100 ms,
+    // each frame's work taking 1 ms. The loop's own nap is to its wake time; the rest of
+    // each gap is the browser's, and the stop, not seen, says how often the browser called.
+    let mut d = demo_in(true, true);
+    let mut clock = ManualClock::new();
+    let mut ended = clock.now();
+    let mut wake = Wake::Immediately;
+    for _ in 0..130 {
+        let nap = Nap::before(wake, ended, true);
+        d.apply_input(clock.now());
+        let mut frame = d.run_updates(&clock, nap);
+        clock.advance(Duration::from_millis(1));
+        d.prepare_draw(&clock);
+        d.presented(&clock, &frame.plan, &mut frame.record);
+        d.finish_frame(&frame.record, clock.now());
+        (ended, wake) = (clock.now(), frame.plan.wake);
+        clock.advance(Duration::from_millis(99));
+    }
+    let touring = d.touring.as_ref().unwrap();
+    assert_eq!(touring.tour.stop().unwrap().id, "a-little-nap");
+    match &touring.status {
+        StopStatus::NotSeen(why) => {
+            assert!(
+                why.contains("the browser called the page 10 times a second")
+                    && why.contains("too slow to show this here")
+                    && !why.contains("bug"),
+                "{why}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -11,7 +11,7 @@ use crate::app::controls::{Effect, Snapshot};
 use crate::app::keys::Action;
 use crate::app::stats::{StopReport, TourReport};
 use crate::text::settings::describe_settings;
-use crate::tour::{FigureTracker, Need, StopStatus, Tour, stops};
+use crate::tour::{FigureTracker, Host, Need, StopStatus, Tour, stops};
 
 /// The tour as the window runs it (kept after it is left, for `--stats`).
 #[derive(Clone, Debug)]
@@ -30,6 +30,7 @@ pub struct Touring {
 impl Demo {
     /// The tour's keys; `None` for any other action.
     pub(super) fn tour_key(&mut self, action: Action, now: Duration) -> Option<Effect> {
+        let host = self.host();
         let moved = match (action, self.touring.as_mut()) {
             (Action::TourNext, None) => {
                 let stops = if self.start.in_a_page {
@@ -42,7 +43,7 @@ impl Demo {
                 self.touring = Some(Touring {
                     tour,
                     on: true,
-                    tracker: FigureTracker::new(now, need),
+                    tracker: FigureTracker::new(now, need).called_by(host),
                     status: StopStatus::Watching,
                     found: self.controls.snapshot(),
                 });
@@ -84,7 +85,7 @@ impl Demo {
             return Some(Effect::log(said.into()));
         }
         let stop = touring.tour.stop()?.clone();
-        touring.tracker = FigureTracker::new(now, stop.needs);
+        touring.tracker = FigureTracker::new(now, stop.needs).called_by(host);
         touring.status = StopStatus::Watching;
         let (at, of) = touring.tour.position();
         // Each stop starts the loop's clocks together, so its figures are its own.
@@ -101,14 +102,25 @@ impl Demo {
         Some(effect)
     }
 
+    /// Who calls the frames: a page's browser, or the window's own loop.
+    fn host(&self) -> Host {
+        if self.start.in_a_page {
+            Host::Browser
+        } else {
+            Host::Loop
+        }
+    }
+
     /// The person changed the loop at `now`: at a stop whose hint has keys, its watch on
     /// what they should show begins, on figures from now on.
     pub(super) fn tour_tried(&mut self, now: Duration) {
+        let host = self.host();
         let Some(touring) = self.touring.as_mut().filter(|t| t.on) else {
             return;
         };
         if touring.tour.try_it(now) {
-            touring.tracker = FigureTracker::counting_hitches(now, touring.tour.try_needs());
+            touring.tracker =
+                FigureTracker::counting_hitches(now, touring.tour.try_needs()).called_by(host);
             touring.status = StopStatus::Trying;
         }
     }

@@ -5,17 +5,17 @@
 use std::time::Duration;
 
 use super::{App, Phase, PlatformState};
-use crate::app::demo::{Frame, Prepared};
+use crate::app::demo::{Frame, Nap, Prepared};
 use crate::app::overlay::{PacedBy, PlatformFacts};
 use crate::render::FrameOutcome;
 use crate::session::frame::RenderTimes;
 
 impl App {
-    /// Starts a frame (the loop slept of its own accord since `slept_since`, or went straight
-    /// on from the last frame): the demo runs its updates, and the driver asks for its
-    /// redraw or, with nothing to draw on, finishes it at once.
-    pub(super) fn begin_frame(&mut self, slept_since: Option<Duration>) {
-        let frame = self.demo.run_updates(&self.clock, slept_since);
+    /// Starts a frame (after the loop's `nap`, or straight on from the last frame): the demo
+    /// runs its updates, and the driver asks for its redraw or, with nothing to draw on,
+    /// finishes it at once.
+    pub(super) fn begin_frame(&mut self, nap: Option<Nap>) {
+        let frame = self.demo.run_updates(&self.clock, nap);
         self.platform.updates_ran(&self.demo);
         match &self.window {
             Some(w) if w.gfx.size().0 > 0 && !self.visibility.is_hidden() => {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 
 use super::{App, Phase};
-use crate::app::demo::Demo;
+use crate::app::demo::{Demo, Nap};
 use crate::app::display_rate::RefreshSource;
 use crate::app::overlay::{PacedBy, PlacedText};
 use crate::app::stats::Platform;
@@ -362,8 +362,7 @@ impl App {
         // The loop slept only if its wake time was still to come when the last frame ended;
         // the moments between frames of a loop that goes straight on are the event loop's,
         // not a nap.
-        let slept = matches!(wake, Wake::At(t) if t > since);
-        self.begin_frame(slept.then_some(since));
+        self.begin_frame(Nap::before(wake, since, false));
         match self.phase {
             // Running on hidden (`--run-hidden`): updates without drawing, a frame every few
             // milliseconds rather than a spin.

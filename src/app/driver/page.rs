@@ -34,7 +34,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy}
 use winit::platform::web::{EventLoopExtWebSys, WindowAttributesExtWebSys, WindowExtWebSys};
 
 use super::{App, Phase};
-use crate::app::demo::Demo;
+use crate::app::demo::{Demo, Nap};
 use crate::app::overlay::{PacedBy, PlacedText, layout_faults};
 use crate::app::stats::{Platform, StatsReport};
 use crate::app::{AppEvent, AppOptions};
@@ -477,9 +477,10 @@ impl App {
                 if self.phase.is_quitting() {
                     return;
                 }
-                // In a page the loop is idle between the browser's callbacks whatever its
-                // strategy asks.
-                self.begin_frame(Some(since));
+                // The loop's own nap is to its wake time; a callback that came later than
+                // that was the browser's lateness (a slow or throttled page), which counts
+                // against the frame as a slow machine's would.
+                self.begin_frame(Nap::before(wake, since, true));
                 if matches!(self.phase, Phase::Drawing(_)) {
                     self.draw();
                 }
