@@ -12,6 +12,7 @@ use looplab::app::overlay::{PacedBy, PlacedText, PlatformFacts, layout_faults as
 use looplab::app::visibility::{Moment, Visibility};
 use looplab::lab::compare::{Compare, Preset};
 use looplab::session::Session;
+use looplab::session::frame::FrameRecord;
 use looplab::tour::{
     Figures, FramesAgainst, Host, MachineVerdict, Need, StopStatus, Tour, TourPanel, stops, walk,
 };
@@ -64,12 +65,22 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
         .map(|p| Compare::new(p, &settings, &world, Duration::ZERO));
     let mut plan = session.frame(Duration::ZERO, |_, _| {});
     let mut now = Duration::ZERO;
+    let mut readouts = Readouts::default();
     for frame in 1..=200u32 {
         now = Duration::from_micros(16_667) * frame;
         if stressed && frame > 150 {
             now += Duration::from_millis(1234);
         }
         plan = session.frame(now, |_, _| {});
+        // The timeline's frames; stressed, with the game 99.99 s behind the wall clock (the
+        // widest the strip says it), so the strip says how far.
+        let record = session.record(&plan);
+        let lag = Duration::from_millis(if stressed { 99_990 } else { 0 });
+        readouts.history.push(FrameRecord {
+            presented: Some(now + Duration::from_millis(2)),
+            reference: record.game_shown + lag,
+            ..record
+        });
         if let Some(c) = &mut compare {
             if frame == 30 {
                 c.steer(Steer::from_held(false, true, true, false), now);
@@ -77,7 +88,6 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
             c.advance_to(now);
         }
     }
-    let readouts = Readouts::default();
     let mut visibility = Visibility::default();
     let moment = |secs: f64| Moment {
         at: Duration::from_secs_f64(secs),
@@ -166,6 +176,12 @@ fn the_single_view_keeps_every_text_in_its_place() {
         .filter(|t| t.text == looplab::app::overlay::TOUR_INVITE)
         .count();
     assert_eq!(invited, 1, "the tour's invitation, whole on one line");
+    // The timeline says how far the game is from the wall clock, among the texts checked.
+    let gap = texts(&Knobs::default(), SIZES[1], true)
+        .into_iter()
+        .filter(|t| t.text.starts_with("game ") && t.text.contains(" s "))
+        .count();
+    assert_eq!(gap, 1, "the timeline's gap to the wall clock");
 }
 
 #[test]
@@ -290,6 +306,14 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
                             || stop.rows.contains(&"frame deltas"),
                     );
                     assert_eq!(rows_shown, expected, "{}: everything {everything}", stop.id);
+                    // No words point at rows that are not there.
+                    let rows_below = texts.iter().any(|t| t.text == "FPS / UPS");
+                    let pointing = texts.iter().find(|t| t.text.contains("below"));
+                    assert!(
+                        rows_below || pointing.is_none(),
+                        "{}: {pointing:?} with no rows below",
+                        stop.id
+                    );
                     all.extend(faults(&texts).into_iter().map(|f| {
                         format!(
                             "{} ({standing:?}, help {help}, everything {everything}) at {size:?}: {f}",

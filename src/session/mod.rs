@@ -24,7 +24,7 @@ use crate::world::ship::{ShipInput, Steer};
 use crate::world::{World, WorldConfig};
 use frame::FrameRecord;
 use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, PredictFrom, Strategy, View};
-use ship_input::{Button, InputMode, ShipControls};
+use ship_input::{Button, InputMode, ShipControls, Taps};
 use steering::{SteerChange, SteerLog, SteerScript};
 
 /// A planner, its world and their statistics. The world only ever advances by the
@@ -35,10 +35,10 @@ pub struct Session {
     world: World,
     stats: FrameStats,
     accuracy: AccuracyTracker,
-    /// Game time had the game kept to real time (times the time scale) since the strategy
-    /// was chosen.
+    /// Game time had the game kept to real time (times the time scale) since the counting
+    /// began.
     reference: Duration,
-    /// Game time the stall clamp dropped since the strategy was chosen: the part of the gap
+    /// Game time the stall clamp dropped since the counting began: the part of the gap
     /// between the game clock and the reference that hitches made.
     hitches: Duration,
     /// Every change of the ship's steering, with the update it applied to.
@@ -50,9 +50,44 @@ pub struct Session {
     /// The render tick's copy of the world, run one more update to the present, when the
     /// last frame's view is a prediction. The real world never sees that update.
     prediction: Option<World>,
-    /// Where the world's running counts stood when the strategy was last chosen, so the
-    /// captions measure the strategy that runs now, not the ones before it.
+    /// Where the world's running counts stood when the counting began afresh, so the
+    /// captions measure the loop that runs now, not the ones before it.
     since: Baseline,
+    /// What began the counting.
+    counting: CountFrom,
+}
+
+/// What the captions and the frame statistics count from: the last change to the loop,
+/// named on screen so that two figures shown together are seen to count over the same time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CountFrom {
+    /// The run's start.
+    #[default]
+    Start,
+    /// A strategy chosen.
+    Strategy,
+    /// The update rate changed: a step of another length is another loop.
+    Rate,
+    /// A stop of the tour began.
+    Stop,
+    /// The person pressed a key that changed the loop, at a tour stop's hint.
+    Keys,
+    /// A hitch (a frame the stall clamp cut short) at a tour stop: its figures begin again.
+    Hitch,
+}
+
+impl CountFrom {
+    /// The window's name, as a caption ends with it.
+    pub fn words(self) -> &'static str {
+        match self {
+            CountFrom::Start => "since the start",
+            CountFrom::Strategy => "since the strategy was chosen",
+            CountFrom::Rate => "since the update rate changed",
+            CountFrom::Stop => "since the stop began",
+            CountFrom::Keys => "since your keys",
+            CountFrom::Hitch => "since the hitch",
+        }
+    }
 }
 
 /// The world's running measures at a moment: its game time, the darts' counts and the
@@ -64,20 +99,22 @@ struct Baseline {
     hits: u64,
     tunnels: u64,
     energy: f64,
+    taps: Taps,
 }
 
 impl Baseline {
-    fn of(world: &World) -> Self {
+    fn of(world: &World, controls: &ShipControls) -> Self {
         Self {
             game: world.time(),
             hits: world.darts.hits,
             tunnels: world.darts.tunnels,
             energy: world.balls.energy(),
+            taps: controls.taps(),
         }
     }
 }
 
-/// The world's measures since the strategy was last chosen, as the captions give them.
+/// The world's measures since the counting began, as the captions give them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinceChosen {
     /// Game time they span.
@@ -87,6 +124,10 @@ pub struct SinceChosen {
     pub tunnels: u64,
     /// The balls' relative change of energy: 0 is perfect.
     pub energy_drift: f64,
+    /// The arrows' taps and what became of them.
+    pub taps: Taps,
+    /// What began the counting.
+    pub from: CountFrom,
 }
 
 impl Session {
@@ -104,12 +145,13 @@ impl Session {
             script: None,
             prediction: None,
             since: Baseline::default(),
+            counting: CountFrom::Start,
         }
         .with_baseline()
     }
 
     fn with_baseline(mut self) -> Self {
-        self.since = Baseline::of(&self.world);
+        self.since = Baseline::of(&self.world, &self.controls);
         self
     }
 
@@ -234,12 +276,12 @@ impl Session {
     }
 
     /// Where the game clock would be had it kept to real time (times the time scale) since
-    /// the strategy was chosen.
+    /// the counting began ([`Session::count_afresh`]).
     pub fn reference(&self) -> Duration {
         self.reference
     }
 
-    /// Game time the stall clamp dropped since the strategy was chosen (hitches: a frame
+    /// Game time the stall clamp dropped since the counting began (hitches: a frame
     /// that took longer than the clamp allows).
     pub fn hitches(&self) -> Duration {
         self.hitches
@@ -328,7 +370,7 @@ impl Session {
         &self.world
     }
 
-    /// Frame statistics since the strategy was chosen.
+    /// Frame statistics since the counting began.
     pub fn stats(&self) -> &FrameStats {
         &self.stats
     }
@@ -345,24 +387,37 @@ impl Session {
 
     /// Changes the settings from the next frame on.
     pub fn set_settings(&mut self, settings: LoopSettings) {
+        let rate = self.planner.settings().update_rate;
         self.planner.set_settings(settings);
+        if self.planner.settings().update_rate != rate {
+            self.count_afresh(CountFrom::Rate);
+        }
     }
 
     /// Switches strategy (conserving time, as the planner does) and starts the statistics
     /// afresh, so they describe the new strategy alone.
     pub fn set_strategy(&mut self, strategy: Strategy) {
         self.planner.set_strategy(strategy);
+        self.count_afresh(CountFrom::Strategy);
+    }
+
+    /// Starts the statistics, the metronome's gap and the captions' counts afresh, `from`
+    /// naming why.
+    pub fn count_afresh(&mut self, from: CountFrom) {
         self.stats.clear();
         self.reference = self.planner.game_now();
         self.hitches = Duration::ZERO;
-        self.since = Baseline::of(&self.world);
+        self.since = Baseline::of(&self.world, &self.controls);
+        self.counting = from;
     }
 
-    /// The darts' counts and the balls' energy drift since the strategy was last chosen (a
-    /// change of strategy, a tour stop or a reset starts them afresh).
+    /// The darts' counts, the balls' energy drift and the taps since the counting began (a
+    /// change of strategy or update rate, a tour stop, a key at one, or a reset starts them
+    /// afresh).
     pub fn since_chosen(&self) -> SinceChosen {
-        let now = Baseline::of(&self.world);
+        let now = Baseline::of(&self.world, &self.controls);
         let tunnels = now.tunnels.saturating_sub(self.since.tunnels);
+        let (taps, before) = (now.taps, self.since.taps);
         SinceChosen {
             game: now.game.saturating_sub(self.since.game),
             darts: now.hits.saturating_sub(self.since.hits) + tunnels,
@@ -372,6 +427,13 @@ impl Session {
             } else {
                 (now.energy - self.since.energy) / self.since.energy
             },
+            taps: Taps {
+                made: taps.made.saturating_sub(before.made),
+                reached: taps.reached.saturating_sub(before.reached),
+                lost: taps.lost.saturating_sub(before.lost),
+                doubled: taps.doubled.saturating_sub(before.doubled),
+            },
+            from: self.counting,
         }
     }
 

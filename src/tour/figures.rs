@@ -343,6 +343,7 @@ impl FigureTracker {
                 .map(|d| d.map(|d| d.as_secs_f64() * 1e3))
                 .collect(),
             taps_made: self.taps.made - self.taps_at_start.made,
+            taps_reached: self.taps.reached - self.taps_at_start.reached,
             taps_lost: self.taps.lost - self.taps_at_start.lost,
             machine: match self.need {
                 Need::Nothing => None,

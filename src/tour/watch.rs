@@ -53,8 +53,10 @@ pub struct Figures {
     pub most_overshoot_px: f64,
     /// Game time over real time across the last second's pictures.
     pub recent_game_per_real: f64,
-    /// Taps of the arrows since the stop began, and those no update saw.
+    /// Taps of the arrows since the stop began, those some update saw, and those no update
+    /// saw (the rest are still to be seen).
     pub taps_made: u64,
+    pub taps_reached: u64,
     pub taps_lost: u64,
     /// Compare mode: each lane's median delay from a change of steering to the picture that
     /// shows it, ms (`None` for a lane that has shown none yet).
@@ -229,7 +231,7 @@ impl Watch {
                 )
             }),
             Watch::NoTapLost { taps_at_least } => (f.taps_made >= taps_at_least
-                && f.taps_lost == 0)
+                && f.taps_reached == f.taps_made)
                 .then(|| format!("all {} taps reached the game", f.taps_made)),
             Watch::Trails { at_least_px } => {
                 (f.seconds >= 1.5 && f.fps > 0 && f.metronome_error_px >= at_least_px).then(|| {

@@ -16,9 +16,6 @@ use crate::session::frame::FrameRecord;
 /// several times a second.
 const UPDATE_BUDGET: Duration = UpdateBudget::DEFAULT_LIMIT;
 
-/// How long the window's first seconds say how to start the tour.
-const TOUR_INVITE_FOR: Duration = Duration::from_secs(20);
-
 /// A frame whose updates have run: its plan, and its record so far.
 #[derive(Clone, Copy, Debug)]
 pub struct Frame {
@@ -151,7 +148,8 @@ impl Demo {
         )
         .with_lanes(self.compare.as_ref(), now)
         .with_tour(tour.as_ref())
-        .with_tour_invite(self.touring.is_none() && now < TOUR_INVITE_FOR);
+        // The invitation stays until the person presses a key (Enter takes it up).
+        .with_tour_invite(self.touring.is_none() && self.run.inputs_applied == 0);
         draw(&inputs)
     }
 

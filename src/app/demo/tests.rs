@@ -44,6 +44,7 @@ fn facts() -> PlatformFacts {
         hidden_note: None,
         cpu_percent: None,
         adapter: "test".into(),
+        refresh_hz: None,
     }
 }
 
@@ -209,4 +210,196 @@ fn a_page_called_seldom_blames_the_browser_not_the_loop() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// What a person sees at a tour stop on one frame: the panel's standing and the captions.
+struct Seen {
+    status: crate::tour::StopStatus,
+    captions: Vec<(crate::world::layout::Region, String)>,
+}
+
+/// One frame of a machine whose frames take 1 ms plus the simulated costs, its loop
+/// sleeping to its wake time: input, updates, picture, present; what was on screen.
+fn seen_frame(d: &mut Demo, clock: &mut ManualClock) -> Seen {
+    use crate::app::compose::overlay_model;
+    use crate::app::overlay::captions;
+    use crate::render::shapes::ViewTransform;
+    d.apply_input(clock.now());
+    let mut frame = d.run_updates(clock, None);
+    clock.advance(Duration::from_millis(1) + d.knobs().render_cost + d.knobs().update_cost);
+    d.prepare_draw(clock);
+    let captions = d.with_frame_inputs(&frame.plan, &facts(), clock.now(), |inputs| {
+        let transform = ViewTransform::new(crate::world::WORLD_SIZE, 1280, 720);
+        captions(&overlay_model(inputs, None, &[], transform))
+    });
+    d.presented(clock, &frame.plan, &mut frame.record);
+    d.finish_frame(&frame.record, clock.now());
+    if let looplab_timing::Wake::At(t) = frame.plan.wake {
+        clock.advance_to(t);
+    }
+    Seen {
+        status: d.touring.as_ref().unwrap().status.clone(),
+        captions,
+    }
+}
+
+/// The caption of `region`.
+fn caption(seen: &Seen, region: crate::world::layout::Region) -> &str {
+    &seen.captions.iter().find(|(r, _)| *r == region).unwrap().1
+}
+
+/// A tour walked by Enter to the stop `id`.
+fn at_stop(id: &str, clock: &mut ManualClock) -> Demo {
+    let mut d = demo(true);
+    seen_frame(&mut d, clock);
+    while d.touring.as_ref().unwrap().tour.stop().unwrap().id != id {
+        d.input().key(KeyCode::Enter, true, false, clock.now());
+        seen_frame(&mut d, clock);
+    }
+    d
+}
+
+/// Runs frames until the stop's hint, tried, shows; `each` acts before every frame.
+fn until_tried(
+    d: &mut Demo,
+    clock: &mut ManualClock,
+    mut each: impl FnMut(&mut Demo, Duration),
+) -> Seen {
+    use crate::tour::StopStatus;
+    for _ in 0..2000 {
+        each(d, clock.now());
+        let seen = seen_frame(d, clock);
+        match &seen.status {
+            StopStatus::Tried(..) => return seen,
+            StopStatus::NotSeen(why) => panic!("{why}"),
+            _ => {}
+        }
+    }
+    panic!("the try never showed");
+}
+
+#[test]
+fn a_verdict_and_the_captions_beside_it_count_over_the_same_time() {
+    use crate::tour::StopStatus;
+    use crate::world::layout::LAYOUT;
+    let ms = Duration::from_millis;
+    let press = |d: &mut Demo, code: KeyCode, shift: bool, at: Duration| {
+        d.input().key_with_shift(code, shift, true, at);
+    };
+
+    // The nap on a weak GPU: the game falls behind for a second, then Shift+R three times
+    // and it keeps to real time. The metronome's caption counts from the keys too: the
+    // second lost before them is not set beside "keeps to real time".
+    let mut clock = ManualClock::new();
+    let mut d = at_stop("a-nap-on-a-weak-gpu", &mut clock);
+    let began = clock.now();
+    while clock.now() < began + ms(1000) {
+        seen_frame(&mut d, &mut clock);
+    }
+    for _ in 0..3 {
+        press(&mut d, KeyCode::KeyR, true, clock.now());
+    }
+    let keys = clock.now();
+    let seen = until_tried(&mut d, &mut clock, |_, _| {});
+    let StopStatus::Tried(_, figure) = &seen.status else {
+        unreachable!()
+    };
+    assert!(figure.contains("keeps to real time"), "{figure}");
+    let metronome = caption(&seen, LAYOUT.metronome);
+    let gap_ms: f64 = metronome
+        .split("): game ")
+        .nth(1)
+        .and_then(|s| s.split(" ms").next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{metronome}"));
+    let window_ms = (clock.now() - keys).as_secs_f64() * 1e3;
+    assert!(
+        metronome.contains("since your keys") && gap_ms <= 0.05 * window_ms + 17.0,
+        "{figure} beside {metronome:?} after {window_ms:.0} ms"
+    );
+
+    // One giant step: darts go through the thin wall on a weak GPU; after Shift+R three
+    // times the verdict's "none went through" and the wall's caption count the same darts.
+    let mut clock = ManualClock::new();
+    let mut d = at_stop("one-giant-step", &mut clock);
+    let began = clock.now();
+    while clock.now() < began + ms(3000) {
+        seen_frame(&mut d, &mut clock);
+    }
+    let before = caption(&seen_frame(&mut d, &mut clock), LAYOUT.wall).to_string();
+    assert!(
+        !before.contains(" 0 of"),
+        "darts went through on the weak GPU: {before}"
+    );
+    for _ in 0..3 {
+        press(&mut d, KeyCode::KeyR, true, clock.now());
+    }
+    let seen = until_tried(&mut d, &mut clock, |_, _| {});
+    let StopStatus::Tried(_, figure) = &seen.status else {
+        unreachable!()
+    };
+    let wall = caption(&seen, LAYOUT.wall);
+    let darts: u64 = figure.split(' ').next().unwrap().parse().unwrap();
+    let counted: Vec<u64> = wall
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert!(
+        wall.contains("since your keys") && counted[0] == 0 && counted[1].abs_diff(darts) <= 1,
+        "{figure} beside {wall:?}"
+    );
+
+    // Taps lost between ticks: taps before I, then I and more taps. "All 4 taps reached
+    // the game" stands beside the stream's count of the same taps.
+    let mut clock = ManualClock::new();
+    let mut d = at_stop("taps-lost", &mut clock);
+    let tap = |d: &mut Demo, at: Duration, k: &mut u32| {
+        // A quick tap every 370 ms: down, and up 5 ms later (between two 10 Hz updates).
+        let phase = at.as_millis() % 370;
+        if phase < 17 && *k % 2 == 0 {
+            d.input().key(KeyCode::ArrowRight, true, false, at);
+            *k += 1;
+        } else if *k % 2 == 1 {
+            d.input().key(KeyCode::ArrowRight, false, false, at + ms(5));
+            *k += 1;
+        }
+    };
+    let mut k = 0;
+    let began = clock.now();
+    while clock.now() < began + ms(3000) {
+        let now = clock.now();
+        tap(&mut d, now, &mut k);
+        seen_frame(&mut d, &mut clock);
+    }
+    press(&mut d, KeyCode::KeyI, false, clock.now());
+    let seen = until_tried(&mut d, &mut clock, |d, now| tap(d, now, &mut k));
+    let StopStatus::Tried(_, figure) = &seen.status else {
+        unreachable!()
+    };
+    let stream = caption(&seen, LAYOUT.stream);
+    let taps: u64 = figure.split(' ').nth(1).unwrap().parse().unwrap();
+    assert!(
+        stream.contains(&format!(
+            ", {taps} taps since your keys, {taps} reached the game"
+        )),
+        "{figure} beside {stream:?}"
+    );
+}
+
+#[test]
+fn the_tours_invitation_stays_until_the_first_key() {
+    let mut d = demo(false);
+    let mut clock = ManualClock::new();
+    let invited = |d: &mut Demo, clock: &ManualClock| {
+        frame(d, clock);
+        let plan = d.run_updates(clock, None).plan;
+        d.with_frame_inputs(&plan, &facts(), clock.now(), |inputs| inputs.invite)
+    };
+    assert!(invited(&mut d, &clock));
+    // A minute of reading the screen, no key: still there.
+    clock.advance(Duration::from_secs(60));
+    assert!(invited(&mut d, &clock));
+    // Any key (here T, the timeline) is a person who has found the keys: gone.
+    d.input().key(KeyCode::KeyT, true, false, clock.now());
+    assert!(!invited(&mut d, &clock));
 }

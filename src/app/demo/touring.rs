@@ -10,6 +10,7 @@ use super::Demo;
 use crate::app::controls::{Effect, Snapshot};
 use crate::app::keys::Action;
 use crate::app::stats::{StopReport, TourReport};
+use crate::session::CountFrom;
 use crate::text::settings::describe_settings;
 use crate::tour::{FigureTracker, Host, Need, StopStatus, Tour, stops};
 
@@ -91,6 +92,7 @@ impl Demo {
         // Each stop starts the loop's clocks together, so its figures are its own.
         let mut effect = self.controls.apply_setup(&stop.setup);
         self.controls.session_mut().resync(now);
+        self.controls.session_mut().count_afresh(CountFrom::Stop);
         effect.log = Some(format!(
             "tour: stop {} of {of}, {}: {} ({})",
             at + 1,
@@ -118,11 +120,18 @@ impl Demo {
         let Some(touring) = self.touring.as_mut().filter(|t| t.on) else {
             return;
         };
+        // The captions and the stop's figures count from the keys, both.
         if touring.tour.try_it(now) {
             touring.tracker =
                 FigureTracker::counting_hitches(now, touring.tour.try_needs()).called_by(host);
             touring.status = StopStatus::Trying;
+        } else {
+            touring.tour.begin_again(now);
+            let need = touring.tour.stop().map_or(Need::Nothing, |s| s.needs);
+            touring.tracker = FigureTracker::new(now, need).called_by(host);
+            touring.status = StopStatus::Watching;
         }
+        self.controls.session_mut().count_afresh(CountFrom::Keys);
     }
 
     /// Watches the tour's stop on a frame planned as `plan`, begun after the loop slept
@@ -142,8 +151,11 @@ impl Demo {
             return;
         };
         if touring.tracker.picture(shown, &plan, session, waited) {
-            // A hitch: the stop's time begins again with its figures.
+            // A hitch: the stop's time begins again with its figures, and the captions'.
             touring.tour.begin_again(presented);
+            if self.compare.is_none() {
+                self.controls.session_mut().count_afresh(CountFrom::Hitch);
+            }
             log::info!("tour: a hitch; the stop's figures begin again");
         }
         let (others, delays) = self

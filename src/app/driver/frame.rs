@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::{App, Phase, PlatformState};
 use crate::app::demo::{Frame, Nap, Prepared};
+use crate::app::display_rate::RefreshSource;
 use crate::app::overlay::{PacedBy, PlatformFacts};
 use crate::render::FrameOutcome;
 use crate::session::frame::RenderTimes;
@@ -51,6 +52,8 @@ impl App {
             hidden_note: self.visibility.note(now, self.options.run_hidden),
             cpu_percent: self.demo.cpu_percent(),
             adapter: w.gfx.adapter.clone(),
+            refresh_hz: (w.display.source() != RefreshSource::Assumed)
+                .then(|| w.display.rate().as_hz()),
         };
         let size = w.gfx.size();
         let (outcome, render, clicked, took) =

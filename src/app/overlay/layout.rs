@@ -279,12 +279,9 @@ fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
             .size(12.0),
         );
         ui.label(
-            RichText::new(
-                "the figures below are the window's; each lane's strategy and figures are \
-                 on its caption",
-            )
-            .size(11.0)
-            .color(Color32::from_gray(165)),
+            RichText::new(compare_note(!shown_rows(m).is_empty()))
+                .size(11.0)
+                .color(Color32::from_gray(165)),
         );
         return;
     }
@@ -365,14 +362,9 @@ fn figures_section(ui: &mut egui::Ui, m: &OverlayModel) {
     if session.settings().paused {
         ui.label(RichText::new("paused (N steps once)").color(Color32::YELLOW));
     }
-    let mut rows = status_rows(m);
-    // On the tour, one thing at a time: the rows its stop is about, the rest a key away.
-    // (In compare mode the lanes carry the figures, and the window's stay a key away.)
+    let rows = shown_rows(m);
     let compare = m.knobs.compare.is_some();
     let stop_alone = m.tour.filter(|_| !m.knobs.everything || compare);
-    if let Some(tour) = stop_alone {
-        rows.retain(|(label, _)| tour.rows.contains(label));
-    }
     egui::Grid::new("status")
         .num_columns(2)
         .spacing([8.0, 1.0])
@@ -401,6 +393,29 @@ fn figures_section(ui: &mut egui::Ui, m: &OverlayModel) {
             );
         }
         (None, _) => frame_graph(ui, session),
+    }
+}
+
+/// The overlay's rows the panel shows. On the tour, one thing at a time: the rows its stop
+/// is about, the rest a key away. (In compare mode the lanes carry the figures, and the
+/// window's stay a key away.)
+fn shown_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
+    let mut rows = status_rows(m);
+    let compare = m.knobs.compare.is_some();
+    if let Some(tour) = m.tour.filter(|_| !m.knobs.everything || compare) {
+        rows.retain(|(label, _)| tour.rows.contains(label));
+    }
+    rows
+}
+
+/// What compare mode's panel says of the figures: where each lane's are, and whether the
+/// window's own loop has rows below.
+pub fn compare_note(rows_below: bool) -> &'static str {
+    if rows_below {
+        "each lane's strategy and figures are on its caption; the rows below are the \
+         window's own loop's"
+    } else {
+        "each lane's strategy and figures are on its caption"
     }
 }
 
@@ -602,17 +617,19 @@ fn timeline_words(words: &mut WorldText, strip: &Strip, paused: bool) {
         let at = Vec2::new(region.min.x + 6.0, row.centre().y - 8.0);
         words.text(region, at, name, 12.0, row_grey);
     }
+    // On the caption's line, at its right end, clear of the rows and the links between
+    // them.
     if strip.behind.abs() >= 0.05 {
         let text = format!(
-            "game clock {:.2} s {} the wall clock",
+            "game {:.2} s {}",
             strip.behind.abs(),
             if strip.behind > 0.0 {
                 "behind"
             } else {
-                "ahead of"
+                "ahead"
             }
         );
-        let at = Vec2::new(region.max.x - 260.0, g.game.min.y - 17.0);
+        let at = Vec2::new(region.max.x - 140.0, region.min.y + 2.0);
         words.text(region, at, &text, 12.0, Color32::from_rgb(255, 150, 110));
     }
 }

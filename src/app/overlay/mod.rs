@@ -44,6 +44,8 @@ pub struct PlatformFacts {
     pub cpu_percent: Option<f64>,
     /// The GPU adapter in words.
     pub adapter: Arc<str>,
+    /// The display's refresh rate, Hz, once the platform or the presents told it.
+    pub refresh_hz: Option<f64>,
 }
 
 /// Who decides when the window's frames start.
@@ -70,6 +72,7 @@ impl PlatformFacts {
             hidden_note: None,
             cpu_percent: None,
             adapter: Arc::from("offscreen"),
+            refresh_hz: None,
         }
     }
 }
@@ -126,10 +129,20 @@ mod tests {
             lost,
             doubled: 0,
         };
-        assert_eq!(taps_text(taps(0, 0, 0)), "");
-        assert_eq!(taps_text(taps(1, 1, 0)), ", 1 tap, 1 reached the game");
-        assert_eq!(taps_text(taps(10, 10, 0)), ", 10 taps, 10 reached the game");
-        assert_eq!(taps_text(taps(10, 5, 5)), ", 10 taps, 5 lost");
+        let w = "since your keys";
+        assert_eq!(taps_text(taps(0, 0, 0), w), "");
+        assert_eq!(
+            taps_text(taps(1, 1, 0), w),
+            ", 1 tap since your keys, 1 reached the game"
+        );
+        assert_eq!(
+            taps_text(taps(10, 10, 0), w),
+            ", 10 taps since your keys, 10 reached the game"
+        );
+        assert_eq!(
+            taps_text(taps(10, 5, 5), w),
+            ", 10 taps since your keys, 5 lost"
+        );
     }
 
     fn session(strategy: Strategy) -> Session {
@@ -215,6 +228,11 @@ mod tests {
         assert_eq!(get("process CPU"), "97% of a core");
         assert_eq!(get("max updates"), "10 a frame");
         assert_eq!(get("ship delay"), "steer with the arrows");
+        // No limit reads as one: not "unlimited a frame".
+        s.set_settings(s.settings().clone().with_max_updates(None));
+        let rows = with_model(&s, &plan, status_rows);
+        let limit = rows.iter().find(|(l, _)| *l == "max updates").unwrap();
+        assert_eq!(limit.1, "unlimited");
     }
 
     #[test]
@@ -228,7 +246,7 @@ mod tests {
         let since = s.since_chosen();
         assert!(since.darts > 0);
         assert!(text(LAYOUT.wall).contains(&format!(
-            "{} of {} darts went through in {:.0} s of this strategy",
+            "{} of {} darts went through since the start ({:.0} s)",
             since.tunnels,
             since.darts,
             since.game.as_secs_f64().floor()
@@ -257,9 +275,44 @@ mod tests {
         let text = metronome(&s, &plan);
         // The rest of the gap: the update limit's drop and the lag not yet simulated.
         assert!(
-            text.ends_with("game 1100 ms behind the wall clock (1000 ms of it dropped in hitches)"),
+            text.ends_with(
+                "game 1100 ms behind the wall clock since the start (1000 ms of it dropped in \
+                 hitches)"
+            ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_last_frames_parts_add_up_to_it() {
+        let us = Duration::from_micros;
+        let record = FrameRecord {
+            waited: us(18_350),
+            start: us(100_000),
+            update_time: us(20),
+            presented: Some(us(128_210)),
+            ..FrameRecord::default()
+        };
+        // 18.35 ms asleep, then 28.21 ms from the frame's start to its present.
+        assert_eq!(
+            words::last_frame_text(&record),
+            "46.6 = wait 18.4 + upd 0.0 + draw 28.2"
+        );
+        assert_eq!(words::last_frame_text(&FrameRecord::default()), "-");
+    }
+
+    #[test]
+    fn vsync_says_when_the_display_does_not_pace() {
+        // Xvfb: vsync asked, 165 FPS against a refresh measured at 29.5 Hz.
+        assert_eq!(
+            words::vsync_text(true, 165.0, Some(29.5)),
+            "vsync asked,\nbut this display does not pace\n(165 FPS on a 29.5 Hz display)"
+        );
+        // Paced: at the refresh, or below it, or the refresh not yet known.
+        assert_eq!(words::vsync_text(true, 60.2, Some(60.0)), "vsync on");
+        assert_eq!(words::vsync_text(true, 20.0, Some(60.0)), "vsync on");
+        assert_eq!(words::vsync_text(true, 500.0, None), "vsync on");
+        assert_eq!(words::vsync_text(false, 500.0, Some(60.0)), "vsync off");
     }
 
     #[test]

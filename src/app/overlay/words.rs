@@ -54,7 +54,10 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         ("window", m.facts.hidden_note.clone().unwrap_or_default()),
         (
             "max updates",
-            format!("{} a frame", MaxUpdates(s.max_updates)),
+            match s.max_updates {
+                Some(_) => format!("{} a frame", MaxUpdates(s.max_updates)),
+                None => format!("{}", MaxUpdates(None)),
+            },
         ),
         ("time scale", time_scale),
         ("sim. load", load_text(m.knobs)),
@@ -123,16 +126,21 @@ fn this_frame_text(plan: &FramePlan) -> String {
     }
 }
 
-/// Where the last presented frame's time went.
-fn last_frame_text(last: &FrameRecord) -> String {
-    match last.draw_time() {
-        Some(draw) => format!(
-            "wait {} upd {} draw {}",
-            ms(last.waited),
-            ms(last.update_time),
-            ms(draw)
+/// Where the last presented frame's time went, from the end of the frame before to its
+/// present, and that time in parts that add up to it: the loop's own wait, the updates,
+/// and the drawing (the overlay, the simulated load, encoding, and the present, which with
+/// vsync waits for the display).
+pub(super) fn last_frame_text(last: &FrameRecord) -> String {
+    let one = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1e3);
+    match (last.draw_time(), last.start_to_present()) {
+        (Some(draw), Some(frame)) => format!(
+            "{} = wait {} + upd {} + draw {}",
+            one(last.waited + frame),
+            one(last.waited),
+            one(last.update_time),
+            one(draw)
         ),
-        None => "-".to_string(),
+        _ => "-".to_string(),
     }
 }
 
@@ -151,9 +159,9 @@ fn present_text(m: &OverlayModel) -> String {
             }
         ),
         paced => format!(
-            "{:?}, vsync {}, cap {cap}\n{} in flight{}{}",
+            "{:?}, {}, cap {cap}\n{} in flight{}{}",
             m.facts.present_mode,
-            if m.knobs.vsync() { "on" } else { "off" },
+            vsync_text(m.knobs.vsync(), m.summary.fps, m.facts.refresh_hz),
             m.facts.frame_latency,
             jit_text(m.facts.just_in_time),
             if paced == PacedBy::Compositor {
@@ -162,6 +170,19 @@ fn present_text(m: &OverlayModel) -> String {
                 ""
             },
         ),
+    }
+}
+
+/// What vsync does here: asked for or not, and, where the frames run well above the
+/// display's measured refresh (a display that does not pace, as Xvfb's), that it was asked
+/// but does nothing.
+pub fn vsync_text(asked: bool, fps: f64, refresh_hz: Option<f64>) -> String {
+    match refresh_hz {
+        Some(hz) if asked && fps > hz * 1.2 => format!(
+            "vsync asked,\nbut this display does not pace\n({fps:.0} FPS on a {hz:.1} Hz display)"
+        ),
+        _ if asked => "vsync on".into(),
+        _ => "vsync off".into(),
     }
 }
 
@@ -214,19 +235,22 @@ pub fn steer_delay_text(delay: &InputDelay) -> String {
     }
 }
 
-/// The taps so far and what became of them, for the stream's caption: `, 10 taps, 10
-/// reached the game` or `, 10 taps, 5 lost`; nothing before the first tap.
-pub fn taps_text(taps: Taps) -> String {
+/// The taps counted over `window` and what became of them, for the stream's caption:
+/// `, 10 taps since the stop began, 10 reached the game` or `, 10 taps ..., 5 lost`; nothing
+/// before the first tap.
+pub fn taps_text(taps: Taps, window: &str) -> String {
     match taps {
         Taps { made: 0, .. } => String::new(),
         Taps { made, lost: 0, .. } => {
             let reached = taps.reached;
             format!(
-                ", {made} {}, {reached} reached the game",
+                ", {made} {} {window}, {reached} reached the game",
                 plural(made, "tap")
             )
         }
-        Taps { made, lost, .. } => format!(", {made} {}, {lost} lost", plural(made, "tap")),
+        Taps { made, lost, .. } => {
+            format!(", {made} {} {window}, {lost} lost", plural(made, "tap"))
+        }
     }
 }
 
@@ -247,12 +271,11 @@ fn ms_short(d: Duration) -> String {
 pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
     let session = m.session;
     let world = session.world();
-    // Counted since the strategy was chosen (or the tour's stop began), and said so.
+    // Counted since the loop last changed (a strategy or rate chosen, a tour's stop or a
+    // key at one), and said so: the tour's verdict beside them counts from the same moment.
     let since = session.since_chosen();
-    let over = format!(
-        "in {:.0} s of this strategy",
-        since.game.as_secs_f64().floor()
-    );
+    let window = since.from.words();
+    let over = format!("{window} ({:.0} s)", since.game.as_secs_f64().floor());
     // The wall-clock marker shows `reference`; the metronome is drawn at the frame's view.
     let drawn = FrameRecord::planned(m.plan).drawn_time();
     let gap = drawn.as_secs_f64() - session.reference().as_secs_f64();
@@ -261,13 +284,13 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
         "in step with the wall clock".to_string()
     } else if gap < 0.0 && hitches >= 0.5 {
         format!(
-            "game {} ms behind the wall clock ({} ms of it dropped in hitches)",
+            "game {} ms behind the wall clock {window} ({} ms of it dropped in hitches)",
             trim_ms(-gap * 1e3),
             trim_ms(hitches)
         )
     } else {
         format!(
-            "game {} ms {} the wall clock",
+            "game {} ms {} the wall clock {window}",
             trim_ms(gap.abs() * 1e3),
             if gap < 0.0 { "behind" } else { "ahead of" }
         )
@@ -286,7 +309,7 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
                 m.steer_delay
                     .last()
                     .map_or("-".to_string(), |d| format!("{} ms", ms_short(d))),
-                taps_text(session.controls().taps())
+                taps_text(since.taps, window)
             ),
         ),
         (
