@@ -353,18 +353,17 @@ fn a_verdict_and_the_captions_beside_it_count_over_the_same_time() {
     // the game" stands beside the stream's count of the same taps.
     let mut clock = ManualClock::new();
     let mut d = at_stop("taps-lost", &mut clock);
-    let tap = |d: &mut Demo, at: Duration, k: &mut u32| {
+    let tap = |d: &mut Demo, at: Duration, held: &mut bool| {
         // A quick tap every 370 ms: down, and up 5 ms later (between two 10 Hz updates).
-        let phase = at.as_millis() % 370;
-        if phase < 17 && *k % 2 == 0 {
-            d.input().key(KeyCode::ArrowRight, true, false, at);
-            *k += 1;
-        } else if *k % 2 == 1 {
+        if *held {
             d.input().key(KeyCode::ArrowRight, false, false, at + ms(5));
-            *k += 1;
+            *held = false;
+        } else if at.as_millis() % 370 < 17 {
+            d.input().key(KeyCode::ArrowRight, true, false, at);
+            *held = true;
         }
     };
-    let mut k = 0;
+    let mut k = false;
     let began = clock.now();
     while clock.now() < began + ms(3000) {
         let now = clock.now();
