@@ -82,6 +82,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_readme_names_every_strategy_by_its_key() {
+        // Strategy::ALL is in the keys' order, 1 to 8.
+        let readme = include_str!("../../README.md");
+        for (n, strategy) in Strategy::ALL.iter().enumerate() {
+            let row = format!("| {} | {} |", n + 1, text(*strategy).name);
+            assert!(readme.contains(&row), "the README's table lacks {row}");
+        }
+    }
+
+    #[test]
     fn every_strategy_has_its_own_words() {
         let names: Vec<&str> = Strategy::ALL.iter().map(|&s| text(s).name).collect();
         let mut unique = names.clone();
