@@ -514,3 +514,40 @@ fn the_page_follows_a_high_density_display() {
     );
     check_a_resized_page(&browser);
 }
+
+#[test]
+fn a_page_the_browser_calls_seldom_says_so_not_that_the_loop_lost_time() {
+    // A browser busy elsewhere: a script holds the page's thread 90 ms of every 100, so the
+    // browser calls the page back about ten times a second while each frame's own work
+    // stays quick. The first stop (the nap, which needs frames within its 16.7 ms step) is
+    // not seen, and says how often the browser called, never that the loop lost time.
+    let built = built();
+    let _turn = one_browser_at_a_time();
+    let server = PageServer::start(&built.dir, 0).expect("serve the page");
+    let browser = Browser::start(Gpu::WebGl).unwrap_or_else(|e| panic!("{e}"));
+    browser.goto(&server.url("tour&bullets=200")).unwrap();
+    browser
+        .eval(
+            "setInterval(() => { const t = performance.now(); \
+             while (performance.now() - t < 90) {} }, 100); return true;",
+        )
+        .unwrap();
+    let stats = browser
+        .wait_for("the first stop's verdict", PATIENCE, |s| {
+            !s["run"]["tour"]["stops"][0]["missed"].is_null()
+                || !s["run"]["tour"]["stops"][0]["seen"].is_null()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stop = &stats["run"]["tour"]["stops"][0];
+    assert_eq!(stop["id"], "a-little-nap", "{stats}");
+    let missed = stop["missed"]
+        .as_str()
+        .unwrap_or_else(|| panic!("seen: {stop}"));
+    assert!(
+        missed.contains("the browser called the page")
+            && missed.contains("too slow to show this here")
+            && !missed.contains("bug"),
+        "{missed}"
+    );
+    assert_eq!(stop["too_slow"], true, "{stop}");
+}
