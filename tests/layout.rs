@@ -88,6 +88,17 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
             c.advance_to(now);
         }
     }
+    if stressed {
+        // The last frame's row at its widest.
+        let ms = Duration::from_micros;
+        readouts.last = FrameRecord {
+            waited: ms(999_900),
+            start: now,
+            update_time: ms(250_000),
+            presented: Some(now + ms(1_249_900)),
+            ..readouts.last
+        };
+    }
     let mut visibility = Visibility::default();
     let moment = |secs: f64| Moment {
         at: Duration::from_secs_f64(secs),
@@ -105,6 +116,8 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
             PacedBy::Loop
         },
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
+        // A display that does not pace, which the present row says at length.
+        refresh_hz: Some(29.5),
         // The longest present row a window shows: just in time, with its widest figures.
         frame_latency: 3,
         just_in_time: Some(looplab::app::pacing::JitReadout {

@@ -77,7 +77,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
-        rows: &["FPS / UPS", "game / real", "last frame ms"],
+        rows: &["FPS / UPS", "game / real", "idle upd draw"],
         hint: "the metronome and the marker stay together; the timeline shows the naps",
         tries: None,
         watch: Watch::InStep {
@@ -296,7 +296,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Timeline,
-        rows: &["FPS / UPS", "last frame ms", "process CPU"],
+        rows: &["FPS / UPS", "idle upd draw", "process CPU"],
         hint: "press 1 (uncapped): the grey naps leave the timeline and the process CPU climbs",
         tries: Some(Try {
             keys: &["1"],

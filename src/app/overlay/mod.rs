@@ -294,25 +294,32 @@ mod tests {
             ..FrameRecord::default()
         };
         // 18.35 ms asleep, then 28.21 ms from the frame's start to its present.
-        assert_eq!(
-            words::last_frame_text(&record),
-            "46.6 = wait 18.4 + upd 0.0 + draw 28.2"
-        );
+        assert_eq!(words::last_frame_text(&record), "18.4 + 0.0 + 28.2 = 46.6");
         assert_eq!(words::last_frame_text(&FrameRecord::default()), "-");
     }
 
     #[test]
     fn vsync_says_when_the_display_does_not_pace() {
+        let said = |asked, fps, hz| {
+            let (words, why) = words::vsync_text(asked, fps, hz);
+            format!("{words}{why}")
+        };
         // Xvfb: vsync asked, 165 FPS against a refresh measured at 29.5 Hz.
         assert_eq!(
-            words::vsync_text(true, 165.0, Some(29.5)),
-            "vsync asked,\nbut this display does not pace\n(165 FPS on a 29.5 Hz display)"
+            said(true, 165.0, Some(29.5)),
+            "vsync asked\nbut this display does not pace:\n165 FPS on a 29.5 Hz display"
         );
-        // Paced: at the refresh, or below it, or the refresh not yet known.
-        assert_eq!(words::vsync_text(true, 60.2, Some(60.0)), "vsync on");
-        assert_eq!(words::vsync_text(true, 20.0, Some(60.0)), "vsync on");
-        assert_eq!(words::vsync_text(true, 500.0, None), "vsync on");
-        assert_eq!(words::vsync_text(false, 500.0, Some(60.0)), "vsync off");
+        // No refresh measured: presents that wait for a display measure it, so frames
+        // faster than 72 a second with none measured are not paced either.
+        assert_eq!(
+            said(true, 94.4, None),
+            "vsync asked\nbut the presents keep no\nrefresh grid: 94 FPS"
+        );
+        // Paced: at the refresh, or below it.
+        assert_eq!(said(true, 60.2, Some(60.0)), "vsync on");
+        assert_eq!(said(true, 20.0, Some(60.0)), "vsync on");
+        assert_eq!(said(true, 59.0, None), "vsync on");
+        assert_eq!(said(false, 500.0, Some(60.0)), "vsync off");
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
             format!("{} avg, {} p99, {} max", ms(ft.avg), ms(ft.p99), ms(ft.max)),
         ),
         ("this frame", this_frame_text(m.plan)),
-        ("last frame ms", last_frame_text(m.last)),
+        ("idle upd draw", last_frame_text(m.last)),
         ("game / real", format!("{:.3}", st.ratio)),
         ("anim. err ms", animation_error_text(&m.smoothness)),
         ("picture lag ms", picture_lag_text(&m.smoothness)),
@@ -134,11 +134,11 @@ pub(super) fn last_frame_text(last: &FrameRecord) -> String {
     let one = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1e3);
     match (last.draw_time(), last.start_to_present()) {
         (Some(draw), Some(frame)) => format!(
-            "{} = wait {} + upd {} + draw {}",
-            one(last.waited + frame),
+            "{} + {} + {} = {}",
             one(last.waited),
             one(last.update_time),
-            one(draw)
+            one(draw),
+            one(last.waited + frame),
         ),
         _ => "-".to_string(),
     }
@@ -158,31 +158,42 @@ fn present_text(m: &OverlayModel) -> String {
                 ""
             }
         ),
-        paced => format!(
-            "{:?}, {}, cap {cap}\n{} in flight{}{}",
-            m.facts.present_mode,
-            vsync_text(m.knobs.vsync(), m.summary.fps, m.facts.refresh_hz),
-            m.facts.frame_latency,
-            jit_text(m.facts.just_in_time),
-            if paced == PacedBy::Compositor {
-                "\npaced by the compositor"
-            } else {
-                ""
-            },
-        ),
+        paced => {
+            let (vsync, why) = vsync_text(m.knobs.vsync(), m.summary.fps, m.facts.refresh_hz);
+            format!(
+                "{:?}, {vsync}, cap {cap}{why}\n{} in flight{}{}",
+                m.facts.present_mode,
+                m.facts.frame_latency,
+                jit_text(m.facts.just_in_time),
+                if paced == PacedBy::Compositor {
+                    "\npaced by the compositor"
+                } else {
+                    ""
+                },
+            )
+        }
     }
 }
 
 /// What vsync does here: asked for or not, and, where the frames run well above the
-/// display's measured refresh (a display that does not pace, as Xvfb's), that it was asked
-/// but does nothing.
-pub fn vsync_text(asked: bool, fps: f64, refresh_hz: Option<f64>) -> String {
-    match refresh_hz {
-        Some(hz) if asked && fps > hz * 1.2 => format!(
-            "vsync asked,\nbut this display does not pace\n({fps:.0} FPS on a {hz:.1} Hz display)"
-        ),
-        _ if asked => "vsync on".into(),
-        _ => "vsync off".into(),
+/// display's refresh (a display that does not pace, as Xvfb's), that it was asked but does
+/// nothing: the row's words, and the lines that say why.
+pub fn vsync_text(asked: bool, fps: f64, refresh_hz: Option<f64>) -> (&'static str, String) {
+    let not_paced = match refresh_hz {
+        Some(hz) if fps > hz * 1.2 => Some(format!(
+            "but this display does not pace:\n{fps:.0} FPS on a {hz:.1} Hz display"
+        )),
+        // Presents that wait for the display lie on its refresh grid, and measure it within
+        // a second; frames faster than the commonest display's with none measured do not.
+        None if fps > 60.0 * 1.2 => Some(format!(
+            "but the presents keep no\nrefresh grid: {fps:.0} FPS"
+        )),
+        _ => None,
+    };
+    match (asked, not_paced) {
+        (true, Some(why)) => ("vsync asked", format!("\n{why}")),
+        (true, None) => ("vsync on", String::new()),
+        (false, _) => ("vsync off", String::new()),
     }
 }
 
