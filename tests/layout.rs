@@ -183,7 +183,7 @@ fn the_single_view_keeps_every_text_in_its_place() {
     ];
     check(&screens, false);
     check(&screens, true);
-    // The first seconds' invitation to the tour is among them, on one line.
+    // The invitation to the tour is among them, on one line.
     let invited = texts(&Knobs::default(), SIZES[1], false)
         .into_iter()
         .filter(|t| t.text == looplab::app::overlay::TOUR_INVITE)

@@ -639,7 +639,7 @@ fn timeline_words(words: &mut WorldText, strip: &Strip, paused: bool) {
 /// The tour's colour: its headings and the frame on the region a stop points at.
 const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
 
-/// The line that says how to start the tour, in the window's first seconds, and its
+/// The line that says how to start the tour, until the person's first key, and its
 /// quieter gold.
 pub const TOUR_INVITE: &str = "New here? Press Enter for a guided tour.";
 const INVITE_GOLD: Color32 = Color32::from_rgb(190, 165, 100);

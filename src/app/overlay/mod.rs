@@ -101,7 +101,7 @@ pub struct OverlayModel<'a> {
     pub transform: ViewTransform,
     /// The guided tour's current stop, while it is on: the panel opens with it.
     pub tour: Option<&'a TourPanel>,
-    /// Say in one quiet line how to start the tour (the window's first seconds).
+    /// Say in one quiet line how to start the tour (until the person's first key).
     pub invite: bool,
 }
 
