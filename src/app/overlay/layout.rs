@@ -8,6 +8,7 @@ use egui::{Align2, Color32, RichText};
 use glam::Vec2;
 use looplab_timing::Strategy;
 
+use super::words::{compare_note, shown_rows};
 use super::*;
 use crate::app::controls::Knobs;
 use crate::app::keys::{Action, BINDINGS, strategy_key};
@@ -393,29 +394,6 @@ fn figures_section(ui: &mut egui::Ui, m: &OverlayModel) {
             );
         }
         (None, _) => frame_graph(ui, session),
-    }
-}
-
-/// The overlay's rows the panel shows. On the tour, one thing at a time: the rows its stop
-/// is about, the rest a key away. (In compare mode the lanes carry the figures, and the
-/// window's stay a key away.)
-fn shown_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
-    let mut rows = status_rows(m);
-    let compare = m.knobs.compare.is_some();
-    if let Some(tour) = m.tour.filter(|_| !m.knobs.everything || compare) {
-        rows.retain(|(label, _)| tour.rows.contains(label));
-    }
-    rows
-}
-
-/// What compare mode's panel says of the figures: where each lane's are, and whether the
-/// window's own loop has rows below.
-pub fn compare_note(rows_below: bool) -> &'static str {
-    if rows_below {
-        "each lane's strategy and figures are on its caption; the rows below are the \
-         window's own loop's"
-    } else {
-        "each lane's strategy and figures are on its caption"
     }
 }
 

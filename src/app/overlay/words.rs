@@ -78,6 +78,29 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// The overlay's rows the panel shows. On the tour, one thing at a time: the rows its stop
+/// is about, the rest a key away. (In compare mode the lanes carry the figures, and the
+/// window's stay a key away.)
+pub(super) fn shown_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
+    let mut rows = status_rows(m);
+    let compare = m.knobs.compare.is_some();
+    if let Some(tour) = m.tour.filter(|_| !m.knobs.everything || compare) {
+        rows.retain(|(label, _)| tour.rows.contains(label));
+    }
+    rows
+}
+
+/// What compare mode's panel says of the figures: where each lane's are, and whether the
+/// window's own loop has rows below.
+pub(super) fn compare_note(rows_below: bool) -> &'static str {
+    if rows_below {
+        "each lane's strategy and figures are on its caption; the rows below are the \
+         window's own loop's"
+    } else {
+        "each lane's strategy and figures are on its caption"
+    }
+}
+
 /// The recent frames' animation error: its mean and 99th percentile size in ms, and the
 /// share over 2 ms ([`crate::metrics::animation`]).
 fn animation_error_text(s: &Smoothness) -> String {
