@@ -40,6 +40,10 @@ pub struct Stop {
     pub setup: Setup,
     /// Where to look.
     pub focus: Focus,
+    /// The line of its strategy's loop ([`Strategy::pseudocode`]) the claim lives in, by a
+    /// part of it that no other line of that loop has. The panel highlights it, with the
+    /// try's key beside it.
+    pub line: &'static str,
     /// The overlay's rows the stop is about (its watched figures and the knob its hint
     /// turns), by their labels; the rest are one key away. None in compare mode, whose
     /// lanes carry their own figures.
@@ -231,6 +235,46 @@ pub struct TourPanel {
     pub focus: Focus,
     /// The overlay's rows the stop shows.
     pub rows: &'static [&'static str],
+    /// The stop's loop, its claim's line lit.
+    pub code: LoopCode,
+}
+
+/// A stop's loop as the panel shows it: its strategy's loop in the texts' style, with the
+/// line its claim lives in lit and the key of its try beside that line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopCode {
+    pub strategy: Strategy,
+    /// The loop's lines, the lit one without its comment, so that the key fits beside it.
+    pub lines: Vec<String>,
+    /// Which line is lit.
+    pub lit: usize,
+    /// The first key of the stop's try, which turns the lit line's knob.
+    pub key: Option<&'static str>,
+}
+
+impl LoopCode {
+    /// `stop`'s loop, or None when its line is not in its strategy's loop (a test holds
+    /// every stop to having one).
+    pub fn of(stop: &Stop) -> Option<LoopCode> {
+        let strategy = stop.setup.strategy;
+        let code = strategy.pseudocode();
+        let lit = code.lines().position(|l| l.contains(stop.line))?;
+        let key = stop.tries.and_then(|t| t.keys.first().copied());
+        let lines = code
+            .lines()
+            .enumerate()
+            .map(|(i, l)| match (i == lit, key) {
+                (true, Some(_)) => l.split(" //").next().unwrap_or(l).to_string(),
+                _ => l.to_string(),
+            })
+            .collect();
+        Some(LoopCode {
+            strategy,
+            lines,
+            lit,
+            key,
+        })
+    }
 }
 
 impl Focus {
@@ -446,6 +490,7 @@ impl Tour {
             keys: Self::keys_line(at, of),
             focus: stop.focus,
             rows: stop.rows,
+            code: LoopCode::of(stop)?,
         })
     }
 

@@ -53,6 +53,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        line: "update()",
         rows: &["FPS / UPS", "game / real"],
         hint: "watch the metronome leave the wall-clock marker behind",
         tries: None,
@@ -77,6 +78,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        line: "sleep(",
         rows: &["FPS / UPS", "game / real", "idle upd draw"],
         hint: "the metronome and the marker stay together; the timeline shows the naps",
         tries: None,
@@ -101,6 +103,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        line: "render()",
         rows: &["FPS / UPS", "game / real", "sim. load"],
         hint: "press Shift+R three times for a 5 ms GPU: the game keeps to real time again, after winning back at most the stall clamp's quarter second",
         tries: Some(Try {
@@ -131,6 +134,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Wall,
+        line: "update(elapsed)",
         rows: &["FPS / UPS", "this frame", "sim. load"],
         hint: "press Shift+R three times for a 5 ms GPU: shorter steps, and the wall holds",
         tries: Some(Try {
@@ -156,6 +160,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Lanes,
+        line: "update(elapsed)",
         rows: &[],
         hint: "press F6: the same two machines with a fixed step stay identical",
         tries: Some(Try {
@@ -182,6 +187,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        line: "while lag >= STEP",
         rows: &["FPS / UPS", "this frame", "game / real", "sim. load"],
         hint: "the metronome jumps a tenth of a second at a time; the next stop smooths it",
         tries: None,
@@ -207,6 +213,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Stream,
+        line: "render(lerp(",
         rows: &["FPS / UPS", "this frame", "anim. err ms"],
         hint: "press 4 (catch-up): five pictures in six stand still; 5 brings it back",
         tries: Some(Try {
@@ -237,6 +244,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Balls,
+        line: "render(position",
         rows: &["FPS / UPS", "this frame", "picture lag ms"],
         hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation: they stay inside",
         tries: Some(Try {
@@ -263,6 +271,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        line: "render()",
         rows: &["FPS / UPS", "game / real", "present"],
         hint: "press V for no vsync: the same loop races ahead (not in a page, whose browser owns the loop)",
         tries: Some(Try {
@@ -296,6 +305,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Timeline,
+        line: "sleep(",
         rows: &["FPS / UPS", "idle upd draw", "process CPU"],
         hint: "press 1 (uncapped): the grey naps leave the timeline and the process CPU climbs",
         tries: Some(Try {
@@ -324,6 +334,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Timeline,
+        line: "n < MAX",
         rows: &["FPS / UPS", "game / real", "max updates", "sim. load"],
         hint: "press M three times for no limit (10, 25, unlimited): the frames all but stop, the spiral of death",
         tries: Some(Try {
@@ -353,6 +364,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Timeline,
+        line: "alpha = lag / STEP",
         rows: &["FPS / UPS", "this frame"],
         hint: "on the timeline's game row, each white picture tick sits alpha of the way to the next update",
         tries: None,
@@ -375,6 +387,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Lanes,
+        line: "lag += since_last_frame()",
         rows: &[],
         hint: "compare the first lane's doubles with the snapped and synced lanes'",
         tries: None,
@@ -398,6 +411,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Stream,
+        line: "process_input()",
         rows: &["FPS / UPS", "ship delay"],
         hint: "tap an arrow key quickly a few times; press I for accumulated input: every tap counts",
         tries: Some(Try {
@@ -424,6 +438,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Metronome,
+        line: "update(shown, lag)",
         rows: &["FPS / UPS", "this frame", "picture lag ms"],
         hint: "press 5 for interpolation: the metronome trails its true place by a step",
         tries: Some(Try {
@@ -449,6 +464,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Lanes,
+        line: "update()",
         rows: &[],
         hint: "steer the ship: both lanes take the keys, and stay in step",
         tries: None,
@@ -471,6 +487,7 @@ static STOPS: [Stop; 17] = [
             ..Setup::BASE
         },
         focus: Focus::Lanes,
+        line: "render(lerp(",
         rows: &[],
         hint: "steer the ship and compare the lanes' delays: 1, 2, 3 frames in flight, then just in time",
         tries: None,
@@ -510,6 +527,24 @@ mod tests {
                 s.id
             );
             assert!(s.limit <= Duration::from_secs(20), "{}", s.id);
+        }
+    }
+
+    #[test]
+    fn every_stop_lights_one_line_of_its_loop_and_keys_beside_it_fit_the_panel() {
+        for s in stops() {
+            let code = s.setup.strategy.pseudocode();
+            let found = code.lines().filter(|l| l.contains(s.line)).count();
+            assert_eq!(found, 1, "{}: '{}' in one line of\n{code}", s.id, s.line);
+            let shown = super::super::LoopCode::of(&s).expect("its line is in its loop");
+            let lit = &shown.lines[shown.lit];
+            assert!(lit.contains(s.line), "{}: {lit}", s.id);
+            let width = lit.chars().count() + shown.key.map_or(0, |k| k.chars().count() + 3);
+            assert!(
+                width <= 44,
+                "{}: '{lit}' with its key is {width} wide",
+                s.id
+            );
         }
     }
 }

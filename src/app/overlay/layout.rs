@@ -18,7 +18,7 @@ use crate::render::timeline;
 use crate::session::Session;
 use crate::session::timeline::{MarkKind, Strip};
 use crate::text::strategy as strategy_text;
-use crate::tour::{Focus, TourPanel};
+use crate::tour::{Focus, LoopCode, TourPanel};
 use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};
 
 /// Frames shown in the frame-time graph.
@@ -225,6 +225,9 @@ fn main_panel(
         ui.spacing_mut().item_spacing.y = 2.0;
         if let Some(tour) = m.tour {
             tour_section(ui, tour, m.knobs.everything);
+            if !m.knobs.everything {
+                loop_code(ui, &tour.code, m.session.planner().strategy());
+            }
         } else if m.invite {
             ui.label(RichText::new(TOUR_INVITE).size(11.5).color(INVITE_GOLD));
         }
@@ -268,7 +271,8 @@ fn compare_section(ui: &mut egui::Ui, knobs: &Knobs) {
 fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
     let strategy = m.session.planner().strategy();
     let text = strategy_text::text(strategy);
-    if m.knobs.compare.is_some() {
+    let stop_alone = m.tour.is_some() && !m.knobs.everything;
+    if m.knobs.compare.is_some() && !stop_alone {
         // The lanes run strategies of their own, each named on its caption; the window's
         // loop only draws them, and the figures below are its.
         ui.label(
@@ -286,6 +290,11 @@ fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
         );
         return;
     }
+    if stop_alone {
+        // The stop's loop names the strategy, and which runs when a key chose another; in
+        // compare mode the lanes' captions name theirs.
+        return;
+    }
     ui.label(
         RichText::new(format!(
             "{} {}: {}",
@@ -296,8 +305,8 @@ fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
         .strong()
         .size(14.0),
     );
-    if m.tour.is_some() && m.knobs.everything {
-        // On the tour with every figure shown: the stop explains; the figures need the room.
+    if m.tour.is_some() {
+        // On the tour the stop explains, and its loop and figures need the room.
         return;
     }
     ui.label(RichText::new(text.trade_off).italics().size(12.0));
@@ -612,10 +621,10 @@ fn timeline_words(words: &mut WorldText, strip: &Strip, paused: bool) {
     }
 }
 
-/// A window frame with margins only: the background is drawn by the sprite pipeline (see
-/// `scene::panel_backgrounds`).
 /// The tour's colour: its headings and the frame on the region a stop points at.
 const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
+/// Behind the line of a stop's loop its claim lives in.
+const LIT_LINE: Color32 = Color32::from_rgb(70, 58, 20);
 
 /// The line that says how to start the tour, until the person's first key, and its
 /// quieter gold.
@@ -694,6 +703,51 @@ fn tour_section(ui: &mut egui::Ui, tour: &TourPanel, everything: bool) {
     ui.separator();
 }
 
+/// A stop's loop, the line its claim lives in lit, with its try's key beside it; and, when
+/// a key has chosen another strategy, which one runs now.
+fn loop_code(ui: &mut egui::Ui, code: &LoopCode, running: Strategy) {
+    let named = format!("{} {}", strategy_key(code.strategy), code.strategy.id());
+    let heading = if running == code.strategy {
+        format!("the loop ({named}), the claim's line lit:")
+    } else {
+        format!(
+            "the stop's loop ({named}); running: {} {}",
+            strategy_key(running),
+            running.id()
+        )
+    };
+    ui.label(
+        RichText::new(heading)
+            .size(11.0)
+            .color(Color32::from_gray(165)),
+    );
+    ui.scope(|ui| {
+        ui.spacing_mut().item_spacing = egui::vec2(6.0, 1.0);
+        for (i, line) in code.lines.iter().enumerate() {
+            let text = RichText::new(line).monospace().size(10.5);
+            if i != code.lit {
+                ui.label(text.color(Color32::from_gray(185)));
+                continue;
+            }
+            ui.horizontal(|ui| {
+                ui.label(text.color(TOUR_GOLD).background_color(LIT_LINE));
+                if let Some(key) = code.key {
+                    ui.label(
+                        RichText::new(format!("\u{2190} {key}"))
+                            .monospace()
+                            .size(10.5)
+                            .color(TOUR_GOLD)
+                            .strong(),
+                    );
+                }
+            });
+        }
+    });
+    ui.add_space(2.0);
+}
+
+/// A window frame with margins only: the background is drawn by the sprite pipeline (see
+/// `scene::panel_backgrounds`).
 fn panel_frame() -> egui::Frame {
     egui::Frame::NONE.inner_margin(egui::Margin::same(PANEL_MARGIN as i8))
 }

@@ -3,23 +3,7 @@
 //! The loop that keeps the update step fixed and lets the frame rate vary, paying off the
 //! real time that passed in whole steps:
 //!
-//! ```text
-//! previous = now()
-//! lag = 0
-//! loop {
-//!     current = now()
-//!     lag += current - previous
-//!     previous = current
-//!     process_input()
-//!     updates = 0
-//!     while lag >= STEP and updates < MAX_UPDATES {
-//!         update()        // one fixed step
-//!         lag -= STEP
-//!         updates += 1
-//!     }
-//!     render()            // the state after the last update
-//! }
-//! ```
+#![doc = concat!("```text\n", include_str!("loops/catch_up.txt"), "```")]
 //!
 //! Every update is the same step, so the game is deterministic, and it keeps real-time speed
 //! on a machine that renders slowly (a 45 ms frame runs two or three 16.7 ms updates). The

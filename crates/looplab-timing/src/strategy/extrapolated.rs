@@ -2,21 +2,7 @@
 //!
 //! The loop of catch-up, with the renderer predicting where things are by now:
 //!
-//! ```text
-//! previous = now()
-//! lag = 0
-//! loop {
-//!     current = now()
-//!     lag += current - previous
-//!     previous = current
-//!     process_input()
-//!     while lag >= STEP {
-//!         update()        // one fixed step
-//!         lag -= STEP
-//!     }
-//!     render(state.position + state.velocity * lag)
-//! }
-//! ```
+#![doc = concat!("```text\n", include_str!("loops/extrapolated.txt"), "```")]
 //!
 //! Drawing each object where its velocity would have carried it by the present moment is
 //! smooth like interpolation and has no delay. The guess is wrong whenever the motion is not

@@ -2,18 +2,7 @@
 //!
 //! The loop that gives every frame the same length by sleeping away what is left of it:
 //!
-//! ```text
-//! next_frame = now()
-//! loop {
-//!     process_input()
-//!     update()            // one fixed step
-//!     render()
-//!     next_frame += STEP
-//!     if next_frame > now() {
-//!         sleep(next_frame - now())
-//!     }                   // else: running behind, no sleep
-//! }
-//! ```
+#![doc = concat!("```text\n", include_str!("loops/fixed_sleep.txt"), "```")]
 //!
 //! On a machine fast enough it keeps real-time speed and saves power, since the processor
 //! rests between frames. On one that is not, there is nothing to sleep and every frame still

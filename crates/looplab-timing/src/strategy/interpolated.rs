@@ -2,23 +2,7 @@
 //!
 //! The loop of catch-up, with the fraction of a step still owed handed to the renderer:
 //!
-//! ```text
-//! previous = now()
-//! lag = 0
-//! loop {
-//!     current = now()
-//!     lag += current - previous
-//!     previous = current
-//!     process_input()
-//!     while lag >= STEP {
-//!         previous_state = state
-//!         update()        // one fixed step
-//!         lag -= STEP
-//!     }
-//!     alpha = lag / STEP  // 0 <= alpha < 1
-//!     render(lerp(previous_state, state, alpha))
-//! }
-//! ```
+#![doc = concat!("```text\n", include_str!("loops/interpolated.txt"), "```")]
 //!
 //! Drawing a blend of the last two states makes motion smooth at any frame rate, even from
 //! ten updates a second, while the simulation keeps catch-up's fixed, deterministic steps.

@@ -1,5 +1,7 @@
-//! The six loop strategies of the classic game-loop texts, each in a file of its own that
-//! opens with the loop as the texts write it and then says how this crate runs it.
+//! The eight loop strategies of the classic game-loop texts and what lies beyond them, each in
+//! a file of its own that opens with the loop in the texts' style and then says how this
+//! crate runs it. Each loop is at most 12 lines, so an application can show it whole
+//! ([`Strategy::pseudocode`]); `since_last_frame()` is the real time since the frame before.
 //!
 //! | strategy | updates per frame | what is drawn | when the next frame starts |
 //! |---|---|---|---|
@@ -111,6 +113,22 @@ impl Strategy {
         accepted::STRATEGY_IDS[self as usize]
     }
 
+    /// The loop in the texts' style, the one its module's documentation opens with: at most
+    /// 12 lines of at most 41 characters, for an application to show beside the running
+    /// loop.
+    pub fn pseudocode(self) -> &'static str {
+        match self {
+            Strategy::Uncapped => include_str!("loops/uncapped.txt"),
+            Strategy::FixedSleep => include_str!("loops/fixed_sleep.txt"),
+            Strategy::Variable => include_str!("loops/variable.txt"),
+            Strategy::CatchUp => include_str!("loops/catch_up.txt"),
+            Strategy::Interpolated => include_str!("loops/interpolated.txt"),
+            Strategy::Extrapolated => include_str!("loops/extrapolated.txt"),
+            Strategy::Predicted => include_str!("loops/predicted.txt"),
+            Strategy::PredictedKept => include_str!("loops/predicted_kept.txt"),
+        }
+    }
+
     /// How it plans updates.
     pub fn family(self) -> Family {
         self.rules().family
@@ -214,6 +232,33 @@ mod tests {
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), Strategy::ALL.len());
+    }
+
+    #[test]
+    fn each_loop_fits_a_panel_and_is_the_one_its_module_opens_with() {
+        let modules = [
+            include_str!("uncapped.rs"),
+            include_str!("fixed_sleep.rs"),
+            include_str!("variable.rs"),
+            include_str!("catch_up.rs"),
+            include_str!("interpolated.rs"),
+            include_str!("extrapolated.rs"),
+            include_str!("predicted.rs"),
+            include_str!("predicted_kept.rs"),
+        ];
+        for (s, module) in Strategy::ALL.into_iter().zip(modules) {
+            let code = s.pseudocode();
+            let lines = code.lines().count();
+            assert!((5..=12).contains(&lines), "{s}: {lines} lines");
+            let widest = code.lines().map(|l| l.chars().count()).max();
+            assert!(widest <= Some(41), "{s}: {widest:?} characters");
+            assert!(code.contains("loop {") && code.contains("render("), "{s}");
+            let file = alloc::format!("include_str!(\"loops/{}.txt\")", s.id().replace('-', "_"));
+            assert!(module.contains(&file), "{s}'s module opens with {file}");
+        }
+        let mut all: alloc::vec::Vec<&str> = Strategy::ALL.map(Strategy::pseudocode).to_vec();
+        all.dedup();
+        assert_eq!(all.len(), Strategy::ALL.len());
     }
 
     #[test]

@@ -2,23 +2,7 @@
 //!
 //! The loop of catch-up, with one extra update each frame that only the picture sees:
 //!
-//! ```text
-//! previous = now()
-//! lag = 0
-//! loop {
-//!     current = now()
-//!     lag += current - previous
-//!     previous = current
-//!     process_input()
-//!     while lag >= STEP {
-//!         update(state, STEP)       // one fixed step
-//!         lag -= STEP
-//!     }
-//!     shown = copy(state)
-//!     update(shown, lag)            // the render tick: one update as long as the lag
-//!     render(shown)
-//! }
-//! ```
+#![doc = concat!("```text\n", include_str!("loops/predicted.txt"), "```")]
 //!
 //! Jakub Tomšů calls this the *render tick* ("Fixed timestep without interpolation",
 //! 2024, and his fixed-timestep demo). Interpolation draws a blend of the last two states

@@ -4,18 +4,7 @@
 //! frames. A frame that ran a real update copies the state afresh; a frame that ran none
 //! advances the copy it kept by the time since it was drawn:
 //!
-//! ```text
-//! loop {
-//!     ...                           // catch-up's updates, as in `predicted`
-//!     if updated_this_frame {
-//!         shown = copy(state)
-//!         update(shown, lag)
-//!     } else {
-//!         update(shown, frame_time) // the accumulated render tick
-//!     }
-//!     render(shown)
-//! }
-//! ```
+#![doc = concat!("```text\n", include_str!("loops/predicted_kept.txt"), "```")]
 //!
 //! Jakub Tomšů's *accumulated render tick* ("Fixed timestep without interpolation", 2024).
 //! Between two real updates the copy moves in the frame's own small steps, not in one long

@@ -2,13 +2,7 @@
 //!
 //! The first loop of every text on the subject:
 //!
-//! ```text
-//! loop {
-//!     process_input()
-//!     update()            // advances the game by one fixed step
-//!     render()
-//! }
-//! ```
+#![doc = concat!("```text\n", include_str!("loops/uncapped.txt"), "```")]
 //!
 //! Nothing here looks at a clock, so the game runs exactly as fast as the machine does: with
 //! 1 ms frames a 60 Hz game runs sixteen times too fast, with 50 ms frames at a third of its

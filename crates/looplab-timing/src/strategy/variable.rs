@@ -2,17 +2,7 @@
 //!
 //! The loop that hands the real time since the last frame to the update:
 //!
-//! ```text
-//! previous = now()
-//! loop {
-//!     current = now()
-//!     elapsed = current - previous
-//!     previous = current
-//!     process_input()
-//!     update(elapsed)     // moves everything by elapsed
-//!     render()
-//! }
-//! ```
+#![doc = concat!("```text\n", include_str!("loops/variable.txt"), "```")]
 //!
 //! The game keeps real-time speed on any machine. The price is that the step is whatever
 //! the frame took: two machines, or two runs of one, take different steps and so compute
