@@ -10,6 +10,7 @@ use looplab::app::compose::{Composer, FrameInputs, Readouts};
 use looplab::app::controls::Knobs;
 use looplab::app::overlay::{PacedBy, PlacedText, PlatformFacts, layout_faults as faults};
 use looplab::app::visibility::{Moment, Visibility};
+use looplab::lab::blind::{Blind, Judged};
 use looplab::lab::compare::{Compare, Preset};
 use looplab::session::Session;
 use looplab::session::frame::FrameRecord;
@@ -219,6 +220,26 @@ fn every_compare_preset_keeps_every_text_in_its_tile() {
     check(&screens, true);
 }
 
+/// What `blind`'s lanes' figures say after 8 s of a person steering right and left, as a
+/// stop says it when answered: the lanes' names and figures as long as a run gives them.
+fn judged_as_run(blind: Blind) -> Judged {
+    let world = WorldConfig {
+        seed: 1,
+        bullets: 200,
+    };
+    let settings = LoopSettings::default();
+    let mut compare = Compare::new(Preset::Blind(blind), &settings, &world, Duration::ZERO);
+    for tenth in 1..=80u32 {
+        let at = Duration::from_millis(100) * tenth;
+        compare.steer(
+            Steer::from_held(tenth % 7 < 3, tenth % 7 >= 3, false, false),
+            at,
+        );
+        compare.advance_to(at);
+    }
+    blind.judge(&compare)
+}
+
 #[test]
 fn every_tour_stop_keeps_every_text_in_its_place() {
     // Each stop as its setup leaves the window, its panel watching, seen (with the figure
@@ -260,6 +281,23 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
                 })
                 .collect(),
         };
+        // A stop that asks first: its question, with its lanes unnamed; then the answer
+        // the other way from the figures, with the longest names and figures a pair has.
+        let mut asked = Vec::new();
+        if let Some(blind) = tour.asking() {
+            asked.push((
+                tour.clone(),
+                StopStatus::Watching,
+                Some(Preset::Blind(blind)),
+            ));
+            let judged = judged_as_run(blind);
+            let other_way = judged.favoured.map_or(0, |f| 1 - f);
+            assert!(
+                tour.answer(other_way, judged, Duration::ZERO).is_some(),
+                "{}",
+                stop.id
+            );
+        }
         let mut standings = vec![
             StopStatus::Watching,
             StopStatus::Seen(Duration::from_secs_f64(9.9), figure.clone()),
@@ -281,13 +319,19 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
             }
         }
         let setup = &stop.setup;
-        for standing in &standings {
+        let cases = asked.into_iter().chain(
+            standings
+                .into_iter()
+                .map(|standing| (tour.clone(), standing, setup.compare)),
+        );
+        for (tour, standing, compare) in cases {
+            let standing = &standing;
             for (help, everything) in [(false, false), (true, false), (false, true), (true, true)] {
                 let knobs = Knobs {
                     present: looplab::session::queue::PresentMode::for_vsync(setup.vsync),
                     update_cost: setup.update_cost,
                     render_cost: setup.render_cost,
-                    compare: setup.compare,
+                    compare,
                     help,
                     everything,
                     ..Knobs::default()
@@ -306,7 +350,8 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
                         stop.id
                     );
                     // The rows the stop is about are on screen, the others only with A.
-                    for row in stop.rows {
+                    let rows = screen.tour.as_ref().map_or(&[][..], |p| p.rows);
+                    for row in rows {
                         assert!(
                             texts.iter().any(|t| t.text == *row),
                             "{}: its row {row:?}",
@@ -315,8 +360,7 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
                     }
                     let rows_shown = texts.iter().filter(|t| t.text == "frame deltas").count();
                     let expected = usize::from(
-                        (everything && setup.compare.is_none())
-                            || stop.rows.contains(&"frame deltas"),
+                        (everything && compare.is_none()) || rows.contains(&"frame deltas"),
                     );
                     assert_eq!(rows_shown, expected, "{}: everything {everything}", stop.id);
                     // No words point at rows that are not there.

@@ -311,7 +311,7 @@ impl Controls {
                 Effect::log(format!("bullets: {next}"))
             }
             // The lanes' and the tour's keys: the demo acts on them before they get here.
-            SelectLane | TourNext | TourPrevious | TourLeave => Effect::default(),
+            SelectLane | TourNext | TourPrevious | TourLeave | TourAnswerB => Effect::default(),
             Steer(direction) => self.hold(direction, true, arrival),
             Dash => {
                 self.session.press(Button::Dash, arrival);

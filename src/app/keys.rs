@@ -55,8 +55,11 @@ pub enum Action {
     TourPrevious,
     /// Leave the tour (the settings it found come back).
     TourLeave,
-    /// On the tour: the whole screen, or only what the stop is about.
+    /// On the tour: the whole screen, or only what the stop is about; at a stop that asks
+    /// which of two lanes is smoother or sooner, the answer "A".
     ToggleEverything,
+    /// At a tour stop that asks which of two lanes is smoother or sooner: "B".
+    TourAnswerB,
     Quit,
 }
 
@@ -118,14 +121,15 @@ use Strategy as S;
 /// The key table, in the order the help shows it.
 pub const BINDINGS: &[Binding] = &[
     Binding {
-        label: "Enter / Bksp / End / A",
-        does: "the guided tour: start it or go on / back a stop / leave it / the whole screen, or the stop's part alone",
+        label: "Enter / Bksp / End / A / B",
+        does: "the tour: start or go on / back a stop / leave it / the whole screen or the stop alone / answer A or B",
         keys: &[
             (key(K::Enter), TourNext),
             (key(K::NumpadEnter), TourNext),
             (key(K::Backspace), TourPrevious),
             (key(K::End), TourLeave),
             (key(K::KeyA), ToggleEverything),
+            (key(K::KeyB), TourAnswerB),
         ],
     },
     Binding {
@@ -488,6 +492,7 @@ mod tests {
             TourPrevious => 27,
             TourLeave => 28,
             ToggleEverything => 31,
+            TourAnswerB => 32,
         }
     }
 
@@ -500,7 +505,7 @@ mod tests {
             .collect();
         kinds.sort_unstable();
         kinds.dedup();
-        assert_eq!(kinds, (0..32).collect::<Vec<_>>());
+        assert_eq!(kinds, (0..33).collect::<Vec<_>>());
         let keys: Vec<Key> = BINDINGS
             .iter()
             .flat_map(|b| b.keys)

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use super::controls::{bullets_after, settings_after};
 use crate::app::keys::{self, Action};
-use crate::lab::compare::{Compare, LaneStatus};
+use crate::lab::blind::LETTERS;
+use crate::lab::compare::{Compare, LaneStatus, Preset};
 use crate::lab::lane::LaneChange;
 use crate::render::lanes::{self, LanePicture, LaneView, LanesScratch};
 use crate::render::scene::SceneView;
@@ -44,13 +45,21 @@ pub fn compare_frame<'a>(
             view: LaneView::new(tile),
             selected: selected == Some(i),
         });
-        let lines = lanes::caption_lines(tile.size().x);
-        captions.push((tile, lane_caption(&compare.status(i, now), lines)));
+        captions.push((tile, caption_of(compare, i, now, tile.size().x)));
     }
     (
         lanes::lanes_frame(&pictures, transform, step, scratch),
         captions,
     )
+}
+
+/// Lane `i`'s caption at `now`, for a tile `width` wide: unnamed while the tour asks which
+/// lane is smoother (a letter, and no figure that tells), else [`lane_caption`].
+pub fn caption_of(compare: &Compare, i: usize, now: Duration, width: f32) -> String {
+    match compare.preset {
+        Preset::Blind(_) => format!("{}   (press {0} if it is this one)", LETTERS[i]),
+        _ => lane_caption(&compare.status(i, now), lanes::caption_lines(width)),
+    }
 }
 
 /// A lane's caption: machine and strategy and how it compares with the first lane, then its

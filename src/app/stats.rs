@@ -280,4 +280,23 @@ pub struct StopReport {
     /// The stop's need of the machine was measured unmet: it was too slow for the claim.
     #[serde(default)]
     pub too_slow: bool,
+    /// Where the stop asked which of two unnamed lanes was smoother or sooner: the answer.
+    #[serde(default)]
+    pub feel: Option<FeelReport>,
+}
+
+/// A stop's "which is smoother?" in `--stats`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FeelReport {
+    /// The question, as the stop asked it.
+    pub question: String,
+    /// Whether the person answered (Enter before an answer leaves it unanswered).
+    pub answered: bool,
+    /// The lane chosen, `A` or `B`.
+    pub chose: Option<String>,
+    /// Whether the choice is the lane the figures favour; `None` where unanswered, or the
+    /// figures did not tell the lanes apart.
+    pub agreed_with_figures: Option<bool>,
+    /// Each lane's name and figure.
+    pub figures: Option<String>,
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
+use super::blind::Blind;
 use super::lane::{Agreement, Lane, agreement, steer_stamp};
 use super::profile::Profile;
 use crate::text::settings::DeltaKind;
@@ -42,6 +43,9 @@ pub enum Preset {
     FramesInFlight,
     /// Lanes given on the command line (`--lane PROFILE/STRATEGY`).
     Custom,
+    /// Two lanes unnamed, for the tour's "which is smoother?" (not one of [`Preset::ALL`]:
+    /// the tour starts it).
+    Blind(Blind),
 }
 
 impl Preset {
@@ -65,6 +69,7 @@ impl Preset {
             Preset::RenderTicks => "render-ticks",
             Preset::FramesInFlight => "frames-in-flight",
             Preset::Custom => "custom",
+            Preset::Blind(_) => "blind",
         }
     }
 
@@ -81,6 +86,7 @@ impl Preset {
             Preset::RenderTicks => "10 UPS: interpolation a step late, the render ticks on time",
             Preset::FramesInFlight => "FIFO with 1 to 3 frames in flight, and 2 just in time",
             Preset::Custom => "the machines and strategies given with --lane",
+            Preset::Blind(b) => b.pair.question().words(),
         }
     }
 
@@ -121,18 +127,13 @@ impl Preset {
             Preset::FixedStep => pair(Strategy::Interpolated),
             Preset::EveryStrategy => every("vsync-60"),
             Preset::WeakGpu => every("weak-gpu"),
-            Preset::Snapping => {
-                // MonitorSim's defaults: 5 ms renders, timer noise of 0.5% of a frame.
-                let monitor = Profile::parse("monitor:refresh=60,render=5ms,noise=0.5%")
-                    .expect("a valid profile");
-                DeltaKind::ALL
-                    .into_iter()
-                    .map(|delta| LaneSpec {
-                        delta,
-                        ..LaneSpec::new(monitor.clone(), Strategy::CatchUp)
-                    })
-                    .collect()
-            }
+            Preset::Snapping => DeltaKind::ALL
+                .into_iter()
+                .map(|delta| LaneSpec {
+                    delta,
+                    ..LaneSpec::new(noisy_monitor(), Strategy::CatchUp)
+                })
+                .collect(),
             Preset::RenderTicks => [
                 Strategy::Interpolated,
                 Strategy::Predicted,
@@ -144,30 +145,38 @@ impl Preset {
                 ..LaneSpec::new(profile("vsync-60"), s)
             })
             .collect(),
-            Preset::FramesInFlight => {
-                // 3 to 9 ms frames on a 60 Hz display: quick enough to fill any queue.
-                let game = Profile::parse("game:render=6ms,jitter=3ms").expect("a valid profile");
-                let behind = |latency| Profile {
-                    name: format!("{latency} in flight"),
-                    ..game.with_swapchain(SwapchainSpec {
-                        mode: PresentMode::Fifo,
-                        latency,
-                    })
-                };
-                let lane = |latency, just_in_time| LaneSpec {
-                    just_in_time,
-                    uncapped: true,
-                    ..LaneSpec::new(behind(latency), Strategy::Interpolated)
-                };
-                vec![
-                    lane(1, false),
-                    lane(2, false),
-                    lane(3, false),
-                    lane(2, true),
-                ]
-            }
+            Preset::FramesInFlight => vec![
+                in_flight(1, false),
+                in_flight(2, false),
+                in_flight(3, false),
+                in_flight(2, true),
+            ],
+            Preset::Blind(blind) => blind.lanes(),
             Preset::Custom => Vec::new(),
         }
+    }
+}
+
+/// MonitorSim's case: a 60 Hz display, 5 ms renders, timer noise of 0.5% of a frame.
+pub(super) fn noisy_monitor() -> Profile {
+    Profile::parse("monitor:refresh=60,render=5ms,noise=0.5%").expect("a valid profile")
+}
+
+/// Interpolation behind FIFO with `latency` frames in flight, paced `just_in_time` or not,
+/// on frames of 3 to 9 ms: quick enough to fill any queue of a 60 Hz display.
+pub(super) fn in_flight(latency: u32, just_in_time: bool) -> LaneSpec {
+    let game = Profile::parse("game:render=6ms,jitter=3ms").expect("a valid profile");
+    let behind = Profile {
+        name: format!("{latency} in flight"),
+        ..game.with_swapchain(SwapchainSpec {
+            mode: PresentMode::Fifo,
+            latency,
+        })
+    };
+    LaneSpec {
+        just_in_time,
+        uncapped: true,
+        ..LaneSpec::new(behind, Strategy::Interpolated)
     }
 }
 

@@ -23,6 +23,7 @@ use std::time::Duration;
 use super::keys::KeyEvent;
 use super::machine::Machine;
 use super::profile::Profile;
+use crate::metrics::animation::{AnimationErrorFigures, AnimationErrors};
 use crate::session::Session;
 use crate::session::checkpoint::Checkpoint;
 use crate::session::frame::FrameRecord;
@@ -146,6 +147,8 @@ pub struct Lane {
     hashes: Vec<(Duration, StateHash)>,
     /// Real times at which recent pictures appeared (the last second), and their updates.
     recent: VecDeque<(Duration, u32)>,
+    /// Each shown picture's animation error, as PresentMon defines it.
+    animation: AnimationErrors,
 }
 
 impl Lane {
@@ -175,6 +178,7 @@ impl Lane {
             checkpoint: Checkpoint::new(CHECK_EVERY),
             hashes: Vec::new(),
             recent: VecDeque::new(),
+            animation: AnimationErrors::default(),
         }
     }
 
@@ -356,6 +360,9 @@ impl Lane {
     fn show(&mut self, picture: Picture, record: &FrameRecord) {
         self.delays.presented(record);
         let at = picture.shown_at;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        self.animation
+            .displayed(ms(record.animation_time()), ms(at));
         self.recent.push_back((at, picture.plan.updates));
         while self
             .recent
@@ -445,6 +452,11 @@ impl Lane {
             .iter()
             .filter(|&&(t, _)| t > from && t <= now)
             .fold((0, 0), |(f, u), &(_, n)| (f + 1, u + n))
+    }
+
+    /// The animation error of the pictures shown so far.
+    pub fn animation_error(&self) -> AnimationErrorFigures {
+        self.animation.figures()
     }
 
     /// The median delay from a change of steering to the picture that shows it, over the

@@ -1,6 +1,7 @@
 //! The lab: every strategy run headless against modelled hardware on a virtual clock, with
 //! the trade-offs reported as numbers and plots.
 
+pub mod blind;
 pub mod capture_figures;
 pub mod capture_report;
 pub mod capture_text;

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use looplab_timing::{LoopSettings, Rate, Strategy};
 
+use crate::lab::blind::{Blind, Judged, LETTERS, Pair, Question};
 use crate::lab::compare::Preset;
 use crate::lab::profile::Profile;
 use crate::session::ship_input::InputMode;
@@ -44,6 +45,10 @@ pub struct Stop {
     /// part of it that no other line of that loop has. The panel highlights it, with the
     /// try's key beside it.
     pub line: &'static str,
+    /// Where the claim is about what a person sees: a loop and its refinement, shown
+    /// unnamed as lanes A and B before the claim, for the person to say which is smoother
+    /// (or sooner) before the tour names them and says what the figures favour.
+    pub feel: Option<Pair>,
     /// The overlay's rows the stop is about (its watched figures and the knob its hint
     /// turns), by their labels; the rest are one key away. None in compare mode, whose
     /// lanes carry their own figures.
@@ -214,6 +219,45 @@ pub struct Tour {
     tried: Vec<Option<(Duration, String)>>,
     /// Why the current try did not show in the stop's time, once it has not.
     try_missed: Option<String>,
+    /// The lanes the current stop shows unnamed while it waits for the person's answer.
+    asking: Option<Blind>,
+    /// Each stop's last answer, where it asked.
+    answers: Vec<Option<Answer>>,
+}
+
+/// A person's answer at a stop that asked which of two lanes was smoother or sooner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    pub question: Question,
+    /// The lane chosen: 0 for A.
+    pub chose: usize,
+    /// The lane the figures favour, where they told the two apart.
+    pub favoured: Option<usize>,
+    /// Each lane's name and figure, in words.
+    pub said: String,
+}
+
+impl Answer {
+    /// Whether the person's eye agreed with the figures; `None` where they told nothing.
+    pub fn agreed(&self) -> Option<bool> {
+        self.favoured.map(|f| f == self.chose)
+    }
+
+    /// The answer, the lanes named, and what the figures say of it.
+    pub fn words(&self) -> String {
+        let chose = LETTERS[self.chose];
+        let verdict = match self.favoured {
+            Some(f) if f == self.chose => {
+                format!("the figures favour {chose} too: your eye agreed")
+            }
+            Some(f) => format!(
+                "the figures favour {}: your eye saw it the other way",
+                LETTERS[f]
+            ),
+            None => "the figures did not tell them apart".to_string(),
+        };
+        format!("you chose {chose}. {}: {verdict}", self.said)
+    }
 }
 
 /// What the tour's panel shows of the current stop.
@@ -237,6 +281,11 @@ pub struct TourPanel {
     pub rows: &'static [&'static str],
     /// The stop's loop, its claim's line lit.
     pub code: LoopCode,
+    /// The question the stop asks before its claim, while it waits for the answer (its
+    /// loop stays hidden, since it would name a lane).
+    pub asking: Option<Question>,
+    /// The person's answer, the lanes named and what the figures say.
+    pub felt: Option<String>,
 }
 
 /// A stop's loop as the panel shows it: its strategy's loop in the texts' style, with the
@@ -297,6 +346,8 @@ pub struct Visit<'a> {
     pub stop: &'a Stop,
     pub seen: Option<&'a (Duration, String)>,
     pub missed: Option<&'a Missed>,
+    /// The person's answer, where the stop asked one.
+    pub answer: Option<&'a Answer>,
 }
 
 /// How the current stop stands.
@@ -328,9 +379,12 @@ impl Tour {
             trying: None,
             tried: vec![None; n],
             try_missed: None,
+            asking: None,
+            answers: vec![None; n],
         };
         if n > 0 {
             tour.visited[0] = true;
+            tour.ask(now);
         }
         tour
     }
@@ -360,7 +414,39 @@ impl Tour {
         self.at = to;
         self.visited[to] = true;
         self.begin_again(now);
+        self.ask(now);
         true
+    }
+
+    /// At a stop that asks and has no answer yet, its lanes unnamed, in an order that
+    /// `now` picks (so that the refinement is not always B).
+    fn ask(&mut self, now: Duration) {
+        let swapped = (now.as_micros() ^ self.at as u128) % 2 == 1;
+        self.asking = self
+            .stop()
+            .and_then(|s| s.feel)
+            .filter(|_| self.answers[self.at].is_none())
+            .map(|pair| Blind { pair, swapped });
+    }
+
+    /// The lanes shown unnamed while the current stop waits for an answer.
+    pub fn asking(&self) -> Option<Blind> {
+        self.asking
+    }
+
+    /// The person chose lane `chose` (0 for A) at `now`, and the lanes' figures are
+    /// `judged`: the stop names them, and its claim's watch begins. `None` where the stop
+    /// was not asking.
+    pub fn answer(&mut self, chose: usize, judged: Judged, now: Duration) -> Option<&Answer> {
+        let blind = self.asking.take()?;
+        self.answers[self.at] = Some(Answer {
+            question: blind.pair.question(),
+            chose,
+            favoured: judged.favoured,
+            said: judged.said,
+        });
+        self.begin_again(now);
+        self.answers[self.at].as_ref()
     }
 
     /// Starts the current stop's watch over from `now` (the tour taken up again): a claim
@@ -396,6 +482,10 @@ impl Tour {
         let Some(stop) = self.stops.get(self.at) else {
             return StopStatus::Watching;
         };
+        if self.asking.is_some() {
+            // The claim's time begins with the answer.
+            return StopStatus::Watching;
+        }
         if let (Some(since), Some(tries)) = (self.trying, stop.tries) {
             if let Some((at, figure)) = &self.tried[self.at] {
                 return StopStatus::Tried(*at, figure.clone());
@@ -480,6 +570,25 @@ impl Tour {
                 Some(true),
             ),
         };
+        let asking = self.asking.map(|b| b.pair.question());
+        if let Some(question) = asking {
+            return Some(TourPanel {
+                heading: format!("tour {}/{of}: {}", at + 1, stop.title),
+                claim: format!("Before the claim, your eye: {}", question.words()),
+                source: "Two machines run the same bullets with two loops: A on top, B beneath."
+                    .to_string(),
+                look_and_try: "watch them a while, then press A or B (or click it)".to_string(),
+                standing: "the stop names them, and says what the figures favour, once you answer"
+                    .to_string(),
+                seen: None,
+                keys: Self::keys_line(at, of),
+                focus: Focus::Lanes,
+                rows: &[],
+                code: LoopCode::of(stop)?,
+                asking,
+                felt: None,
+            });
+        }
         Some(TourPanel {
             heading: format!("tour {}/{of}: {}", at + 1, stop.title),
             claim: stop.claim.to_string(),
@@ -491,6 +600,8 @@ impl Tour {
             focus: stop.focus,
             rows: stop.rows,
             code: LoopCode::of(stop)?,
+            asking: None,
+            felt: self.answers[self.at].as_ref().map(Answer::words),
         })
     }
 
@@ -515,12 +626,14 @@ impl Tour {
             .iter()
             .zip(&self.seen)
             .zip(&self.missed)
+            .zip(&self.answers)
             .zip(&self.visited)
             .filter(|(_, visited)| **visited)
-            .map(|(((stop, seen), missed), _)| Visit {
+            .map(|((((stop, seen), missed), answer), _)| Visit {
                 stop,
                 seen: seen.as_ref(),
                 missed: missed.as_ref(),
+                answer: answer.as_ref(),
             })
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use looplab_timing::Strategy;
 
 use super::{Focus, Need, Person, Setup, Stop, Try, Watch};
+use crate::lab::blind::Pair;
 use crate::lab::compare::Preset;
 use crate::session::ship_input::InputMode;
 use crate::text::settings::DeltaKind;
@@ -54,6 +55,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Metronome,
         line: "update()",
+        feel: None,
         rows: &["FPS / UPS", "game / real"],
         hint: "watch the metronome leave the wall-clock marker behind",
         tries: None,
@@ -79,6 +81,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Metronome,
         line: "sleep(",
+        feel: None,
         rows: &["FPS / UPS", "game / real", "idle upd draw"],
         hint: "the metronome and the marker stay together; the timeline shows the naps",
         tries: None,
@@ -104,6 +107,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Metronome,
         line: "render()",
+        feel: None,
         rows: &["FPS / UPS", "game / real", "sim. load"],
         hint: "press Shift+R three times for a 5 ms GPU: the game keeps to real time again, after winning back at most the stall clamp's quarter second",
         tries: Some(Try {
@@ -135,6 +139,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Wall,
         line: "update(elapsed)",
+        feel: None,
         rows: &["FPS / UPS", "this frame", "sim. load"],
         hint: "press Shift+R three times for a 5 ms GPU: shorter steps, and the wall holds",
         tries: Some(Try {
@@ -161,6 +166,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Lanes,
         line: "update(elapsed)",
+        feel: None,
         rows: &[],
         hint: "press F6: the same two machines with a fixed step stay identical",
         tries: Some(Try {
@@ -188,6 +194,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Metronome,
         line: "while lag >= STEP",
+        feel: None,
         rows: &["FPS / UPS", "this frame", "game / real", "sim. load"],
         hint: "the metronome jumps a tenth of a second at a time; the next stop smooths it",
         tries: None,
@@ -214,6 +221,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Stream,
         line: "render(lerp(",
+        feel: Some(Pair::Interpolation),
         rows: &["FPS / UPS", "this frame", "anim. err ms"],
         hint: "press 4 (catch-up): five pictures in six stand still; 5 brings it back",
         tries: Some(Try {
@@ -245,6 +253,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Balls,
         line: "render(position",
+        feel: None,
         rows: &["FPS / UPS", "this frame", "picture lag ms"],
         hint: "watch the balls dip into the floor as they bounce; press 5 for interpolation: they stay inside",
         tries: Some(Try {
@@ -272,6 +281,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Metronome,
         line: "render()",
+        feel: None,
         rows: &["FPS / UPS", "game / real", "present"],
         hint: "press V for no vsync: the same loop races ahead (not in a page, whose browser owns the loop)",
         tries: Some(Try {
@@ -306,6 +316,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Timeline,
         line: "sleep(",
+        feel: None,
         rows: &["FPS / UPS", "idle upd draw", "process CPU"],
         hint: "press 1 (uncapped): the grey naps leave the timeline and the process CPU climbs",
         tries: Some(Try {
@@ -335,6 +346,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Timeline,
         line: "n < MAX",
+        feel: None,
         rows: &["FPS / UPS", "game / real", "max updates", "sim. load"],
         hint: "press M three times for no limit (10, 25, unlimited): the frames all but stop, the spiral of death",
         tries: Some(Try {
@@ -365,6 +377,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Timeline,
         line: "alpha = lag / STEP",
+        feel: None,
         rows: &["FPS / UPS", "this frame"],
         hint: "on the timeline's game row, each white picture tick sits alpha of the way to the next update",
         tries: None,
@@ -388,6 +401,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Lanes,
         line: "lag += since_last_frame()",
+        feel: Some(Pair::Snapping),
         rows: &[],
         hint: "compare the first lane's doubles with the snapped and synced lanes'",
         tries: None,
@@ -412,6 +426,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Stream,
         line: "process_input()",
+        feel: None,
         rows: &["FPS / UPS", "ship delay"],
         hint: "tap an arrow key quickly a few times; press I for accumulated input: every tap counts",
         tries: Some(Try {
@@ -439,6 +454,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Metronome,
         line: "update(shown, lag)",
+        feel: Some(Pair::RenderTick),
         rows: &["FPS / UPS", "this frame", "picture lag ms"],
         hint: "press 5 for interpolation: the metronome trails its true place by a step",
         tries: Some(Try {
@@ -465,6 +481,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Lanes,
         line: "update()",
+        feel: None,
         rows: &[],
         hint: "steer the ship: both lanes take the keys, and stay in step",
         tries: None,
@@ -488,6 +505,7 @@ static STOPS: [Stop; 17] = [
         },
         focus: Focus::Lanes,
         line: "render(lerp(",
+        feel: Some(Pair::Queue),
         rows: &[],
         hint: "steer the ship and compare the lanes' delays: 1, 2, 3 frames in flight, then just in time",
         tries: None,

@@ -402,3 +402,89 @@ fn the_tours_invitation_stays_until_the_first_key() {
     d.input().key(KeyCode::KeyT, true, false, clock.now());
     assert!(!invited(&mut d, &clock));
 }
+
+#[test]
+fn a_stop_that_asks_shows_two_lanes_unnamed_and_counts_the_answer_against_the_figures() {
+    use crate::app::lanes_view::caption_of;
+    use crate::lab::compare::Preset;
+    use crate::tour::StopStatus;
+    let mut clock = ManualClock::new();
+    let mut d = at_stop("stuck-in-the-middle", &mut clock);
+    let blind = d.touring.as_ref().unwrap().tour.asking().expect("it asks");
+    for _ in 0..3 {
+        seen_frame(&mut d, &mut clock);
+    }
+    let compare = d.compare.as_ref().expect("the pair runs as lanes");
+    assert_eq!(compare.preset, Preset::Blind(blind));
+    for (i, letter) in ["A", "B"].into_iter().enumerate() {
+        let caption = caption_of(compare, i, clock.now(), 900.0);
+        assert!(caption.starts_with(letter), "{caption}");
+        for name in ["catch-up", "interpolated", "vsync", "FPS", "UPS"] {
+            assert!(
+                !caption.contains(name),
+                "lane {letter} is unnamed: {caption}"
+            );
+        }
+    }
+    // The claim's time does not run while the person looks: past the stop's limit, it
+    // still waits for the answer.
+    let until = clock.now() + Duration::from_secs(12);
+    while clock.now() < until {
+        assert_eq!(seen_frame(&mut d, &mut clock).status, StopStatus::Watching);
+    }
+    d.input().key(KeyCode::KeyB, true, false, clock.now());
+    seen_frame(&mut d, &mut clock);
+    let touring = d.touring.as_ref().unwrap();
+    assert_eq!(touring.tour.asking(), None);
+    assert_eq!(
+        d.compare.as_ref().map(|c| c.preset),
+        None,
+        "the stop's own view"
+    );
+    assert!(!d.knobs().everything);
+    let panel = touring.tour.panel(&touring.status).unwrap();
+    let felt = panel.felt.expect("the lanes named");
+    assert!(
+        felt.contains("you chose B") && felt.contains("interpolated"),
+        "{felt}"
+    );
+    // Interpolation's animation error is the smaller one, wherever it was shown.
+    let report = d.tour_report().unwrap();
+    let stop = report.stops.iter().find(|s| s.id == "stuck-in-the-middle");
+    let feel = stop
+        .and_then(|s| s.feel.clone())
+        .expect("the answer in --stats");
+    assert!(feel.answered);
+    assert_eq!(feel.chose.as_deref(), Some("B"));
+    let b_is_interpolation = blind.refined() == 1;
+    assert_eq!(feel.agreed_with_figures, Some(b_is_interpolation), "{felt}");
+    // Then the stop's own claim is watched for, and comes true.
+    let seen = (0..2000).find_map(|_| match seen_frame(&mut d, &mut clock).status {
+        StopStatus::Seen(..) => Some(()),
+        StopStatus::NotSeen(why) => panic!("{why}"),
+        _ => None,
+    });
+    assert!(seen.is_some(), "the claim after the answer");
+    // A stop that asked and was left by Enter counts as unanswered; A answers, and does
+    // not take the whole screen.
+    let mut d = at_stop("render-tick", &mut clock);
+    seen_frame(&mut d, &mut clock);
+    d.input().key(KeyCode::Enter, true, false, clock.now());
+    seen_frame(&mut d, &mut clock);
+    let report = d.tour_report().unwrap();
+    let skipped = report.stops.iter().find(|s| s.id == "render-tick").unwrap();
+    let feel = skipped.feel.clone().unwrap();
+    assert!(!feel.answered && feel.chose.is_none() && feel.agreed_with_figures.is_none());
+    let mut d = at_stop("frames-in-flight", &mut clock);
+    seen_frame(&mut d, &mut clock);
+    d.input().key(KeyCode::KeyA, true, false, clock.now());
+    seen_frame(&mut d, &mut clock);
+    assert!(!d.knobs().everything, "A answered");
+    let report = d.tour_report().unwrap();
+    let answered = report
+        .stops
+        .iter()
+        .find(|s| s.id == "frames-in-flight")
+        .unwrap();
+    assert_eq!(answered.feel.as_ref().unwrap().chose.as_deref(), Some("A"));
+}

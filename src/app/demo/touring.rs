@@ -9,10 +9,12 @@ use looplab_timing::FramePlan;
 use super::Demo;
 use crate::app::controls::{Effect, Snapshot};
 use crate::app::keys::Action;
-use crate::app::stats::{StopReport, TourReport};
+use crate::app::stats::{FeelReport, StopReport, TourReport};
+use crate::lab::blind::{Judged, LETTERS};
+use crate::lab::compare::Preset;
 use crate::session::CountFrom;
 use crate::text::settings::describe_settings;
-use crate::tour::{FigureTracker, Host, Need, StopStatus, Tour, stops};
+use crate::tour::{Answer, FigureTracker, Host, Need, Setup, StopStatus, Tour, stops};
 
 /// The tour as the window runs it (kept after it is left, for `--stats`).
 #[derive(Clone, Debug)]
@@ -71,7 +73,13 @@ impl Demo {
                 ));
                 return Some(effect);
             }
-            (Action::TourPrevious | Action::TourLeave, _) => {
+            (Action::ToggleEverything | Action::TourAnswerB, Some(t))
+                if t.on && t.tour.asking().is_some() =>
+            {
+                let chose = usize::from(action == Action::TourAnswerB);
+                return self.tour_answer(chose, now);
+            }
+            (Action::TourPrevious | Action::TourLeave | Action::TourAnswerB, _) => {
                 return Some(Effect::default());
             }
             _ => return None,
@@ -86,13 +94,17 @@ impl Demo {
             return Some(Effect::log(said.into()));
         }
         let stop = touring.tour.stop()?.clone();
-        touring.tracker = FigureTracker::new(now, stop.needs).called_by(host);
-        touring.status = StopStatus::Watching;
         let (at, of) = touring.tour.position();
-        // Each stop starts the loop's clocks together, so its figures are its own.
-        let mut effect = self.controls.apply_setup(&stop.setup);
-        self.controls.session_mut().resync(now);
-        self.controls.session_mut().count_afresh(CountFrom::Stop);
+        // A stop that asks first shows its pair of lanes unnamed; its own setup follows
+        // the answer.
+        let setup = match touring.tour.asking() {
+            Some(blind) => Setup {
+                compare: Some(Preset::Blind(blind)),
+                ..stop.setup.clone()
+            },
+            None => stop.setup.clone(),
+        };
+        let mut effect = self.begin_stop(&setup, now);
         effect.log = Some(format!(
             "tour: stop {} of {of}, {}: {} ({})",
             at + 1,
@@ -100,7 +112,42 @@ impl Demo {
             stop.claim,
             effect.log.unwrap_or_default()
         ));
+        Some(effect)
+    }
+
+    /// Sets `setup` up at `now` and watches the current stop's claim from then: each stop
+    /// starts the loop's clocks together, so its figures are its own.
+    fn begin_stop(&mut self, setup: &Setup, now: Duration) -> Effect {
+        let host = self.host();
+        if let Some(touring) = self.touring.as_mut() {
+            let need = touring.tour.stop().map_or(Need::Nothing, |s| s.needs);
+            touring.tracker = FigureTracker::new(now, need).called_by(host);
+            touring.status = StopStatus::Watching;
+        }
+        let mut effect = self.controls.apply_setup(setup);
+        self.controls.session_mut().resync(now);
+        self.controls.session_mut().count_afresh(CountFrom::Stop);
         effect.strategy_changed = true;
+        effect
+    }
+
+    /// The person answered the stop's question with lane `chose` (0 for A) at `now`: the
+    /// lanes' figures judge it, the stop names the lanes, and its own setup and watch
+    /// begin.
+    fn tour_answer(&mut self, chose: usize, now: Duration) -> Option<Effect> {
+        let blind = self.touring.as_ref()?.tour.asking()?;
+        let judged = match &self.compare {
+            Some(c) if c.preset == Preset::Blind(blind) => blind.judge(c),
+            _ => Judged {
+                favoured: None,
+                said: "A and B had shown nothing yet".to_string(),
+            },
+        };
+        let touring = self.touring.as_mut()?;
+        let words = touring.tour.answer(chose, judged, now)?.words();
+        let stop = touring.tour.stop()?.clone();
+        let mut effect = self.begin_stop(&stop.setup, now);
+        effect.log = Some(format!("tour: {}: {words}", stop.id));
         Some(effect)
     }
 
@@ -199,6 +246,13 @@ impl Demo {
                     seen: visit.seen.map(|(_, figure)| figure.clone()),
                     missed: visit.missed.map(|m| m.why.clone()),
                     too_slow: visit.missed.is_some_and(|m| m.too_slow),
+                    feel: visit.stop.feel.map(|pair| FeelReport {
+                        question: pair.question().words().to_string(),
+                        answered: visit.answer.is_some(),
+                        chose: visit.answer.map(|a| LETTERS[a.chose].to_string()),
+                        agreed_with_figures: visit.answer.and_then(Answer::agreed),
+                        figures: visit.answer.map(|a| a.said.clone()),
+                    }),
                 })
                 .collect(),
         })

@@ -224,8 +224,8 @@ fn main_panel(
     let shown = fixed_panel("Looplab", place, column.min, inner_width).show(ctx, |ui| {
         ui.spacing_mut().item_spacing.y = 2.0;
         if let Some(tour) = m.tour {
-            tour_section(ui, tour, m.knobs.everything);
-            if !m.knobs.everything {
+            tour_section(ui, tour, m.knobs.everything, actions);
+            if !m.knobs.everything && tour.asking.is_none() {
                 loop_code(ui, &tour.code, m.session.planner().strategy());
             }
         } else if m.invite {
@@ -235,11 +235,14 @@ fn main_panel(
         strategy_section(ui, m);
         buttons(ui, m, actions);
         figures_section(ui, m);
-        ui.label(
-            RichText::new(format!("{}  |  H: keys  O: hide", m.facts.adapter))
-                .small()
-                .weak(),
-        );
+        if m.tour.is_none() || m.knobs.everything {
+            // At a stop alone, its keys line says where to go; the adapter is one key away.
+            ui.label(
+                RichText::new(format!("{}  |  H: keys  O: hide", m.facts.adapter))
+                    .small()
+                    .weak(),
+            );
+        }
     });
     shown.map(|r| r.response)
 }
@@ -339,6 +342,11 @@ fn buttons(ui: &mut egui::Ui, m: &OverlayModel, actions: &mut Vec<Action>) {
             {
                 actions.push(Action::SelectStrategy(s));
             }
+        }
+        if m.tour.is_some() && !m.knobs.everything {
+            // A stop alone keeps its room for its words; the rest are keys away, and A
+            // brings them back.
+            return;
         }
         ui.separator();
         let pause = if paused { "resume" } else { "pause" };
@@ -623,6 +631,8 @@ fn timeline_words(words: &mut WorldText, strip: &Strip, paused: bool) {
 
 /// The tour's colour: its headings and the frame on the region a stop points at.
 const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
+/// The person's answer to a stop's question and what the figures say of it.
+const FELT_BLUE: Color32 = Color32::from_rgb(140, 200, 255);
 /// Behind the line of a stop's loop its claim lives in.
 const LIT_LINE: Color32 = Color32::from_rgb(70, 58, 20);
 
@@ -671,7 +681,7 @@ fn focus_region(focus: Focus, overlay: bool) -> Region {
 
 /// The tour's stop at the top of the panel: the claim, where it comes from, where to look
 /// and what to try, and whether it has been seen to happen.
-fn tour_section(ui: &mut egui::Ui, tour: &TourPanel, everything: bool) {
+fn tour_section(ui: &mut egui::Ui, tour: &TourPanel, everything: bool, actions: &mut Vec<Action>) {
     ui.label(
         RichText::new(&tour.heading)
             .color(TOUR_GOLD)
@@ -688,6 +698,21 @@ fn tour_section(ui: &mut egui::Ui, tour: &TourPanel, everything: bool) {
                 .color(Color32::from_gray(165)),
         );
         ui.label(RichText::new(&tour.look_and_try).size(11.5).italics());
+        if tour.asking.is_some() {
+            ui.horizontal(|ui| {
+                for (letter, action) in
+                    [("A", Action::ToggleEverything), ("B", Action::TourAnswerB)]
+                {
+                    let button = egui::Button::new(RichText::new(letter).size(16.0).strong());
+                    if ui.add(button).clicked() {
+                        actions.push(action);
+                    }
+                }
+            });
+        }
+        if let Some(felt) = &tour.felt {
+            ui.label(RichText::new(felt).size(11.5).color(FELT_BLUE));
+        }
     }
     let colour = match tour.seen {
         Some(true) => Color32::from_rgb(120, 220, 140),

@@ -1,0 +1,261 @@
+//! Two lanes shown unnamed, A above B, for a person to tell apart by eye before the tour
+//! names them ("feel it first"): a loop and its refinement, on one modelled machine, and
+//! the figure that says which of the two a person should find smoother or quicker.
+
+use std::time::Duration;
+
+use looplab_timing::{Rate, Strategy};
+use serde::{Deserialize, Serialize};
+
+use super::compare::{Compare, LaneSpec, in_flight, noisy_monitor};
+use super::profile::Profile;
+use crate::text::settings::DeltaKind;
+
+/// A loop and its refinement, as the texts pair them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pair {
+    /// Ten updates a second on a 60 Hz display: the latest state, and drawn between the
+    /// last two (Game Programming Patterns' "Stuck in the middle").
+    Interpolation,
+    /// A noisy timer on a 60 Hz display: deltas as measured, and synced to the refresh.
+    Snapping,
+    /// Ten updates a second: interpolation a step behind, and the render tick to the
+    /// present.
+    RenderTick,
+    /// A loop faster than its display: three frames queued in flight, and paced just in
+    /// time.
+    Queue,
+}
+
+/// What the person is asked of a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Question {
+    /// Which moves more smoothly: judged by animation error.
+    Smoother,
+    /// Which answers the keys sooner: judged by the delay from a steering change to the
+    /// picture that shows it.
+    Sooner,
+}
+
+impl Question {
+    /// The question, as the panel asks it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Question::Smoother => "Which moves more smoothly, A or B?",
+            Question::Sooner => "Steer the ship with the arrows: which answers sooner, A or B?",
+        }
+    }
+
+    /// The figure that answers it, as the reveal names it.
+    fn figure(self) -> &'static str {
+        match self {
+            Question::Smoother => "animation error",
+            Question::Sooner => "delay from a key to the picture",
+        }
+    }
+}
+
+impl Pair {
+    /// What the person is asked of it.
+    pub fn question(self) -> Question {
+        match self {
+            Pair::Interpolation | Pair::Snapping => Question::Smoother,
+            Pair::RenderTick | Pair::Queue => Question::Sooner,
+        }
+    }
+
+    /// The loop and then its refinement.
+    pub fn lanes(self) -> [LaneSpec; 2] {
+        let builtin = |name: &str| {
+            Profile::builtin()
+                .into_iter()
+                .find(|p| p.name == name)
+                .expect("a built-in profile")
+        };
+        let ten = |s| LaneSpec {
+            update_rate: Some(Rate::hz(10.0).expect("a valid rate")),
+            ..LaneSpec::new(builtin("vsync-60"), s)
+        };
+        match self {
+            Pair::Interpolation => [ten(Strategy::CatchUp), ten(Strategy::Interpolated)],
+            Pair::RenderTick => [ten(Strategy::Interpolated), ten(Strategy::Predicted)],
+            Pair::Snapping => [DeltaKind::Measured, DeltaKind::Synced].map(|delta| LaneSpec {
+                delta,
+                ..LaneSpec::new(noisy_monitor(), Strategy::CatchUp)
+            }),
+            Pair::Queue => [in_flight(3, false), in_flight(2, true)],
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Pair::Interpolation => "interpolation",
+            Pair::Snapping => "snapping",
+            Pair::RenderTick => "render-tick",
+            Pair::Queue => "queue",
+        }
+    }
+}
+
+/// A pair as shown: A above B, the refinement above when `swapped`, so that a person who
+/// answers several cannot learn that it is always B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blind {
+    pub pair: Pair,
+    pub swapped: bool,
+}
+
+/// The letters the lanes go by, top first.
+pub const LETTERS: [&str; 2] = ["A", "B"];
+
+impl Blind {
+    /// Its lanes, top first.
+    pub fn lanes(self) -> Vec<LaneSpec> {
+        let mut lanes = self.pair.lanes();
+        if self.swapped {
+            lanes.reverse();
+        }
+        lanes.into()
+    }
+
+    /// What the lanes' figures say, once they have them: the lane the figure favours (0 for
+    /// A), and in words each lane's name and figure.
+    pub fn judge(self, compare: &Compare) -> Judged {
+        let names: Vec<String> = (0..2)
+            .map(|i| compare.status(i, Duration::ZERO).title)
+            .collect();
+        let figures: Vec<Option<f64>> = compare
+            .lanes
+            .iter()
+            .take(2)
+            .map(|lane| match self.pair.question() {
+                Question::Smoother => {
+                    let f = lane.animation_error();
+                    (f.frames >= 30).then_some(f.mean_abs_ms)
+                }
+                Question::Sooner => lane.steer_delay().map(|d| d.as_secs_f64() * 1e3),
+            })
+            .collect();
+        let favoured = match (figures.first(), figures.get(1)) {
+            (Some(Some(a)), Some(Some(b))) if (a - b).abs() >= 0.5 => Some(usize::from(b < a)),
+            _ => None,
+        };
+        let said = (0..2)
+            .map(|i| {
+                let figure = figures
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or("not measured".to_string(), |ms| format!("{ms:.1} ms"));
+                format!("{} was {}, {figure}", LETTERS[i], names[i])
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        Judged {
+            favoured,
+            said: format!("{said} ({})", self.pair.question().figure()),
+        }
+    }
+}
+
+/// What a pair's figures favour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// The lane the figure favours, 0 for A; `None` when it was not measured or the two are
+    /// within half a millisecond.
+    pub favoured: Option<usize>,
+    /// Each lane's name and figure, in words.
+    pub said: String,
+}
+
+impl Blind {
+    /// Where the refinement is shown: 0 for A.
+    pub fn refined(self) -> usize {
+        usize::from(!self.swapped)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::compare::Preset;
+    use crate::world::WorldConfig;
+    use crate::world::ship::Steer;
+    use looplab_timing::LoopSettings;
+
+    /// `blind`'s lanes run for `seconds` on the virtual clock, steered right and then left
+    /// every 370 ms from half a second in.
+    fn run(blind: Blind, seconds: u64) -> Compare {
+        let world = WorldConfig {
+            seed: 1,
+            bullets: 200,
+        };
+        let mut compare = Compare::with_lanes(
+            Preset::Blind(blind),
+            blind.lanes(),
+            &LoopSettings::default(),
+            &world,
+            Duration::ZERO,
+        );
+        let mut now = Duration::ZERO;
+        let mut right = false;
+        let mut next_key = Duration::from_millis(500);
+        while now < Duration::from_secs(seconds) {
+            now += Duration::from_millis(1);
+            if now >= next_key {
+                right = !right;
+                compare.steer(Steer::from_held(!right, right, false, false), now);
+                next_key += Duration::from_millis(370);
+            }
+            compare.advance_to(now);
+        }
+        compare
+    }
+
+    #[test]
+    fn each_pairs_figures_favour_its_refinement_wherever_it_is_shown() {
+        for pair in [
+            Pair::Interpolation,
+            Pair::Snapping,
+            Pair::RenderTick,
+            Pair::Queue,
+        ] {
+            for swapped in [false, true] {
+                let blind = Blind { pair, swapped };
+                let judged = blind.judge(&run(blind, 8));
+                assert_eq!(
+                    judged.favoured,
+                    Some(blind.refined()),
+                    "{pair:?}, swapped {swapped}: {}",
+                    judged.said
+                );
+                assert!(judged.said.contains("A was") && judged.said.contains("B was"));
+            }
+        }
+    }
+
+    #[test]
+    fn a_pair_with_nothing_measured_favours_neither() {
+        let blind = Blind {
+            pair: Pair::RenderTick,
+            swapped: false,
+        };
+        let world = WorldConfig {
+            seed: 1,
+            bullets: 200,
+        };
+        let mut compare = Compare::with_lanes(
+            Preset::Blind(blind),
+            blind.lanes(),
+            &LoopSettings::default(),
+            &world,
+            Duration::ZERO,
+        );
+        compare.advance_to(Duration::from_secs(5));
+        let judged = blind.judge(&compare);
+        assert_eq!(judged.favoured, None, "no key, no delay: {}", judged.said);
+        assert!(judged.said.contains("not measured"), "{}", judged.said);
+    }
+}
