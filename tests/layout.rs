@@ -181,9 +181,40 @@ fn the_single_view_keeps_every_text_in_its_place() {
                 ..Knobs::default()
             },
         ),
+        (
+            "the full panel",
+            Knobs {
+                everything: true,
+                ..Knobs::default()
+            },
+        ),
+        (
+            "the full panel with help",
+            Knobs {
+                everything: true,
+                help: true,
+                ..Knobs::default()
+            },
+        ),
     ];
     check(&screens, false);
     check(&screens, true);
+    // The window opens on a short panel: FPS / UPS and the row its strategy is about
+    // (interpolation's animation error); A grows it to every row.
+    let labels = |knobs: &Knobs| -> Vec<String> {
+        let texts = texts(knobs, SIZES[1], false);
+        ["FPS / UPS", "frame ms", "anim. err ms", "frame deltas", "process CPU"]
+            .into_iter()
+            .filter(|row| texts.iter().any(|t| t.text == *row))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(labels(&Knobs::default()), ["FPS / UPS", "anim. err ms"]);
+    let full = Knobs {
+        everything: true,
+        ..Knobs::default()
+    };
+    assert_eq!(labels(&full).len(), 5, "{:?}", labels(&full));
     // The invitation to the tour is among them, on one line.
     let invited = texts(&Knobs::default(), SIZES[1], false)
         .into_iter()

@@ -373,7 +373,10 @@ impl Controls {
             ToggleHelp => toggle(&mut knobs.help, "help"),
             ToggleOverlay => toggle(&mut knobs.overlay, "overlay"),
             ToggleTimeline => toggle(&mut knobs.timeline, "timeline"),
-            ToggleEverything => toggle(&mut knobs.everything, "tour: the whole screen"),
+            ToggleEverything => toggle(
+                &mut knobs.everything,
+                "every figure (the tour: the whole screen)",
+            ),
             ToggleCompare => {
                 knobs.compare = match knobs.compare {
                     Some(_) => None,

@@ -122,7 +122,7 @@ use Strategy as S;
 pub const BINDINGS: &[Binding] = &[
     Binding {
         label: "Enter / Bksp / End / A / B",
-        does: "the tour: start or go on / back a stop / leave it / the whole screen or the stop alone / answer A or B",
+        does: "the tour: start or go on / back a stop / leave it / every figure, or the short panel / answer A or B",
         keys: &[
             (key(K::Enter), TourNext),
             (key(K::NumpadEnter), TourNext),

@@ -231,9 +231,16 @@ fn main_panel(
         } else if m.invite {
             ui.label(RichText::new(TOUR_INVITE).size(11.5).color(INVITE_GOLD));
         }
-        compare_section(ui, m.knobs);
+        // While a stop asks which lane is which, nothing may name them, and its panel says
+        // what the lanes are.
+        let asking = m.tour.is_some_and(|t| t.asking.is_some());
+        if !asking {
+            compare_section(ui, m.knobs);
+        }
         strategy_section(ui, m);
-        buttons(ui, m, actions);
+        if !asking {
+            buttons(ui, m, actions);
+        }
         figures_section(ui, m);
         if m.tour.is_none() || m.knobs.everything {
             // At a stop alone, its keys line says where to go; the adapter is one key away.
@@ -320,11 +327,19 @@ fn strategy_section(ui: &mut egui::Ui, m: &OverlayModel) {
                 .color(Color32::from_rgb(140, 200, 255)),
         );
     }
-    ui.label(
-        RichText::new(format!("from: {}", text.source))
-            .size(11.0)
-            .color(Color32::from_gray(165)),
-    );
+    if !brief(m) {
+        ui.label(
+            RichText::new(format!("from: {}", text.source))
+                .size(11.0)
+                .color(Color32::from_gray(165)),
+        );
+    }
+}
+
+/// The short panel the window opens with, outside the tour and compare mode: the strategy,
+/// FPS / UPS and the figure its strategy is about; A grows it to every figure.
+fn brief(m: &OverlayModel) -> bool {
+    m.tour.is_none() && m.knobs.compare.is_none() && !m.knobs.everything
 }
 
 /// A button for each strategy, pause, step, ghosts and the key help.
@@ -343,9 +358,9 @@ fn buttons(ui: &mut egui::Ui, m: &OverlayModel, actions: &mut Vec<Action>) {
                 actions.push(Action::SelectStrategy(s));
             }
         }
-        if m.tour.is_some() && !m.knobs.everything {
-            // A stop alone keeps its room for its words; the rest are keys away, and A
-            // brings them back.
+        if (m.tour.is_some() && !m.knobs.everything) || brief(m) {
+            // A stop alone keeps its room for its words, and the short panel is short; the
+            // rest are keys away, and A brings them back.
             return;
         }
         ui.separator();
@@ -406,6 +421,13 @@ fn figures_section(ui: &mut egui::Ui, m: &OverlayModel) {
             // Every figure, but not the graph: the stop's heading keeps the room.
             ui.label(
                 RichText::new("A: back to the stop's region and figures alone")
+                    .size(11.0)
+                    .color(Color32::from_gray(165)),
+            );
+        }
+        (None, _) if brief(m) => {
+            ui.label(
+                RichText::new("A: every figure and the frame-time graph")
                     .size(11.0)
                     .color(Color32::from_gray(165)),
             );

@@ -86,8 +86,24 @@ pub(super) fn shown_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
     let compare = m.knobs.compare.is_some();
     if let Some(tour) = m.tour.filter(|_| !m.knobs.everything || compare) {
         rows.retain(|(label, _)| tour.rows.contains(label));
+    } else if m.tour.is_none() && !compare && !m.knobs.everything {
+        let focus = focus_row(m.session.planner().strategy());
+        rows.retain(|(label, _)| *label == "FPS / UPS" || *label == focus);
     }
     rows
+}
+
+/// The row that shows what a strategy is about, which the short panel keeps beside FPS /
+/// UPS: the game racing ahead of real time, the nap, the frame's updates, the smoothness
+/// that drawing between or ahead of states buys, the render ticks' shorter lag.
+pub fn focus_row(strategy: Strategy) -> &'static str {
+    match strategy {
+        Strategy::Uncapped => "game / real",
+        Strategy::FixedSleep => "idle upd draw",
+        Strategy::Variable | Strategy::CatchUp => "this frame",
+        Strategy::Interpolated | Strategy::Extrapolated => "anim. err ms",
+        Strategy::Predicted | Strategy::PredictedKept => "picture lag ms",
+    }
 }
 
 /// What compare mode's panel says of the figures: where each lane's are, and whether the
