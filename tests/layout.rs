@@ -203,11 +203,17 @@ fn the_single_view_keeps_every_text_in_its_place() {
     // (interpolation's animation error); A grows it to every row.
     let labels = |knobs: &Knobs| -> Vec<String> {
         let texts = texts(knobs, SIZES[1], false);
-        ["FPS / UPS", "frame ms", "anim. err ms", "frame deltas", "process CPU"]
-            .into_iter()
-            .filter(|row| texts.iter().any(|t| t.text == *row))
-            .map(String::from)
-            .collect()
+        [
+            "FPS / UPS",
+            "frame ms",
+            "anim. err ms",
+            "frame deltas",
+            "process CPU",
+        ]
+        .into_iter()
+        .filter(|row| texts.iter().any(|t| t.text == *row))
+        .map(String::from)
+        .collect()
     };
     assert_eq!(labels(&Knobs::default()), ["FPS / UPS", "anim. err ms"]);
     let full = Knobs {

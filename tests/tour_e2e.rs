@@ -9,6 +9,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
+use looplab::lab::blind::Question;
 use looplab::tour::{Person, stops};
 use support::{App, Scratch, Xvfb, stats};
 
@@ -34,6 +35,30 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
     let mut report = Vec::new();
     let mut tried = Vec::new();
     for (i, stop) in stops.iter().enumerate() {
+        // A stop that asks first shows two lanes unnamed: look a while (steering, where it
+        // asks which answers sooner), then answer B; its claim is watched from then.
+        if let Some(pair) = stop.feel {
+            for n in 0..8 {
+                if pair.question() == Question::Sooner {
+                    xvfb.keys(&[if n % 2 == 0 { "Right" } else { "Left" }]);
+                }
+                std::thread::sleep(Duration::from_millis(370));
+            }
+            let shot = scratch.path(&format!("stop-{:02}-{}-asked.png", i + 1, stop.id));
+            xvfb.screenshot(&shot);
+            if let Some(dir) = &keep {
+                std::fs::create_dir_all(dir).unwrap();
+                std::fs::copy(&shot, dir.join(shot.file_name().unwrap())).unwrap();
+            }
+            xvfb.keys(&["b"]);
+            let answered = format!("tour: {}: you chose B", stop.id);
+            assert!(
+                app.wait_for_lines(&[&answered], 1, Duration::from_secs(5)),
+                "stop {}: the answer taken\n{}",
+                stop.id,
+                app.log()
+            );
+        }
         let began = Instant::now();
         let ends = [
             format!("tour: {} seen after", stop.id),
@@ -158,6 +183,20 @@ fn every_stop_of_the_tour_is_walked_by_keys_and_seen_on_screen() {
         }
     }
     assert!(missed.is_empty(), "claims not seen: {missed:?}\n{log}");
+    // Each stop that asked has its answer, and its lanes' figures told them apart.
+    let felt: Vec<_> = tour.stops.iter().filter_map(|s| s.feel.as_ref()).collect();
+    assert_eq!(
+        felt.len(),
+        stops.iter().filter(|s| s.feel.is_some()).count()
+    );
+    for feel in felt {
+        eprintln!("{feel:?}");
+        assert!(
+            feel.answered && feel.chose.as_deref() == Some("B"),
+            "{feel:?}"
+        );
+        assert!(feel.agreed_with_figures.is_some(), "{feel:?}");
+    }
 }
 
 /// A key as the help names it (`Shift+R`, `M`, `F6`), as xdotool names it.
