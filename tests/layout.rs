@@ -274,7 +274,7 @@ fn judged_as_run(blind: Blind) -> Judged {
         );
         compare.advance_to(at);
     }
-    blind.judge(&compare)
+    compare.judge(blind)
 }
 
 #[test]

@@ -2,12 +2,10 @@
 //! names them ("feel it first"): a loop and its refinement, on one modelled machine, and
 //! the figure that says which of the two a person should find smoother or quicker.
 
-use std::time::Duration;
-
 use looplab_timing::{Rate, Strategy};
 use serde::{Deserialize, Serialize};
 
-use super::compare::{Compare, LaneSpec, in_flight, noisy_monitor};
+use super::lane_spec::{LaneSpec, in_flight, noisy_monitor};
 use super::profile::Profile;
 use crate::text::settings::DeltaKind;
 
@@ -49,7 +47,7 @@ impl Question {
     }
 
     /// The figure that answers it, as the reveal names it.
-    fn figure(self) -> &'static str {
+    pub fn figure(self) -> &'static str {
         match self {
             Question::Smoother => "animation error",
             Question::Sooner => "delay from a key to the picture",
@@ -119,45 +117,6 @@ impl Blind {
         }
         lanes.into()
     }
-
-    /// What the lanes' figures say, once they have them: the lane the figure favours (0 for
-    /// A), and in words each lane's name and figure.
-    pub fn judge(self, compare: &Compare) -> Judged {
-        let names: Vec<String> = (0..2)
-            .map(|i| compare.status(i, Duration::ZERO).title)
-            .collect();
-        let figures: Vec<Option<f64>> = compare
-            .lanes
-            .iter()
-            .take(2)
-            .map(|lane| match self.pair.question() {
-                Question::Smoother => {
-                    let f = lane.animation_error();
-                    (f.frames >= 30).then_some(f.mean_abs_ms)
-                }
-                Question::Sooner => lane.steer_delay().map(|d| d.as_secs_f64() * 1e3),
-            })
-            .collect();
-        let favoured = match (figures.first(), figures.get(1)) {
-            (Some(Some(a)), Some(Some(b))) if (a - b).abs() >= 0.5 => Some(usize::from(b < a)),
-            _ => None,
-        };
-        let said = (0..2)
-            .map(|i| {
-                let figure = figures
-                    .get(i)
-                    .copied()
-                    .flatten()
-                    .map_or("not measured".to_string(), |ms| format!("{ms:.1} ms"));
-                format!("{} was {}, {figure}", LETTERS[i], names[i])
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
-        Judged {
-            favoured,
-            said: format!("{said} ({})", self.pair.question().figure()),
-        }
-    }
 }
 
 /// What a pair's figures favour.
@@ -174,88 +133,5 @@ impl Blind {
     /// Where the refinement is shown: 0 for A.
     pub fn refined(self) -> usize {
         usize::from(!self.swapped)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lab::compare::Preset;
-    use crate::world::WorldConfig;
-    use crate::world::ship::Steer;
-    use looplab_timing::LoopSettings;
-
-    /// `blind`'s lanes run for `seconds` on the virtual clock, steered right and then left
-    /// every 370 ms from half a second in.
-    fn run(blind: Blind, seconds: u64) -> Compare {
-        let world = WorldConfig {
-            seed: 1,
-            bullets: 200,
-        };
-        let mut compare = Compare::with_lanes(
-            Preset::Blind(blind),
-            blind.lanes(),
-            &LoopSettings::default(),
-            &world,
-            Duration::ZERO,
-        );
-        let mut now = Duration::ZERO;
-        let mut right = false;
-        let mut next_key = Duration::from_millis(500);
-        while now < Duration::from_secs(seconds) {
-            now += Duration::from_millis(1);
-            if now >= next_key {
-                right = !right;
-                compare.steer(Steer::from_held(!right, right, false, false), now);
-                next_key += Duration::from_millis(370);
-            }
-            compare.advance_to(now);
-        }
-        compare
-    }
-
-    #[test]
-    fn each_pairs_figures_favour_its_refinement_wherever_it_is_shown() {
-        for pair in [
-            Pair::Interpolation,
-            Pair::Snapping,
-            Pair::RenderTick,
-            Pair::Queue,
-        ] {
-            for swapped in [false, true] {
-                let blind = Blind { pair, swapped };
-                let judged = blind.judge(&run(blind, 8));
-                assert_eq!(
-                    judged.favoured,
-                    Some(blind.refined()),
-                    "{pair:?}, swapped {swapped}: {}",
-                    judged.said
-                );
-                assert!(judged.said.contains("A was") && judged.said.contains("B was"));
-            }
-        }
-    }
-
-    #[test]
-    fn a_pair_with_nothing_measured_favours_neither() {
-        let blind = Blind {
-            pair: Pair::RenderTick,
-            swapped: false,
-        };
-        let world = WorldConfig {
-            seed: 1,
-            bullets: 200,
-        };
-        let mut compare = Compare::with_lanes(
-            Preset::Blind(blind),
-            blind.lanes(),
-            &LoopSettings::default(),
-            &world,
-            Duration::ZERO,
-        );
-        compare.advance_to(Duration::from_secs(5));
-        let judged = blind.judge(&compare);
-        assert_eq!(judged.favoured, None, "no key, no delay: {}", judged.said);
-        assert!(judged.said.contains("not measured"), "{}", judged.said);
     }
 }

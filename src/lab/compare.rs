@@ -1,15 +1,15 @@
 //! Compare mode's lanes as a whole: the presets that tell the texts' comparisons, the lanes
 //! they start, one steering for all, and what each lane's caption says.
 
-use super::swapchain::SwapchainSpec;
-use crate::session::queue::PresentMode;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::blind::Blind;
+use super::blind::{Blind, Judged, LETTERS, Question};
 use super::lane::{Agreement, Lane, agreement, steer_stamp};
+pub use super::lane_spec::LaneSpec;
+use super::lane_spec::{in_flight, noisy_monitor};
 use super::profile::Profile;
 use crate::text::settings::DeltaKind;
 use crate::world::WorldConfig;
@@ -153,63 +153,6 @@ impl Preset {
             ],
             Preset::Blind(blind) => blind.lanes(),
             Preset::Custom => Vec::new(),
-        }
-    }
-}
-
-/// MonitorSim's case: a 60 Hz display, 5 ms renders, timer noise of 0.5% of a frame.
-pub(super) fn noisy_monitor() -> Profile {
-    Profile::parse("monitor:refresh=60,render=5ms,noise=0.5%").expect("a valid profile")
-}
-
-/// Interpolation behind FIFO with `latency` frames in flight, paced `just_in_time` or not,
-/// on frames of 3 to 9 ms: quick enough to fill any queue of a 60 Hz display.
-pub(super) fn in_flight(latency: u32, just_in_time: bool) -> LaneSpec {
-    let game = Profile::parse("game:render=6ms,jitter=3ms").expect("a valid profile");
-    let behind = Profile {
-        name: format!("{latency} in flight"),
-        ..game.with_swapchain(SwapchainSpec {
-            mode: PresentMode::Fifo,
-            latency,
-        })
-    };
-    LaneSpec {
-        just_in_time,
-        uncapped: true,
-        ..LaneSpec::new(behind, Strategy::Interpolated)
-    }
-}
-
-/// One lane: a machine, a strategy, how the strategy reads frame deltas, and an update
-/// rate of its own where the comparison needs one.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LaneSpec {
-    pub profile: Profile,
-    pub strategy: Strategy,
-    pub delta: DeltaKind,
-    /// The lane's update rate, in place of the window's.
-    pub update_rate: Option<Rate>,
-    /// A frame capture whose machine is to replace `profile` before the lane runs
-    /// (`--lane capture=FILE`): read where files are read, not while the argument is parsed.
-    pub capture: Option<PathBuf>,
-    /// Pace the lane's loop just in time for its refreshes.
-    pub just_in_time: bool,
-    /// Run with no frame cap, whatever the window's: a queue fills only behind a loop that
-    /// runs faster than its display.
-    pub uncapped: bool,
-}
-
-impl LaneSpec {
-    /// `strategy` on `profile`, deltas as measured.
-    pub fn new(profile: Profile, strategy: Strategy) -> Self {
-        Self {
-            profile,
-            strategy,
-            delta: DeltaKind::Measured,
-            update_rate: None,
-            capture: None,
-            just_in_time: false,
-            uncapped: false,
         }
     }
 }
@@ -393,6 +336,45 @@ impl Compare {
     /// Each lane's median delay from a change of steering to the picture that shows it.
     pub fn steer_delays(&self) -> Vec<Option<Duration>> {
         self.lanes.iter().map(Lane::steer_delay).collect()
+    }
+
+    /// What the lanes of a `blind` pair say, once they have the figures: the lane the figure favours (0 for
+    /// A), and in words each lane's name and figure.
+    pub fn judge(&self, blind: Blind) -> Judged {
+        let names: Vec<String> = (0..2)
+            .map(|i| self.status(i, Duration::ZERO).title)
+            .collect();
+        let figures: Vec<Option<f64>> = self
+            .lanes
+            .iter()
+            .take(2)
+            .map(|lane| match blind.pair.question() {
+                Question::Smoother => {
+                    let f = lane.animation_error();
+                    (f.frames >= 30).then_some(f.mean_abs_ms)
+                }
+                Question::Sooner => lane.steer_delay().map(|d| d.as_secs_f64() * 1e3),
+            })
+            .collect();
+        let favoured = match (figures.first(), figures.get(1)) {
+            (Some(Some(a)), Some(Some(b))) if (a - b).abs() >= 0.5 => Some(usize::from(b < a)),
+            _ => None,
+        };
+        let said = (0..2)
+            .map(|i| {
+                let figure = figures
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or("not measured".to_string(), |ms| format!("{ms:.1} ms"));
+                format!("{} was {}, {figure}", LETTERS[i], names[i])
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        Judged {
+            favoured,
+            said: format!("{said} ({})", blind.pair.question().figure()),
+        }
     }
 
     /// Lane `i`'s caption at real time `now`.
@@ -743,5 +725,88 @@ mod tests {
         assert_eq!(status.agreement_text(), "in step");
         assert_eq!(fixed.status(0, now).hash, status.hash);
         assert!((status.ratio - 1.0).abs() < 0.05, "{status:?}");
+    }
+
+    /// The tour's blind pairs, judged by their lanes' figures.
+    mod blind_pairs {
+        use super::super::*;
+        use crate::lab::blind::{Blind, Pair};
+        use crate::world::WorldConfig;
+        use crate::world::ship::Steer;
+        use looplab_timing::LoopSettings;
+
+        /// `blind`'s lanes run for `seconds` on the virtual clock, steered right and then left
+        /// every 370 ms from half a second in.
+        fn run(blind: Blind, seconds: u64) -> Compare {
+            let world = WorldConfig {
+                seed: 1,
+                bullets: 200,
+            };
+            let mut compare = Compare::with_lanes(
+                Preset::Blind(blind),
+                blind.lanes(),
+                &LoopSettings::default(),
+                &world,
+                Duration::ZERO,
+            );
+            let mut now = Duration::ZERO;
+            let mut right = false;
+            let mut next_key = Duration::from_millis(500);
+            while now < Duration::from_secs(seconds) {
+                now += Duration::from_millis(1);
+                if now >= next_key {
+                    right = !right;
+                    compare.steer(Steer::from_held(!right, right, false, false), now);
+                    next_key += Duration::from_millis(370);
+                }
+                compare.advance_to(now);
+            }
+            compare
+        }
+
+        #[test]
+        fn each_pairs_figures_favour_its_refinement_wherever_it_is_shown() {
+            for pair in [
+                Pair::Interpolation,
+                Pair::Snapping,
+                Pair::RenderTick,
+                Pair::Queue,
+            ] {
+                for swapped in [false, true] {
+                    let blind = Blind { pair, swapped };
+                    let judged = run(blind, 8).judge(blind);
+                    assert_eq!(
+                        judged.favoured,
+                        Some(blind.refined()),
+                        "{pair:?}, swapped {swapped}: {}",
+                        judged.said
+                    );
+                    assert!(judged.said.contains("A was") && judged.said.contains("B was"));
+                }
+            }
+        }
+
+        #[test]
+        fn a_pair_with_nothing_measured_favours_neither() {
+            let blind = Blind {
+                pair: Pair::RenderTick,
+                swapped: false,
+            };
+            let world = WorldConfig {
+                seed: 1,
+                bullets: 200,
+            };
+            let mut compare = Compare::with_lanes(
+                Preset::Blind(blind),
+                blind.lanes(),
+                &LoopSettings::default(),
+                &world,
+                Duration::ZERO,
+            );
+            compare.advance_to(Duration::from_secs(5));
+            let judged = compare.judge(blind);
+            assert_eq!(judged.favoured, None, "no key, no delay: {}", judged.said);
+            assert!(judged.said.contains("not measured"), "{}", judged.said);
+        }
     }
 }

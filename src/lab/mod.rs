@@ -11,6 +11,7 @@ pub mod drift;
 pub mod feel;
 pub mod keys;
 pub mod lane;
+pub mod lane_spec;
 pub mod latency;
 pub mod latency_plot;
 pub mod machine;

@@ -137,7 +137,7 @@ impl Demo {
     fn tour_answer(&mut self, chose: usize, now: Duration) -> Option<Effect> {
         let blind = self.touring.as_ref()?.tour.asking()?;
         let judged = match &self.compare {
-            Some(c) if c.preset == Preset::Blind(blind) => blind.judge(c),
+            Some(c) if c.preset == Preset::Blind(blind) => c.judge(blind),
             _ => Judged {
                 favoured: None,
                 said: "A and B had shown nothing yet".to_string(),

@@ -2,12 +2,14 @@
 //! pixel): the words on the regions, the panel with its sections and frame-time graph, and
 //! the key help; with an audit of where every text landed, for the layout's tests.
 
-use std::time::Duration;
-
-use egui::{Align2, Color32, RichText};
+use egui::{Color32, RichText};
 use glam::Vec2;
 use looplab_timing::Strategy;
 
+use super::graph::frame_graph;
+use super::tour_panel::{
+    DIM, INVITE_GOLD, TOUR_GOLD, TOUR_INVITE, dimmed_regions, focus_region, loop_code, tour_section,
+};
 use super::words::{compare_note, shown_rows};
 use super::*;
 use crate::app::controls::Knobs;
@@ -15,30 +17,9 @@ use crate::app::keys::{Action, BINDINGS, strategy_key};
 use crate::app::speed::speed_warning;
 use crate::render::shapes::ViewTransform;
 use crate::render::timeline;
-use crate::session::Session;
 use crate::session::timeline::{MarkKind, Strip};
 use crate::text::strategy as strategy_text;
-use crate::tour::{Focus, LoopCode, TourPanel};
 use crate::world::layout::{CAPTION_HEIGHT, LAYOUT, Region};
-
-/// Frames shown in the frame-time graph.
-const GRAPH_FRAMES: usize = 192;
-/// Frame times the graph's top may stand for: the smallest that holds every bar shown.
-const GRAPH_SCALES_MS: [f32; 7] = [25.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0];
-
-/// Colour of a frame's bar by the updates it ran: none grey, one green, two yellow, more
-/// orange, and red when it hit the per-frame maximum.
-pub(super) fn bar_colour(updates: u32, max: Option<u32>) -> Color32 {
-    if max.is_some_and(|m| updates >= m) && updates > 1 {
-        return Color32::from_rgb(235, 70, 60);
-    }
-    match updates {
-        0 => Color32::from_gray(110),
-        1 => Color32::from_rgb(90, 200, 110),
-        2 => Color32::from_rgb(230, 210, 80),
-        _ => Color32::from_rgb(240, 150, 60),
-    }
-}
 
 /// A text as laid out, for checking the layout: where it landed and the region it must keep
 /// to, both in world pixels.
@@ -651,216 +632,8 @@ fn timeline_words(words: &mut WorldText, strip: &Strip, paused: bool) {
     }
 }
 
-/// The tour's colour: its headings and the frame on the region a stop points at.
-const TOUR_GOLD: Color32 = Color32::from_rgb(255, 210, 90);
-/// The person's answer to a stop's question and what the figures say of it.
-const FELT_BLUE: Color32 = Color32::from_rgb(140, 200, 255);
-/// Behind the line of a stop's loop its claim lives in.
-const LIT_LINE: Color32 = Color32::from_rgb(70, 58, 20);
-
-/// The line that says how to start the tour, until the person's first key, and its
-/// quieter gold.
-pub const TOUR_INVITE: &str = "New here? Press Enter for a guided tour.";
-const INVITE_GOLD: Color32 = Color32::from_rgb(190, 165, 100);
-
-/// What dims the regions a tour stop is not about: enough to step back, not to hide.
-const DIM: Color32 = Color32::from_rgba_premultiplied(0, 0, 0, 165);
-
-/// The regions of the single view a stop about `focus` dims: every one but the focus (the
-/// timeline only while it is shown).
-pub fn dimmed_regions(focus: Focus, timeline: bool) -> Vec<Region> {
-    if focus == Focus::Lanes {
-        // Compare mode left: no region of the single view is the stop's.
-        return Vec::new();
-    }
-    let focused = focus_region(focus, true);
-    [
-        LAYOUT.stream,
-        LAYOUT.metronome,
-        LAYOUT.balls,
-        LAYOUT.wall,
-        LAYOUT.timeline,
-    ]
-    .into_iter()
-    .filter(|&r| r != focused && (timeline || r != LAYOUT.timeline))
-    .collect()
-}
-
-/// Where a stop's focus is on screen (compare mode's lanes fill more of it without the
-/// overlay).
-fn focus_region(focus: Focus, overlay: bool) -> Region {
-    use crate::render::lanes::{LANES_AREA, LANES_AREA_WITHOUT_OVERLAY};
-    match focus {
-        Focus::Stream => LAYOUT.stream,
-        Focus::Metronome => LAYOUT.metronome,
-        Focus::Wall => LAYOUT.wall,
-        Focus::Balls => LAYOUT.balls,
-        Focus::Timeline => LAYOUT.timeline,
-        Focus::Lanes if overlay => LANES_AREA,
-        Focus::Lanes => LANES_AREA_WITHOUT_OVERLAY,
-    }
-}
-
-/// The tour's stop at the top of the panel: the claim, where it comes from, where to look
-/// and what to try, and whether it has been seen to happen.
-fn tour_section(ui: &mut egui::Ui, tour: &TourPanel, everything: bool, actions: &mut Vec<Action>) {
-    ui.label(
-        RichText::new(&tour.heading)
-            .color(TOUR_GOLD)
-            .strong()
-            .size(14.0),
-    );
-    // With the whole screen asked for (A), the stop keeps its heading and standing, and
-    // gives its words' room to the figures.
-    if !everything {
-        ui.label(RichText::new(&tour.claim).size(12.0));
-        ui.label(
-            RichText::new(&tour.source)
-                .size(11.0)
-                .color(Color32::from_gray(165)),
-        );
-        ui.label(RichText::new(&tour.look_and_try).size(11.5).italics());
-        if tour.asking.is_some() {
-            ui.horizontal(|ui| {
-                for (letter, action) in
-                    [("A", Action::ToggleEverything), ("B", Action::TourAnswerB)]
-                {
-                    let button = egui::Button::new(RichText::new(letter).size(16.0).strong());
-                    if ui.add(button).clicked() {
-                        actions.push(action);
-                    }
-                }
-            });
-        }
-        if let Some(felt) = &tour.felt {
-            ui.label(RichText::new(felt).size(11.5).color(FELT_BLUE));
-        }
-    }
-    let colour = match tour.seen {
-        Some(true) => Color32::from_rgb(120, 220, 140),
-        Some(false) => Color32::from_rgb(255, 150, 110),
-        None => Color32::from_rgb(170, 180, 200),
-    };
-    ui.label(RichText::new(&tour.standing).size(11.5).color(colour));
-    ui.label(
-        RichText::new(&tour.keys)
-            .size(11.0)
-            .color(Color32::from_gray(165)),
-    );
-    ui.separator();
-}
-
-/// A stop's loop, the line its claim lives in lit, with its try's key beside it; and, when
-/// a key has chosen another strategy, which one runs now.
-fn loop_code(ui: &mut egui::Ui, code: &LoopCode, running: Strategy) {
-    let named = format!("{} {}", strategy_key(code.strategy), code.strategy.id());
-    let heading = if running == code.strategy {
-        format!("the loop ({named}), the claim's line lit:")
-    } else {
-        format!(
-            "the stop's loop ({named}); running: {} {}",
-            strategy_key(running),
-            running.id()
-        )
-    };
-    ui.label(
-        RichText::new(heading)
-            .size(11.0)
-            .color(Color32::from_gray(165)),
-    );
-    ui.scope(|ui| {
-        ui.spacing_mut().item_spacing = egui::vec2(6.0, 1.0);
-        for (i, line) in code.lines.iter().enumerate() {
-            let text = RichText::new(line).monospace().size(10.5);
-            if i != code.lit {
-                ui.label(text.color(Color32::from_gray(185)));
-                continue;
-            }
-            ui.horizontal(|ui| {
-                ui.label(text.color(TOUR_GOLD).background_color(LIT_LINE));
-                if let Some(key) = code.key {
-                    ui.label(
-                        RichText::new(format!("\u{2190} {key}"))
-                            .monospace()
-                            .size(10.5)
-                            .color(TOUR_GOLD)
-                            .strong(),
-                    );
-                }
-            });
-        }
-    });
-    ui.add_space(2.0);
-}
-
 /// A window frame with margins only: the background is drawn by the sprite pipeline (see
 /// `scene::panel_backgrounds`).
 fn panel_frame() -> egui::Frame {
     egui::Frame::NONE.inner_margin(egui::Margin::same(PANEL_MARGIN as i8))
 }
-
-/// The graph's top: the smallest scale that holds the longest frame shown.
-pub fn graph_scale_ms(longest: Duration) -> f32 {
-    let longest = longest.as_secs_f32() * 1e3;
-    GRAPH_SCALES_MS
-        .into_iter()
-        .find(|&s| longest <= s)
-        .unwrap_or(GRAPH_SCALES_MS[GRAPH_SCALES_MS.len() - 1])
-}
-
-/// Recent frame times as bars, coloured by the updates each frame ran, on a scale that fits
-/// the longest, with the 16.7 ms line.
-fn frame_graph(ui: &mut egui::Ui, session: &Session) {
-    let size = egui::vec2(ui.available_width(), 48.0);
-    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 2.0, Color32::from_black_alpha(120));
-    let samples = session.stats().samples();
-    let skip = samples.len().saturating_sub(GRAPH_FRAMES);
-    let shown: Vec<_> = samples.skip(skip).collect();
-    let longest = shown.iter().map(|s| s.duration).max().unwrap_or_default();
-    let scale = graph_scale_ms(longest);
-    let max = session.settings().max_updates;
-    let bar = rect.width() / GRAPH_FRAMES as f32;
-    // The top band is the label's: the bars stand below it, their scale's top its foot.
-    let bars_height = rect.height() - GRAPH_LABEL_BAND;
-    let height = |ms: f32| (ms / scale).min(1.0) * bars_height;
-    for (i, s) in shown.iter().enumerate() {
-        let h = height(s.duration.as_secs_f32() * 1e3);
-        let x = rect.left() + i as f32 * bar;
-        let r = egui::Rect::from_min_max(
-            egui::pos2(x, rect.bottom() - h),
-            egui::pos2(x + bar, rect.bottom()),
-        );
-        painter.rect_filled(r, 0.0, bar_colour(s.updates, max));
-    }
-    let y = rect.bottom() - height(16.667);
-    painter.hline(
-        rect.x_range(),
-        y,
-        egui::Stroke::new(1.0, Color32::from_white_alpha(70)),
-    );
-    let font = egui::FontId::monospace(9.0);
-    // Each label on a dark backing of its own, so no bar runs through its letters.
-    let label = |at: egui::Pos2, align: Align2, text: String, alpha: u8| {
-        let galley = painter.layout_no_wrap(text, font.clone(), Color32::from_white_alpha(alpha));
-        let placed = align.anchor_size(at, galley.size());
-        painter.rect_filled(placed.expand(1.0), 1.0, Color32::from_black_alpha(200));
-        painter.galley(placed.min, galley, Color32::WHITE);
-    };
-    label(
-        egui::pos2(rect.right() - 2.0, y - 1.0),
-        Align2::RIGHT_BOTTOM,
-        "16.7 ms".into(),
-        140,
-    );
-    label(
-        egui::pos2(rect.left() + 2.0, rect.top() + 1.0),
-        Align2::LEFT_TOP,
-        format!("frame time, top {scale:.0} ms"),
-        160,
-    );
-}
-
-/// The frame-time graph's top band, where its label stands clear of the bars.
-const GRAPH_LABEL_BAND: f32 = 12.0;

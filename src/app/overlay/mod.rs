@@ -4,16 +4,18 @@
 //! functions (tested without a GPU); [`ui`] lays it out in world pixels (egui's zoom makes a
 //! point one world pixel), and the renderer paints what it lays out.
 
+mod graph;
 mod layout;
+mod tour_panel;
 mod words;
 
 use std::sync::Arc;
 
 use looplab_timing::{FramePlan, StatsSummary};
 
-pub use layout::{
-    LayoutOutcome, PlacedText, TOUR_INVITE, graph_scale_ms, help_region, layout_faults, ui,
-};
+pub use graph::graph_scale_ms;
+pub use layout::{LayoutOutcome, PlacedText, help_region, layout_faults, ui};
+pub use tour_panel::TOUR_INVITE;
 pub use words::{captions, status_rows, steer_delay_text, taps_text};
 
 use super::controls::Knobs;
@@ -109,7 +111,7 @@ pub struct OverlayModel<'a> {
 mod tests {
     use std::time::Duration;
 
-    use super::layout::*;
+    use super::graph::bar_colour;
     use super::words::*;
     use super::*;
     use crate::app::compose::{FrameInputs, Readouts, overlay_model};
