@@ -551,3 +551,55 @@ fn a_page_the_browser_calls_seldom_says_so_not_that_the_loop_lost_time() {
     );
     assert_eq!(stop["too_slow"], true, "{stop}");
 }
+
+#[test]
+fn a_page_asks_which_lane_is_smoother_and_takes_the_answer() {
+    // The page's tour asks as the window's does: at "Stuck in the middle" (its sixth stop)
+    // two lanes run unnamed, A and B; once each has drawn a second of pictures, B answers,
+    // and `--stats` has the answer and the figures that judge it.
+    let built = built();
+    let _turn = one_browser_at_a_time();
+    let server = PageServer::start(&built.dir, 0).expect("serve the page");
+    let browser = Browser::start(Gpu::WebGl).unwrap_or_else(|e| panic!("{e}"));
+    browser.goto(&server.url("tour&bullets=200")).unwrap();
+    wait_running(&browser, 30).unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..5 {
+        browser.press("\u{E007}").unwrap();
+    }
+    let stats = browser
+        .wait_for(
+            "the question's lanes, a second of pictures each",
+            PATIENCE,
+            |s| {
+                let lanes = &s["run"]["compare"]["lanes"];
+                s["run"]["compare"]["preset"]["blind"]["pair"] == "interpolation"
+                    && lanes[0]["fps"].as_u64() >= Some(50)
+                    && lanes[1]["fps"].as_u64() >= Some(50)
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        stats["run"]["tour"]["stops"][5]["id"], "stuck-in-the-middle",
+        "{stats}"
+    );
+    assert_eq!(stats["run"]["tour"]["stops"][5]["feel"]["answered"], false);
+    browser.press("b").unwrap();
+    let stats = browser
+        .wait_for("the answer", PATIENCE, |s| {
+            s["run"]["tour"]["stops"][5]["feel"]["answered"] == true
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let feel = &stats["run"]["tour"]["stops"][5]["feel"];
+    assert_eq!(feel["chose"], "B", "{feel}");
+    let figures = feel["figures"].as_str().unwrap_or_default();
+    assert!(
+        figures.contains("catch-up") && figures.contains("interpolated"),
+        "{feel}"
+    );
+    assert!(feel["agreed_with_figures"].is_boolean(), "{feel}");
+    // The stop's own view follows the answer: no lanes.
+    assert!(
+        stats["run"]["compare"]["preset"]["blind"].is_null(),
+        "{stats}"
+    );
+}
