@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Takes the README's screenshots: the release build in a 1280x720 Xvfb screen (interpolated,
-# unless options say otherwise), the ship flown up and to the right, captured with ImageMagick. Needs xvfb, xdotool and
+# unless options say otherwise), the full panel (A), the ship flown up and to the right, captured with ImageMagick. Needs xvfb, xdotool and
 # imagemagick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ app=$!
 DISPLAY=:77 xdotool search --sync --name Looplab >/dev/null
 sleep 3
 DISPLAY=:77 xdotool search --sync --name Looplab windowfocus --sync \
-  keydown Right keydown Up sleep 0.7 keyup Up sleep 0.6 keyup Right
+  key a keydown Right keydown Up sleep 0.7 keyup Up sleep 0.6 keyup Right
 sleep 1.5
 DISPLAY=:77 import -window root "$out"
 wait $app
