@@ -84,14 +84,15 @@ fn a_bullet_is_drawn_where_each_view_says_within_a_pixel() {
     let prev = Vec2::new(400.0, 300.0);
     let pos = Vec2::new(440.0, 310.0);
     let vel = (pos - prev) / STEP.as_secs_f32();
-    for view in [
-        View::Latest,
-        View::Interpolate { alpha: 0.25 },
-        View::Interpolate { alpha: 0.8 },
-        View::Extrapolate { alpha: 0.25 },
-        View::Extrapolate { alpha: 0.6 },
+    // Where each view puts it, worked out by hand: interpolation that share of the way from
+    // prev to pos, extrapolation that share of a step (40, 10) past pos.
+    for (view, expected) in [
+        (View::Latest, Vec2::new(440.0, 310.0)),
+        (View::Interpolate { alpha: 0.25 }, Vec2::new(410.0, 302.5)),
+        (View::Interpolate { alpha: 0.8 }, Vec2::new(432.0, 308.0)),
+        (View::Extrapolate { alpha: 0.25 }, Vec2::new(450.0, 312.5)),
+        (View::Extrapolate { alpha: 0.6 }, Vec2::new(464.0, 316.0)),
     ] {
-        let expected = view.apply(prev, pos, vel, STEP);
         let (centre, lit) = drawn_centre(&gpu, prev, pos, vel, view, None);
         assert!(
             (centre - expected).length() < 1.0,

@@ -120,7 +120,12 @@ fn centroid(points: &[Vec2]) -> Vec2 {
 fn the_overlay_keeps_to_its_column_at_every_window_size() {
     for (width, height) in [(1280, 720), (960, 540), (800, 600)] {
         let (s, plan) = session(200);
-        let (knobs, readouts, facts) = (Knobs::default(), Readouts::default(), facts());
+        // The full panel (A): every row and the graph, the most words the panel paints.
+        let knobs = Knobs {
+            everything: true,
+            ..Knobs::default()
+        };
+        let (readouts, facts) = (Readouts::default(), facts());
         let inputs = FrameInputs::new(&s, &knobs, &plan, &readouts, &facts);
         let mut composer = Composer::headless();
         // egui sizes a new window over its first passes: lay it out until it settles.
@@ -217,15 +222,15 @@ fn the_ship_is_drawn_where_the_view_puts_it() {
     world.ship.prev = prev;
     world.ship.pos = pos;
     world.ship.vel = (pos - prev) / STEP.as_secs_f32();
-    for view in [
-        View::Latest,
-        View::Interpolate { alpha: 0.5 },
-        View::Extrapolate { alpha: 0.5 },
+    // Half a step (20 px) behind pos, at it, and ahead of it: worked out by hand.
+    for (view, expected) in [
+        (View::Latest, Vec2::new(640.0, 200.0)),
+        (View::Interpolate { alpha: 0.5 }, Vec2::new(620.0, 200.0)),
+        (View::Extrapolate { alpha: 0.5 }, Vec2::new(660.0, 200.0)),
     ] {
         let pixels = render_world(&gpu, &world, view, 1280, 720);
         let ship = pixels_coloured(&pixels, 1280, SHIP);
         assert!(ship.len() > 100, "{view:?}: {} ship pixels", ship.len());
-        let expected = view.apply(prev, pos, world.ship.vel, STEP);
         let drawn = centroid(&ship);
         // A triangle pointing up: centred across, its centroid a little below its centre.
         assert!(
@@ -244,7 +249,12 @@ fn captions_and_overlay_words_are_painted() {
     let gpu = gpu();
     let (width, height) = (1280, 720);
     let (s, plan) = session(0);
-    let (knobs, readouts, facts) = (Knobs::default(), Readouts::default(), facts());
+    // The full panel (A): every row and the graph, the most words the panel paints.
+    let knobs = Knobs {
+        everything: true,
+        ..Knobs::default()
+    };
+    let (readouts, facts) = (Readouts::default(), facts());
     let inputs = FrameInputs::new(&s, &knobs, &plan, &readouts, &facts);
     let mut painter =
         Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false).unwrap();

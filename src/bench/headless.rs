@@ -587,6 +587,8 @@ fn composition(variant: SpriteVariant) -> (Knobs, Composer) {
     );
     let knobs = Knobs {
         overlay: variant == SpriteVariant::SpritesOverlay,
+        // The full panel: every row and the graph, the most the overlay draws.
+        everything: variant == SpriteVariant::SpritesOverlay,
         timeline: story,
         ..Knobs::default()
     };

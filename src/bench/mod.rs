@@ -340,7 +340,7 @@ fn window_sprites(display: &Display, report: &mut BenchReport, q: bool) -> Resul
                 match variant {
                     SpriteVariant::Bare => args.extend(["--bare-renderer", "--hide-overlay"]),
                     SpriteVariant::Sprites | SpriteVariant::Story => args.push("--hide-overlay"),
-                    SpriteVariant::SpritesOverlay => {}
+                    SpriteVariant::SpritesOverlay => args.push("--full-panel"),
                 }
                 let log = display.run(&format!("sprites-{n}-{}", variant.label()), &args, secs)?;
                 if bullets == 100_000 && variant == SpriteVariant::Sprites {

@@ -273,6 +273,10 @@ pub struct AppArgs {
     /// Start with the overlay hidden.
     #[arg(long)]
     pub hide_overlay: bool,
+    /// Start with the full panel (every figure and the frame-time graph, as A gives) rather
+    /// than the short one.
+    #[arg(long)]
+    pub full_panel: bool,
     /// Start with the loop's timeline strip hidden.
     #[arg(long)]
     pub hide_timeline: bool,
@@ -403,7 +407,7 @@ impl AppArgs {
                 help: false,
                 overlay: !self.hide_overlay,
                 timeline: !self.hide_timeline,
-                everything: false,
+                everything: self.full_panel,
                 compare: if self.lanes.is_empty() {
                     self.compare
                 } else {

@@ -196,16 +196,17 @@ mod tests {
             Vec2::new(600.0, 240.0),
         );
         let step = Duration::from_nanos(16_666_667);
-        for view in [
-            View::Latest,
-            View::Interpolate { alpha: 0.3 },
-            View::Extrapolate { alpha: 0.7 },
+        // Worked out by hand: a step moves the bullet (10, 4), from prev to pos, and its
+        // velocity carries it as far again in a step.
+        for (view, expected) in [
+            (View::Latest, Vec2::new(20.0, 8.0)),
+            (View::Interpolate { alpha: 0.3 }, Vec2::new(13.0, 5.2)),
+            (View::Extrapolate { alpha: 0.7 }, Vec2::new(27.0, 10.8)),
         ] {
             // What sprites.wgsl computes from the uniform.
             let [a, b] = blend_uniform(view.blend(step));
             let shader = pos + (pos - prev) * a + vel * b;
-            let expected = view.apply(prev, pos, vel, step);
-            assert!((shader - expected).length() < 1e-4, "{view:?}");
+            assert!((shader - expected).length() < 1e-4, "{view:?}: {shader}");
         }
     }
 
@@ -215,16 +216,22 @@ mod tests {
         let pos = [Vec2::new(3.0, 2.5), Vec2::new(-1.0, 9.0)];
         let vel = [Vec2::new(120.0, 30.0), Vec2::new(180.0, 60.0)];
         let step = Duration::from_nanos(16_666_667);
-        for view in [
-            View::Latest,
-            View::Interpolate { alpha: 0.4 },
-            View::Extrapolate { alpha: 0.9 },
+        // Worked out by hand: the velocities carry the bullets (2, 0.5) and (3, 1) in a step.
+        for (view, expected) in [
+            (View::Latest, pos),
+            (
+                View::Interpolate { alpha: 0.4 },
+                [Vec2::new(1.8, 2.2), Vec2::new(-2.8, 8.4)],
+            ),
+            (
+                View::Extrapolate { alpha: 0.9 },
+                [Vec2::new(4.8, 2.95), Vec2::new(1.7, 9.9)],
+            ),
         ] {
             let mut out = [Vec2::ZERO; 2];
             blend_positions(&prev, &pos, &vel, view.blend(step), &mut out);
             for i in 0..2 {
-                let expected = view.apply(prev[i], pos[i], vel[i], step);
-                assert!((out[i] - expected).length() < 1e-4, "{view:?}");
+                assert!((out[i] - expected[i]).length() < 1e-4, "{view:?}: {out:?}");
             }
         }
     }
