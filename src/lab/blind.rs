@@ -86,15 +86,6 @@ impl Pair {
             Pair::Queue => [in_flight(3, false), in_flight(2, true)],
         }
     }
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Pair::Interpolation => "interpolation",
-            Pair::Snapping => "snapping",
-            Pair::RenderTick => "render-tick",
-            Pair::Queue => "queue",
-        }
-    }
 }
 
 /// A pair as shown: A above B, the refinement above when `swapped`, so that a person who
@@ -117,6 +108,11 @@ impl Blind {
         }
         lanes.into()
     }
+
+    /// Where the refinement is shown: 0 for A.
+    pub fn refined(self) -> usize {
+        usize::from(!self.swapped)
+    }
 }
 
 /// What a pair's figures favour.
@@ -127,11 +123,4 @@ pub struct Judged {
     pub favoured: Option<usize>,
     /// Each lane's name and figure, in words.
     pub said: String,
-}
-
-impl Blind {
-    /// Where the refinement is shown: 0 for A.
-    pub fn refined(self) -> usize {
-        usize::from(!self.swapped)
-    }
 }
