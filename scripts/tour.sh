@@ -31,6 +31,19 @@ for stop in ${stops//,/ }; do
     at=$((at + 1))
     sleep 0.3
   done
+  # The stops that ask which of two unnamed lanes is smoother or sooner (7, 13, 15 and 17 in
+  # the window's tour; see `feel` in src/tour/stops.rs): their question first, then B.
+  case " 7 13 15 17 " in
+    *" $stop "*)
+      sleep 2
+      for i in 1 2 3; do
+        shot="$work/$(printf '%02d-asked-%d' "$stop" "$i").png"
+        import -window root "$shot"
+        if [ "$i" -eq 3 ]; then frames+=(-delay 300 "$shot"); else frames+=(-delay 20 "$shot"); fi
+      done
+      xdotool search --sync --name Looplab windowfocus --sync key b
+      ;;
+  esac
   # Every stop's claim comes true within about three seconds here (see the README).
   sleep 3.5
   for i in 1 2 3 4 5 6 7 8; do
