@@ -735,20 +735,24 @@ mod tests {
         use crate::world::ship::Steer;
         use looplab_timing::LoopSettings;
 
-        /// `blind`'s lanes run for `seconds` on the virtual clock, steered right and then left
-        /// every 370 ms from half a second in.
-        fn run(blind: Blind, seconds: u64) -> Compare {
+        /// `blind`'s lanes on a world of 200 bullets, at time zero.
+        fn start(blind: Blind) -> Compare {
             let world = WorldConfig {
                 seed: 1,
                 bullets: 200,
             };
-            let mut compare = Compare::with_lanes(
+            Compare::new(
                 Preset::Blind(blind),
-                blind.lanes(),
                 &LoopSettings::default(),
                 &world,
                 Duration::ZERO,
-            );
+            )
+        }
+
+        /// `blind`'s lanes run for `seconds` on the virtual clock, steered right and then left
+        /// every 370 ms from half a second in.
+        fn run(blind: Blind, seconds: u64) -> Compare {
+            let mut compare = start(blind);
             let mut now = Duration::ZERO;
             let mut right = false;
             let mut next_key = Duration::from_millis(500);
@@ -792,17 +796,7 @@ mod tests {
                 pair: Pair::RenderTick,
                 swapped: false,
             };
-            let world = WorldConfig {
-                seed: 1,
-                bullets: 200,
-            };
-            let mut compare = Compare::with_lanes(
-                Preset::Blind(blind),
-                blind.lanes(),
-                &LoopSettings::default(),
-                &world,
-                Duration::ZERO,
-            );
+            let mut compare = start(blind);
             compare.advance_to(Duration::from_secs(5));
             let judged = compare.judge(blind);
             assert_eq!(judged.favoured, None, "no key, no delay: {}", judged.said);
