@@ -124,6 +124,7 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
         just_in_time: Some(looplab::app::pacing::JitReadout {
             lead: Some(Duration::from_millis(99)),
             missed: 99_999,
+            grid: None,
         }),
         ..PlatformFacts::offscreen(wgpu::PresentMode::FifoRelaxed)
     };

@@ -138,7 +138,7 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     let app = App::start(
         &xvfb,
         &scratch,
-        "--strategy fixed-sleep --vsync off --cap 30 --bullets 1000 --exit-after 12",
+        "--strategy fixed-sleep --vsync off --cap 30 --bullets 200 --exit-after 12",
         &[("--stats", &stats_path), ("--frame-log", &log_path)],
     );
     xvfb.wait_for_window();
@@ -154,8 +154,10 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     assert_eq!(stats.final_strategy, Strategy::Interpolated);
     let k = &stats.knobs;
     assert!(k.ghosts && k.help && !k.overlay && k.timeline, "{k:?}");
-    // How long this machine took to draw each strategy's frames, start to present: what
-    // the expectations below follow from (a busy machine may not fit them in a step).
+    // How long this machine took to draw each strategy's frames, start to present. The
+    // scene is light (200 bullets) so that nine frames in ten fit in a 60 Hz step on a
+    // loaded two-core machine under lavapipe: the expectations below follow from that,
+    // and where it does not hold the test says what the machine did rather than check less.
     let frames = frame_log(&log_path).frames;
     let drawn_within = |view: ViewKind, limit_ms: f64| {
         let times: Vec<f64> = frames
@@ -168,36 +170,30 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     };
     // Fixed-sleep runs one 60 Hz update a frame and never more than 60 frames a second,
     // so the game keeps real time exactly as far as the machine draws 60 (the texts: it
-    // slows down with the machine). Where nine frames in ten fit in the step, it does.
+    // slows down with the machine). Nine frames in ten fit in the step: it does.
     let fs = strategy(&stats, Strategy::FixedSleep);
-    assert!(fs.fps < 63.0, "{fs:?}");
-    assert!((fs.ratio - fs.fps / 60.0).abs() < 0.05, "{fs:?}");
     let (fit, n) = drawn_within(ViewKind::Latest, 1000.0 / 60.0);
-    eprintln!(
-        "fixed-sleep: {:.0}% of {n} frames drawn within the step",
+    assert!(
+        fit >= 0.9,
+        "precondition: {:.0}% of {n} fixed-sleep frames drawn within the 16.7 ms step",
         fit * 100.0
     );
-    if fit >= 0.9 {
-        assert!((fs.fps - 60.0).abs() < 6.0, "{fs:?}");
-        assert!((fs.ratio - 1.0).abs() < 0.1, "{fs:?}");
-    }
+    assert!((fs.fps - 60.0).abs() < 3.0, "{fs:?}");
+    assert!((fs.ratio - 1.0).abs() < 0.05, "{fs:?}");
+    assert!((fs.ratio - fs.fps / 60.0).abs() < 0.05, "{fs:?}");
     // The 30 Hz cap paces interpolated, two updates a frame, and it keeps real time by
-    // catching up (up to 10 updates a frame: frames of up to 167 ms). Where nine frames in
-    // ten fit in the cap's period, 30 FPS.
+    // catching up (up to 10 updates a frame: frames of up to 167 ms). Nine frames in ten
+    // fit in the cap's period: 30 FPS.
     let i = strategy(&stats, Strategy::Interpolated);
-    assert!(i.fps < 31.0, "{i:?}");
-    assert!(i.max_updates_in_frame >= 2, "{i:?}");
     let (fit, n) = drawn_within(ViewKind::Interpolate, 1000.0 / 30.0);
-    eprintln!(
-        "interpolated: {:.0}% of {n} frames drawn within the cap's period",
+    assert!(
+        fit >= 0.9,
+        "precondition: {:.0}% of {n} interpolated frames drawn within the 33.3 ms period",
         fit * 100.0
     );
-    if fit >= 0.9 {
-        assert!((i.fps - 30.0).abs() < 2.0, "{i:?}");
-    }
-    if drawn_within(ViewKind::Interpolate, 1000.0 * 10.0 / 60.0).0 == 1.0 {
-        assert!((i.ratio - 1.0).abs() < 0.05, "{i:?}");
-    }
+    assert!((i.fps - 30.0).abs() < 1.5, "{i:?}");
+    assert!(i.max_updates_in_frame >= 2, "{i:?}");
+    assert!((i.ratio - 1.0).abs() < 0.05, "{i:?}");
     // At rest the metronome's gap is what interpolation costs: one step (16.7 ms) behind
     // the game clock, which keeps to the wall clock (neither start-up nor a hitch is
     // counted in it). A loop that drew the newest state would be behind by its lag, less
@@ -728,11 +724,13 @@ fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
     let stats_path = scratch.path("stats.json");
     let log_path = scratch.path("frames.json");
     // FIFO with one frame in flight and no cap: under Xvfb nothing waits for a vertical
-    // blank, so the loop runs as fast as it draws until J paces it.
+    // blank, so the loop runs as fast as it draws until J paces it. A light scene (100
+    // bullets) keeps a frame's work and the controller's margin well inside a refresh on
+    // a loaded two-core machine, which is what just in time needs to pay off.
     let app = App::start(
         &xvfb,
         &scratch,
-        "--strategy interpolated --present fifo --frame-latency 1 --bullets 500 \
+        "--strategy interpolated --present fifo --frame-latency 1 --bullets 100 \
          --key-script 3:shift+v,3.2:j --exit-after 9",
         &[("--stats", &stats_path), ("--frame-log", &log_path)],
     );
@@ -742,7 +740,7 @@ fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
     assert_eq!(stats.gpu_errors, 0);
     assert_eq!(stats.present_mode.as_deref(), Some("Fifo"));
     assert_eq!(k.frame_latency, 2, "Shift+V from 1: {k:?}");
-    assert!(k.just_in_time && k.just_in_time_lead_ms.is_some(), "{k:?}");
+    assert!(k.just_in_time, "{k:?}");
     let frames = frame_log(&log_path).frames;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let median = |mut xs: Vec<f64>| {
@@ -755,49 +753,68 @@ fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
             .filter(|f| (from..to).contains(&f.start.as_secs_f64()))
             .collect::<Vec<_>>()
     };
-    let (before, after) = (between(1.0, 3.0), between(5.0, 8.5));
+    // The plain loop before Shift+V and J, just in time after the controller has learnt.
+    let (plain, paced) = (between(1.0, 3.0), between(5.0, 8.5));
     let interval = |fs: &[&looplab::session::frame::FrameRecord]| {
         median(fs.windows(2).map(|w| ms(w[1].start - w[0].start)).collect())
     };
     let work = median(
-        before
+        plain
             .iter()
             .filter_map(|f| f.start_to_present().map(ms))
             .collect(),
     );
-    let (plain, paced) = (interval(&before), interval(&after));
-    let slept = median(after.iter().map(|f| ms(f.waited)).collect());
     // Xvfb has no vertical blank and tells no refresh rate: the window took the rate its
-    // presents kept before J (the plain loop's own, when it went on measuring them) or
-    // assumed 60 Hz, and just in time keeps to that grid: one frame a refresh, never two.
+    // presents kept before J or assumed 60 Hz, and anchored the grid on a present. That
+    // grid is the display both loops are judged on: a frame is shown at the first refresh
+    // after its present returned.
     let refresh = 1e3 / stats.display.hz;
-    let lead = k.just_in_time_lead_ms.unwrap();
-    if lead < refresh * 0.95 {
-        // Each frame starts after the refresh that shows the one before.
-        assert!(
-            paced >= refresh * 0.95,
-            "paced frames {paced:.1} ms apart on a {refresh:.1} ms grid, {lead:.1} ms lead"
-        );
-        if work < refresh * 0.7 {
-            // Frames cheaper than a refresh: the paced loop slept before each, until its
-            // cost (and a margin) before the refresh.
-            assert!(
-                slept > refresh - work - 6.0,
-                "slept {slept:.1} ms, {work:.1} ms of work, {refresh:.1} ms grid"
-            );
-        }
-    } else {
-        // A loaded machine: the frames' learnt cost (a high quantile) and margin fill a
-        // refresh, so a frame may start before the refresh that shows the one before, for
-        // the display to pace, which Xvfb does not. The controller still never starts one
-        // later than that refresh: no frame waits a whole refresh for nothing.
-        assert!(
-            paced < refresh * 2.0,
-            "paced frames {paced:.1} ms apart on a {refresh:.1} ms grid, {lead:.1} ms lead"
-        );
-    }
-    eprintln!(
-        "work {work:.1} ms; plain {plain:.1} ms apart, just in time {paced:.1} ms apart on a \
-         {refresh:.1} ms grid, leading by {lead:.1} ms and sleeping {slept:.1} ms"
+    let lead = k
+        .just_in_time_lead_ms
+        .expect("the controller learnt a lead");
+    let anchor = k
+        .just_in_time_grid_ms
+        .expect("the controller anchored its grid");
+    let shown = |f: &looplab::session::frame::FrameRecord| {
+        let p = ms(f.presented?);
+        Some(anchor + ((p - anchor) / refresh).ceil() * refresh)
+    };
+    // The scene is light so that this holds on a loaded machine; where it does not, the
+    // comparison below means nothing, and the test says what the machine did.
+    assert!(
+        lead < refresh * 0.9,
+        "precondition: a {work:.1} ms frame of work and its margin, a {lead:.1} ms lead, \
+         fit in a {refresh:.1} ms refresh"
     );
+    // Each paced frame starts just before the refresh that shows it, once a refresh: the
+    // plain loop's start as far from its refresh as its work and the wait for the grid.
+    let start_to_shown = |fs: &[&looplab::session::frame::FrameRecord]| {
+        median(
+            fs.iter()
+                .filter_map(|f| Some(shown(f)? - ms(f.start)))
+                .collect(),
+        )
+    };
+    let (plain_ahead, paced_ahead) = (start_to_shown(&plain), start_to_shown(&paced));
+    let (plain_apart, paced_apart) = (interval(&plain), interval(&paced));
+    eprintln!(
+        "work {work:.1} ms, a {refresh:.1} ms grid, just in time leading by {lead:.1} ms. \
+         Plain: frames {plain_apart:.1} ms apart, starting {plain_ahead:.1} ms before \
+         their refresh. Just in time: {paced_apart:.1} ms apart, {paced_ahead:.1} ms before"
+    );
+    // One frame a refresh, never two, none skipped.
+    assert!(
+        (paced_apart - refresh).abs() < refresh * 0.1,
+        "paced frames {paced_apart:.1} ms apart on a {refresh:.1} ms grid"
+    );
+    // Just in time starts its frames later in their refresh, by at least a quarter of
+    // one: the plain loop's frames wait half a refresh on average for the grid.
+    assert!(
+        paced_ahead < lead + 1.0 && paced_ahead + refresh / 4.0 < plain_ahead,
+        "paced frames start {paced_ahead:.1} ms before their refresh ({lead:.1} ms \
+         lead), the plain loop's {plain_ahead:.1} ms"
+    );
+    // What that saves a key is judged under Weston, whose compositor paces the plain
+    // loop (wayland_e2e): here nothing holds the plain loop's frames back, so they are
+    // already as fresh as a display that paced nothing would show them.
 }

@@ -63,6 +63,8 @@ pub struct JitReadout {
     pub lead: Option<Duration>,
     /// Frames that missed the refresh they aimed at.
     pub missed: u64,
+    /// The refresh the grid is anchored on, on the loop's clock; `None` before a present.
+    pub grid: Option<Duration>,
 }
 
 impl Pacing {
@@ -162,6 +164,7 @@ impl Pacing {
         JitReadout {
             lead: self.jit.lead(),
             missed: self.jit.missed(),
+            grid: self.refresh,
         }
     }
 }

@@ -150,6 +150,10 @@ pub struct KnobsReport {
     pub just_in_time_lead_ms: Option<f64>,
     #[serde(default)]
     pub just_in_time_missed: u64,
+    /// A refresh the controller's grid runs through (its period the display's), on the
+    /// frame log's clock: where a test finds the refresh each paced frame aimed at.
+    #[serde(default)]
+    pub just_in_time_grid_ms: Option<f64>,
     pub ghosts: bool,
     pub help: bool,
     pub overlay: bool,

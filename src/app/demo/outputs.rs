@@ -47,6 +47,7 @@ impl Demo {
                 just_in_time: knobs.just_in_time,
                 just_in_time_lead_ms: self.just_in_time().and_then(|j| j.lead).map(ms),
                 just_in_time_missed: self.just_in_time().map_or(0, |j| j.missed),
+                just_in_time_grid_ms: self.just_in_time().and_then(|j| j.grid).map(ms),
                 ghosts: knobs.ghosts,
                 help: knobs.help,
                 overlay: knobs.overlay,

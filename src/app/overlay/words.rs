@@ -247,6 +247,7 @@ fn jit_text(jit: Option<JitReadout>) -> String {
         Some(JitReadout {
             lead: Some(lead),
             missed,
+            ..
         }) => format!(
             ", just in time:\nlead {:.1} ms, {missed} missed",
             lead.as_secs_f64() * 1e3
