@@ -17,6 +17,7 @@ use crate::platform::frame_wait::FrameWaitReport;
 use crate::platform::signals::Signal;
 use crate::render::SurfaceRecoveries;
 use crate::session::ship_input::{Dashes, InputMode, Taps};
+use crate::tour::FramesJudged;
 use crate::world::hash::StateHash;
 
 /// Which windowing system the window ran under.
@@ -284,9 +285,42 @@ pub struct StopReport {
     /// The stop's need of the machine was measured unmet: it was too slow for the claim.
     #[serde(default)]
     pub too_slow: bool,
+    /// The frames it was judged too slow on.
+    #[serde(default)]
+    pub too_slow_on: Option<SlowFramesReport>,
+    /// Why the stop's last try (its hint's keys) did not show in time, and the frames it
+    /// judged this machine too slow on, where it did.
+    #[serde(default)]
+    pub tried_missed: Option<String>,
+    #[serde(default)]
+    pub tried_too_slow_on: Option<SlowFramesReport>,
     /// Where the stop asked which of two unnamed lanes was smoother or sooner: the answer.
     #[serde(default)]
     pub feel: Option<FeelReport>,
+}
+
+/// The frames a stop judged this machine too slow on: those shown from `first_s` to
+/// `last_s` on the frame log's clock, of which `over` took longer than `within_ms` from the
+/// picture before, the loop's own sleep not counted.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlowFramesReport {
+    pub first_s: f64,
+    pub last_s: f64,
+    pub within_ms: f64,
+    pub frames: u32,
+    pub over: u32,
+}
+
+impl From<FramesJudged> for SlowFramesReport {
+    fn from(j: FramesJudged) -> Self {
+        Self {
+            first_s: j.first.as_secs_f64(),
+            last_s: j.last.as_secs_f64(),
+            within_ms: j.within.as_secs_f64() * 1e3,
+            frames: j.frames,
+            over: j.over,
+        }
+    }
 }
 
 /// A stop's "which is smoother?" in `--stats`.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use looplab_timing::{FramePlan, View};
 
-use super::{Figures, Host, MachineVerdict, Need};
+use super::{Figures, FramesJudged, Host, MachineVerdict, Need};
 use crate::lab::lane::Agreement;
 use crate::metrics::animation::{self, AnimationErrorFigures};
 use crate::session::Session;
@@ -79,7 +79,18 @@ impl FramesAgainst {
             Host::Loop => self.said_of_the_machine(too_slow, within_ms),
             Host::Browser => self.said_of_the_browser(too_slow, within_ms),
         };
-        MachineVerdict { too_slow, said }
+        let judged = FramesJudged {
+            first: self.first.unwrap_or(self.last),
+            last: self.last,
+            within,
+            frames: self.frames,
+            over: self.over,
+        };
+        MachineVerdict {
+            too_slow,
+            said,
+            judged,
+        }
     }
 
     /// How often the frames came, a second: for a page, how often the browser called it

@@ -25,7 +25,7 @@ use crate::lab::profile::Profile;
 use crate::session::ship_input::InputMode;
 use crate::text::settings::DeltaKind;
 pub use figures::{FigureTracker, FramesAgainst};
-pub use watch::{Figures, MachineVerdict, Watch};
+pub use watch::{Figures, FramesJudged, MachineVerdict, Watch};
 
 /// One stop of the tour.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,6 +112,30 @@ pub struct Missed {
     pub why: String,
     /// The stop's need was measured unmet: this machine was too slow for the claim.
     pub too_slow: bool,
+    /// The frames the machine was judged on, where it was judged too slow.
+    pub judged: Option<FramesJudged>,
+}
+
+impl Missed {
+    /// Missed for what `machine` measured, where it measured too slow; otherwise for what
+    /// this machine `may_differ` in.
+    fn of(expected: String, machine: Option<&MachineVerdict>, may_differ: &str) -> Self {
+        let (said, judged) = match machine {
+            Some(m) if m.too_slow => (m.said.clone(), Some(m.judged)),
+            Some(m) if may_differ.is_empty() => (m.said.clone(), None),
+            Some(m) => (format!("{}; {may_differ}", m.said), None),
+            None => (may_differ.to_string(), None),
+        };
+        let why = match said.is_empty() {
+            true => expected,
+            false => format!("{expected}; {said}"),
+        };
+        Missed {
+            why,
+            too_slow: judged.is_some(),
+            judged,
+        }
+    }
 }
 
 /// A region of the window a stop points at.
@@ -217,8 +241,8 @@ pub struct Tour {
     /// they made to the loop), and what it showed at each stop where it did.
     trying: Option<Duration>,
     tried: Vec<Option<(Duration, String)>>,
-    /// Why the current try did not show in the stop's time, once it has not.
-    try_missed: Option<String>,
+    /// Why each stop's last try did not show in the stop's time, once it has not.
+    try_missed: Vec<Option<Missed>>,
     /// The lanes the current stop shows unnamed while it waits for the person's answer.
     asking: Option<Blind>,
     /// Each stop's last answer, where it asked.
@@ -346,6 +370,8 @@ pub struct Visit<'a> {
     pub stop: &'a Stop,
     pub seen: Option<&'a (Duration, String)>,
     pub missed: Option<&'a Missed>,
+    /// Why the stop's last try did not show, where it did not in time.
+    pub try_missed: Option<&'a Missed>,
     /// The person's answer, where the stop asked one.
     pub answer: Option<&'a Answer>,
 }
@@ -378,7 +404,7 @@ impl Tour {
             visited: vec![false; n],
             trying: None,
             tried: vec![None; n],
-            try_missed: None,
+            try_missed: vec![None; n],
             asking: None,
             answers: vec![None; n],
         };
@@ -455,7 +481,7 @@ impl Tour {
         self.since = now;
         self.missed[self.at] = None;
         self.trying = None;
-        self.try_missed = None;
+        self.try_missed[self.at] = None;
     }
 
     /// The person changed the loop at `now`: where the stop has a hint to try, its watch
@@ -466,7 +492,7 @@ impl Tour {
         }
         self.trying = Some(now);
         self.tried[self.at] = None;
-        self.try_missed = None;
+        self.try_missed[self.at] = None;
         true
     }
 
@@ -490,8 +516,8 @@ impl Tour {
             if let Some((at, figure)) = &self.tried[self.at] {
                 return StopStatus::Tried(*at, figure.clone());
             }
-            if let Some(why) = &self.try_missed {
-                return StopStatus::NotSeen(why.clone());
+            if let Some(missed) = &self.try_missed[self.at] {
+                return StopStatus::NotSeen(missed.why.clone());
             }
             let at = now.saturating_sub(since);
             return match tries.shows.seen(figures) {
@@ -501,15 +527,10 @@ impl Tour {
                 }
                 // As a claim is: said once its time is up, with what the frames measured.
                 None if at > stop.limit => {
-                    let measured = figures
-                        .machine
-                        .as_ref()
-                        .map_or(String::new(), |m| format!("; {}", m.said));
-                    let why = format!(
-                        "after your keys, expected: {}{measured}",
-                        tries.shows.expected()
-                    );
-                    self.try_missed = Some(why.clone());
+                    let expected = format!("after your keys, expected: {}", tries.shows.expected());
+                    let missed = Missed::of(expected, figures.machine.as_ref(), "");
+                    let why = missed.why.clone();
+                    self.try_missed[self.at] = Some(missed);
                     StopStatus::NotSeen(why)
                 }
                 None => StopStatus::Trying,
@@ -529,16 +550,10 @@ impl Tour {
             return StopStatus::NotSeen(missed.why.clone());
         }
         if elapsed > stop.limit {
-            let (why, too_slow) = match &figures.machine {
-                Some(m) if m.too_slow => (m.said.clone(), true),
-                Some(m) => (format!("{}; {}", m.said, stop.may_differ), false),
-                None => (stop.may_differ.to_string(), false),
-            };
-            let why = format!("expected: {}; {why}", stop.watch.expected());
-            self.missed[self.at] = Some(Missed {
-                why: why.clone(),
-                too_slow,
-            });
+            let expected = format!("expected: {}", stop.watch.expected());
+            let missed = Missed::of(expected, figures.machine.as_ref(), stop.may_differ);
+            let why = missed.why.clone();
+            self.missed[self.at] = Some(missed);
             return StopStatus::NotSeen(why);
         }
         StopStatus::Watching
@@ -626,15 +641,19 @@ impl Tour {
             .iter()
             .zip(&self.seen)
             .zip(&self.missed)
+            .zip(&self.try_missed)
             .zip(&self.answers)
             .zip(&self.visited)
             .filter(|(_, visited)| **visited)
-            .map(|((((stop, seen), missed), answer), _)| Visit {
-                stop,
-                seen: seen.as_ref(),
-                missed: missed.as_ref(),
-                answer: answer.as_ref(),
-            })
+            .map(
+                |(((((stop, seen), missed), try_missed), answer), _)| Visit {
+                    stop,
+                    seen: seen.as_ref(),
+                    missed: missed.as_ref(),
+                    try_missed: try_missed.as_ref(),
+                    answer: answer.as_ref(),
+                },
+            )
     }
 }
 
@@ -750,6 +769,7 @@ mod tests {
             machine: Some(MachineVerdict {
                 too_slow: true,
                 said: "9 of 60 frames took longer than 16.7 ms to draw".into(),
+                judged: FramesJudged::default(),
             }),
             ..Figures::default()
         };

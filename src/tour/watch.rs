@@ -1,6 +1,8 @@
 //! What the tour watches: conditions on the figures Looplab measures every frame, each
 //! saying, when it holds, the figure that showed it.
 
+use std::time::Duration;
+
 use crate::metrics::animation::AnimationErrorFigures;
 
 /// A frame's figures, as the window's captions and the lanes show them. The window reads
@@ -73,6 +75,20 @@ pub struct MachineVerdict {
     /// `294 of 470 frames took longer than 16.7 ms to draw ...`, or `... were drawn within
     /// 16.7 ms, fast enough`.
     pub said: String,
+    /// The frames it was reached on, for anyone to check it against a frame log.
+    pub judged: FramesJudged,
+}
+
+/// The frames a [`MachineVerdict`] counted: those shown from `first` to `last` (on the
+/// clock the frames are planned on), each against the need of `within`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FramesJudged {
+    pub first: Duration,
+    pub last: Duration,
+    pub within: Duration,
+    pub frames: u32,
+    /// Frames that took longer than `within`.
+    pub over: u32,
 }
 
 /// A condition on [`Figures`].

@@ -246,6 +246,9 @@ impl Demo {
                     seen: visit.seen.map(|(_, figure)| figure.clone()),
                     missed: visit.missed.map(|m| m.why.clone()),
                     too_slow: visit.missed.is_some_and(|m| m.too_slow),
+                    too_slow_on: visit.missed.and_then(|m| m.judged).map(Into::into),
+                    tried_missed: visit.try_missed.map(|m| m.why.clone()),
+                    tried_too_slow_on: visit.try_missed.and_then(|m| m.judged).map(Into::into),
                     feel: visit.stop.feel.map(|pair| FeelReport {
                         question: pair.question().words().to_string(),
                         answered: visit.answer.is_some(),
