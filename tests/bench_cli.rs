@@ -58,7 +58,10 @@ fn check_pacing(pairs: &[PacingPair]) {
         if p.rate_hz <= 60.0 && p.stalls * 10 < p.frames {
             assert!(p.mean_interval_ms < target * 1.15, "{p:?}");
         }
-        assert!(p.stddev_ms >= 0.0 && p.p99_error_ms >= 0.0);
+        // A real clock never gives a run of identical intervals, and taking the stalls out
+        // can only narrow the spread they widened.
+        assert!(p.stddev_ms > 0.0 && p.p99_error_ms > 0.0, "{p:?}");
+        assert!(p.stddev_without_stalls_ms <= p.stddev_ms + 1e-9, "{p:?}");
     }
 }
 
@@ -118,11 +121,17 @@ fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reaso
             "{t:?}"
         );
     }
-    assert_eq!(r.world.len(), 3);
-    for w in &r.world {
-        let expected = w.bullets as f64 / (w.update_ms / 1e3);
-        assert!((w.bullet_steps_per_sec / expected - 1.0).abs() < 1e-6);
+    // 10k, 100k and 1M bullets: an update moves every bullet, so ten times the bullets take
+    // longer, and the time per bullet stays within a few times of the smallest world's (an
+    // update that skipped bullets, or timed nothing, would not scale so).
+    let sizes: Vec<usize> = r.world.iter().map(|w| w.bullets).collect();
+    assert_eq!(sizes, [10_000, 100_000, 1_000_000]);
+    for w in r.world.windows(2) {
+        assert!(w[1].update_ms > w[0].update_ms * 2.0, "{w:?}");
     }
+    let per_bullet = |w: &looplab::bench::headless::WorldResult| w.update_ms / w.bullets as f64;
+    let (small, large) = (per_bullet(&r.world[0]), per_bullet(&r.world[2]));
+    assert!((0.2..=5.0).contains(&(large / small)), "{:?}", r.world);
     // Compare mode: the single view, then two lanes and one for every strategy.
     let lanes: Vec<usize> = r.compare.iter().map(|c| c.lanes).collect();
     assert_eq!(lanes, [1, 2, looplab_timing::Strategy::ALL.len()]);
@@ -163,13 +172,15 @@ fn with_xvfb_the_windowed_parts_run_too() {
         assert!(spread.low <= d.mean_ms && d.mean_ms <= spread.high, "{d:?}");
         assert!(d.model_mean_ms.is_some_and(|m| m > 0.0), "{d:?}");
     }
+    // From the process's spawn, not its loop's first frame: a window, a Vulkan device and
+    // its pipelines compiled on lavapipe come before the first present.
     let startup = r.startup_ms.expect("start-up measured");
-    assert!(startup > 0.0 && startup < 30_000.0, "{startup}");
-    let (rss, _) = r.peak_rss_mib.expect("memory measured");
-    assert!(
-        rss > 10.0,
-        "100k bullets and a GPU device take memory: {rss}"
-    );
+    assert!(startup > 50.0, "{startup}");
+    // The window's own peak, with its 100k bullets (40 bytes each in the world, and their
+    // sprites), not the bench's.
+    let (rss, at) = r.peak_rss_mib.expect("memory measured");
+    assert!(at.starts_with("window: the app with 100k bullets"), "{at}");
+    assert!(rss > 100_000.0 * 40.0 / (1 << 20) as f64, "{rss}");
     assert!(
         r.targets
             .iter()
