@@ -150,38 +150,57 @@ fn a_signal_ends_compare_mode_and_a_wayland_window_the_same_way() {
 
 #[test]
 fn a_second_signal_quits_at_once_and_leaves_nothing_half_written() {
+    // Each output's write is held back 3 s (LOOPLAB_WRITE_DELAY_MS), so a run ended by one
+    // signal takes 6 s to write its two files: a second signal a second into that must end
+    // it at once, with neither written. The same run with one signal writes both, late.
     let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
-    let scratch = Scratch::new("signal-twice");
-    let stats_path = scratch.path("run.json");
-    let frames_path = scratch.path("frames.json");
-    // What was there before: each file is either this, untouched, or the run's, whole.
-    std::fs::write(&stats_path, "before").unwrap();
-    let app = App::start(
-        &xvfb,
-        &scratch,
-        "--vsync off --cap 60 --bullets 300 --exit-after 120",
-        &[("--stats", &stats_path), ("--frame-log", &frames_path)],
-    );
-    xvfb.wait_for_window();
-    app.at(Duration::from_secs(3));
-    signal(&app, "INT");
-    signal(&app, "INT");
-    let (exit, log) = app.wait(Duration::from_secs(30));
-    assert_eq!(exit.code(), Some(130), "{log}");
-    let stats_text = std::fs::read_to_string(&stats_path).unwrap();
-    assert!(
-        stats_text == "before" || serde_json::from_str::<serde_json::Value>(&stats_text).is_ok(),
-        "--stats is the old file or the new one, whole: {stats_text:.200}"
-    );
-    if frames_path.exists() {
-        frame_log(&frames_path);
+    for twice in [true, false] {
+        let scratch = Scratch::new(&format!("signal-twice-{twice}"));
+        let stats_path = scratch.path("run.json");
+        let frames_path = scratch.path("frames.json");
+        // What was there before: each file is either this, untouched, or the run's, whole.
+        std::fs::write(&stats_path, "before").unwrap();
+        let app = App::start_with_env(
+            &xvfb,
+            &scratch,
+            "--vsync off --cap 60 --bullets 300 --exit-after 120",
+            &[("--stats", &stats_path), ("--frame-log", &frames_path)],
+            &[("LOOPLAB_WRITE_DELAY_MS", "3000")],
+        );
+        xvfb.wait_for_window();
+        app.at(Duration::from_secs(3));
+        signal(&app, "INT");
+        std::thread::sleep(Duration::from_secs(1));
+        let second = std::time::Instant::now();
+        if twice {
+            signal(&app, "INT");
+        }
+        let (exit, log) = app.wait(Duration::from_secs(30));
+        let took = second.elapsed();
+        assert_eq!(exit.code(), Some(130), "{log}");
+        let stats_text = std::fs::read_to_string(&stats_path).unwrap();
+        let left: Vec<String> = files_in(scratch.path("").as_path())
+            .into_iter()
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "temporary files left: {left:?}");
+        if twice {
+            assert!(
+                took < Duration::from_secs(2),
+                "the second signal ended the run {took:?} after it, its writes held back 3 s"
+            );
+            assert_eq!(stats_text, "before", "--stats untouched");
+            assert!(!frames_path.exists(), "no frame log begun");
+        } else {
+            assert!(
+                took >= Duration::from_secs(4),
+                "{took:?}: the writes held back"
+            );
+            serde_json::from_str::<serde_json::Value>(&stats_text).expect("--stats whole");
+            frame_log(&frames_path);
+        }
     }
-    let left: Vec<String> = files_in(scratch.path("").as_path())
-        .into_iter()
-        .filter(|n| n.ends_with(".tmp"))
-        .collect();
-    assert!(left.is_empty(), "temporary files left: {left:?}");
 }
 
 #[test]

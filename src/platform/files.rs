@@ -51,6 +51,7 @@ pub fn write_file(option: &str, path: &Path, bytes: &[u8]) -> Result<(), Failure
             path.display()
         ))
     };
+    held_back_for_tests();
     let temporary = temporary_beside(path);
     // With the list held: a second Ctrl+C that comes meanwhile waits for the file to be
     // renamed or removed, so it is never made after the removal and left behind.
@@ -64,6 +65,19 @@ pub fn write_file(option: &str, path: &Path, bytes: &[u8]) -> Result<(), Failure
         written
     });
     written.map_err(fail)
+}
+
+/// Holds each write of a whole file back by `LOOPLAB_WRITE_DELAY_MS` milliseconds before it
+/// starts, outside the door: the tests of a second Ctrl+C need a run whose outputs take
+/// seconds to write, so that the signal provably lands while they are under way. Unset (as
+/// for everyone else), nothing waits.
+fn held_back_for_tests() {
+    let delay = std::env::var("LOOPLAB_WRITE_DELAY_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok());
+    if let Some(ms) = delay {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
 }
 
 /// The door the writes of whole files pass through. A second Ctrl+C ends the process at

@@ -138,11 +138,23 @@ impl App {
     /// Starts `looplab` with `args` and the options naming `files` on `xvfb`, logging at
     /// info level to a pipe.
     pub fn start(xvfb: &Xvfb, scratch: &Scratch, args: &str, files: &[(&str, &Path)]) -> App {
+        Self::start_with_env(xvfb, scratch, args, files, &[])
+    }
+
+    /// [`App::start`], with the variables `env` set too.
+    pub fn start_with_env(
+        xvfb: &Xvfb,
+        scratch: &Scratch,
+        args: &str,
+        files: &[(&str, &Path)],
+        env: &[(&str, &str)],
+    ) -> App {
         let mut command = Command::new(env!("CARGO_BIN_EXE_looplab"));
         command
             .env("DISPLAY", &xvfb.display)
             .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir());
+            .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir())
+            .envs(env.iter().copied());
         Self::spawn(command, &arguments(args, files))
     }
 
