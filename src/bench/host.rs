@@ -51,6 +51,10 @@ pub struct Host {
     pub cores: usize,
     /// The GPU adapter: name, backend and device type.
     pub adapter: String,
+    /// Whether the adapter rasterises on the CPU (lavapipe, SwiftShader): where a cost is
+    /// judged as a share of the frame rather than in milliseconds.
+    #[serde(default)]
+    pub software: bool,
     pub os: String,
     /// `release` or `debug`: a debug build is not a fair measure.
     pub build: String,
@@ -58,7 +62,7 @@ pub struct Host {
 
 impl Host {
     /// Reads the machine's description; `adapter` comes from the caller's GPU.
-    pub fn describe(adapter: String) -> Host {
+    pub fn describe(adapter: String, software: bool) -> Host {
         let cpu = std::fs::read_to_string("/proc/cpuinfo")
             .ok()
             .and_then(|info| {
@@ -75,6 +79,7 @@ impl Host {
             cpu,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             adapter,
+            software,
             os: format!("{}{kernel}", std::env::consts::OS),
             build: if cfg!(debug_assertions) {
                 "debug"

@@ -121,7 +121,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     // Before the GPU opens: the displays the bench starts get the same directory.
     looplab_headless::private_runtime_dir(&scratch.runtime_dir())?;
     let gpu = Gpu::headless()?;
-    let host = Host::describe(gpu.adapter_summary());
+    let host = Host::describe(gpu.adapter_summary(), gpu.is_software());
     let mut notes = Vec::new();
     if host.build == "debug" {
         notes.push("debug build: run `cargo run --release -- bench` for numbers to quote".into());

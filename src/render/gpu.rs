@@ -123,6 +123,11 @@ impl Gpu {
         format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
     }
 
+    /// Whether the adapter draws on the CPU (a software rasteriser: lavapipe, SwiftShader).
+    pub fn is_software(&self) -> bool {
+        self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+    }
+
     /// Validation errors seen so far.
     pub fn error_count(&self) -> u64 {
         self.errors.load(Ordering::Relaxed)
