@@ -16,6 +16,18 @@ pub struct PageServer {
 impl PageServer {
     /// Serves `dir` on 127.0.0.1:`port` (0: any free port).
     pub fn start(dir: &Path, port: u16) -> Result<PageServer, String> {
+        Self::start_with(dir, port, None)
+    }
+
+    /// Serves `dir` with a display the test drives: the page's frame callbacks come from
+    /// [`driven_display`]'s timer at `hz`, in place of the browser's own, so a test that
+    /// checks a rate knows the rate it was given, however busy the machine.
+    pub fn start_driven(dir: &Path, hz: f64) -> Result<PageServer, String> {
+        Self::start_with(dir, 0, Some(driven_display(hz)))
+    }
+
+    /// Serves `dir`, with `head` (a script) put first in the page's head where given.
+    fn start_with(dir: &Path, port: u16, head: Option<String>) -> Result<PageServer, String> {
         let server = Server::http(("127.0.0.1", port))
             .map_err(|e| format!("cannot serve on 127.0.0.1:{port}: {e}"))?;
         let port = server
@@ -27,7 +39,7 @@ impl PageServer {
         let dir = dir.to_path_buf();
         let thread = std::thread::spawn(move || {
             for request in serving.incoming_requests() {
-                let response = respond(&dir, request.url());
+                let response = respond(&dir, request.url(), head.as_deref());
                 let _ = request.respond(response);
             }
         });
@@ -58,15 +70,48 @@ impl Drop for PageServer {
     }
 }
 
-/// The file a request names, under `dir` only.
-fn respond(dir: &Path, url: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+/// A script that calls the page's frame callbacks (`requestAnimationFrame`) from a timer
+/// on a fixed grid of `hz`, as a display refreshing at that rate would: each callback
+/// asked for is called at the next tick, with the time it came; a tick the page's own work
+/// held up is called late and the grid kept, the ticks it overran skipped (a refresh
+/// missed).
+pub fn driven_display(hz: f64) -> String {
+    format!(
+        "<script>(() => {{
+  const period = 1000 / {hz};
+  let waiting = new Map(), id = 0, next = performance.now() + period;
+  const tick = () => {{
+    const due = waiting;
+    waiting = new Map();
+    for (const callback of due.values()) callback(performance.now());
+    next += period;
+    while (next <= performance.now()) next += period;
+    setTimeout(tick, next - performance.now());
+  }};
+  window.requestAnimationFrame = (callback) => {{ waiting.set(++id, callback); return id; }};
+  window.cancelAnimationFrame = (asked) => {{ waiting.delete(asked); }};
+  setTimeout(tick, period);
+}})();</script>"
+    )
+}
+
+/// The file a request names, under `dir` only; the page with `head` put first in its head.
+fn respond(dir: &Path, url: &str, head: Option<&str>) -> Response<std::io::Cursor<Vec<u8>>> {
     let path = url.split(['?', '#']).next().unwrap_or("/");
     let path = if path == "/" { "/index.html" } else { path };
     let Some(file) = inside(dir, path) else {
         return Response::from_string("not found").with_status_code(404);
     };
     match std::fs::read(&file) {
-        Ok(bytes) => {
+        Ok(mut bytes) => {
+            if let Some(head) = head.filter(|_| path == "/index.html") {
+                let page = String::from_utf8_lossy(&bytes).replacen(
+                    "<head>",
+                    &format!("<head>\n{head}"),
+                    1,
+                );
+                bytes = page.into_bytes();
+            }
             let kind = match file.extension().and_then(|e| e.to_str()) {
                 Some("html") => "text/html; charset=utf-8",
                 Some("js") => "text/javascript; charset=utf-8",
