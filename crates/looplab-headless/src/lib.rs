@@ -16,6 +16,11 @@ pub struct Xvfb {
 }
 
 impl Xvfb {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Starts Xvfb with one screen of `screen` (`WIDTHxHEIGHTxDEPTH`) on a display number
     /// it picks itself (`-displayfd`), so parallel runs never collide.
     pub fn start(screen: &str) -> Result<Xvfb, String> {
