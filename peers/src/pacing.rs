@@ -7,13 +7,22 @@
 //! (a hitch), so each limiter shows what it does after a frame that missed its tick (Burst
 //! catches up with short frames, Delay and Skip start again). Every limiter runs every cap
 //! three times, in one run, on this machine as it is at that moment: compare rows, not runs.
+//! The limiters are judged ([`judge`]) by the time they keep, how evenly they pace the
+//! frames that did not overrun, and the CPU their waiting costs ([`figures`]).
+
+pub mod figures;
+pub mod judge;
 
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+
+use looplab::text::table::Table;
 use spin_sleep_util::MissedTickBehavior;
 
 use looplab_timing::{DeadlineGrid, FrameWait, Rate, WaitMode, Wake};
+
+use figures::{IntervalFigures, is_hitch};
 
 /// A frame limiter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -61,20 +70,37 @@ pub struct PacingRun {
     pub cap_hz: f64,
     pub repeat: u32,
     pub frames: usize,
-    pub mean_ms: f64,
-    pub stddev_ms: f64,
-    pub p99_ms: f64,
-    /// Intervals more than a millisecond longer than the period, the hitches' own left out.
-    pub late: usize,
-    /// Intervals more than a millisecond shorter than the period.
-    pub early: usize,
+    /// The intervals' figures, as fields of the run's own in JSON.
+    #[serde(flatten)]
+    pub figures: IntervalFigures,
     /// The thread's CPU time over the run's wall time.
     pub cpu_share: f64,
 }
 
+impl PacingRun {
+    /// `limiter`'s `repeat`th run at `cap_hz`: frame `k`'s interval is `intervals[k]`, ms.
+    pub fn new(
+        limiter: Limiter,
+        cap_hz: f64,
+        repeat: u32,
+        intervals: &[f64],
+        cpu_share: f64,
+    ) -> Self {
+        PacingRun {
+            limiter,
+            name: limiter.name(),
+            cap_hz,
+            repeat,
+            frames: intervals.len(),
+            figures: IntervalFigures::of(intervals, 1e3 / cap_hz),
+            cpu_share,
+        }
+    }
+}
+
 /// Every frame's work: 2 ms, and a hitch of one and a half periods every 60th frame.
 fn work(frame: usize, period: Duration) -> Duration {
-    if frame % 60 == 59 {
+    if is_hitch(frame) {
         period.mul_f64(1.5)
     } else {
         Duration::from_millis(2)
@@ -135,36 +161,8 @@ pub fn pace(limiter: Limiter, cap: Rate, frames: usize, repeat: u32) -> PacingRu
         .windows(2)
         .map(|w| (w[1] - w[0]).as_secs_f64() * 1e3)
         .collect();
-    let p = period.as_secs_f64() * 1e3;
-    let n = intervals.len().max(1) as f64;
-    let mean = intervals.iter().sum::<f64>() / n;
-    let stddev = (intervals.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
-    let mut sorted = intervals.clone();
-    sorted.sort_unstable_by(f64::total_cmp);
-    let p99 = if sorted.is_empty() {
-        0.0
-    } else {
-        looplab::metrics::quantile(&sorted, 0.99)
-    };
-    let late = intervals
-        .iter()
-        .enumerate()
-        .filter(|&(k, &x)| k % 60 != 59 && x > p + 1.0)
-        .count();
-    let early = intervals.iter().filter(|&&x| x < p - 1.0).count();
-    PacingRun {
-        limiter,
-        name: limiter.name(),
-        cap_hz: cap.as_hz(),
-        repeat,
-        frames,
-        mean_ms: mean,
-        stddev_ms: stddev,
-        p99_ms: p99,
-        late,
-        early,
-        cpu_share: cpu.as_secs_f64() / wall.as_secs_f64().max(1e-9),
-    }
+    let cpu_share = cpu.as_secs_f64() / wall.as_secs_f64().max(1e-9);
+    PacingRun::new(limiter, cap.as_hz(), repeat, &intervals, cpu_share)
 }
 
 /// Every limiter at 60 and 144 Hz, `seconds` each, three times, interleaved so that a busy
@@ -183,46 +181,86 @@ pub fn bench(seconds: f64) -> Vec<PacingRun> {
     runs
 }
 
-/// The runs as a table, a row a run, grouped by cap.
+/// The runs as a table, a row a run, grouped by cap and then by limiter, each cap's rows
+/// followed by `looplab-timing`'s judgement against the best peer; then what is judged.
 pub fn table(runs: &[PacingRun]) -> String {
-    use looplab::text::table::Table;
-    let mut out = String::from(
-        "Frame limiters in real time: 2 ms of work a frame, a hitch of 1.5 periods every 60th\n",
-    );
+    let judgements = judge::judge(runs);
     let mut table = Table::new(&[
         "limiter",
         "run",
-        "frames",
         "mean ms",
-        "stddev ms",
-        "p99 ms",
+        "vs period",
+        "steady sd ms",
+        "steady p99 |off| ms",
+        "CPU",
+        "all sd ms",
+        "all p99 ms",
         "late",
         "early",
-        "CPU",
     ])
     .grouped();
     for hz in [60.0, 144.0] {
+        let Some(first) = runs.iter().find(|r| r.cap_hz == hz) else {
+            continue;
+        };
         table.blank();
-        table.note(format!("cap {hz} Hz (period {:.3} ms):", 1e3 / hz));
+        table.note(format!(
+            "cap {hz} Hz (period {:.3} ms), {} frames a run:",
+            1e3 / hz,
+            first.frames
+        ));
         table.headers_again();
-        for r in runs.iter().filter(|r| r.cap_hz == hz) {
-            table.row([
-                r.name.to_string(),
-                r.repeat.to_string(),
-                r.frames.to_string(),
-                format!("{:.3}", r.mean_ms),
-                format!("{:.3}", r.stddev_ms),
-                format!("{:.2}", r.p99_ms),
-                r.late.to_string(),
-                r.early.to_string(),
-                format!("{:.0}%", r.cpu_share * 100.0),
-            ]);
+        for limiter in Limiter::ALL {
+            for r in runs
+                .iter()
+                .filter(|r| r.cap_hz == hz && r.limiter == limiter)
+            {
+                table.row(row(r));
+            }
+        }
+        table.blank();
+        for line in judge::lines(&judgements, hz).lines() {
+            table.note(line);
         }
     }
-    out += &table.text();
-    out.push_str(
-        "\nlate: intervals over the period by more than 1 ms (the hitches' own left out); early: under it\n\
-         by more than 1 ms (a limiter catching up after a hitch); CPU: the thread's CPU time over wall time.\n",
+    let mut out = String::from(
+        "Frame limiters in real time: 2 ms of work a frame, a hitch of 1.5 periods every 60th frame,\n\
+         each limiter three runs a cap, taking turns\n",
     );
+    out += &table.text();
+    out += LEGEND;
     out
 }
+
+/// One run's cells, in the table's columns.
+fn row(r: &PacingRun) -> [String; 11] {
+    let f = &r.figures;
+    [
+        r.name.to_string(),
+        r.repeat.to_string(),
+        format!("{:.3}", f.mean_ms),
+        format!("{:+.2}%", f.mean_off_period * 100.0),
+        format!("{:.3}", f.steady_stddev_ms),
+        format!("{:.3}", f.steady_p99_off_ms),
+        format!("{:.0}%", r.cpu_share * 100.0),
+        format!("{:.3}", f.stddev_ms),
+        format!("{:.2}", f.p99_ms),
+        f.late.to_string(),
+        f.early.to_string(),
+    ]
+}
+
+/// What the columns are, which are judged, and why the spread over all intervals is not.
+const LEGEND: &str = "
+Judged, lower being better: the time kept (vs period: the mean interval against the cap's period,
+above 0 slow, below fast; judged by its size); the steady intervals' spread (steady sd) and the
+99th percentile of their |interval - period| (steady p99 |off|), steady being every interval but
+each hitch's, the one after it and the first; and CPU, the thread's CPU time over wall time (the
+2 ms of work included). Not judged: the spread and 99th percentile over all intervals (all sd, all
+p99), since the hitch's interval is long for every limiter and a limiter that makes its time up
+with a short frame after it shows the larger spread there for keeping time; late and early,
+intervals over or under the period by more than 1 ms (the hitches' own not counted late).
+A verdict compares looplab-timing's three runs with those of the peer whose median is the best:
+met where its worst beats the peer's best, missed where its best is worse than the peer's worst,
+within noise where the two ranges overlap.
+";

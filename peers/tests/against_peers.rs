@@ -403,6 +403,15 @@ fn the_pacing_bench_holds_every_limiter_to_both_caps() {
             (0.0..=1.05).contains(&r["cpu_share"].as_f64().unwrap()),
             "{r}"
         );
+        // The judged figures: too few frames for a hitch, so every interval but the first
+        // is steady.
+        assert_eq!(r["steady_intervals"].as_u64(), Some(frames - 1), "{r}");
+        let mean_off = r["mean_off_period"].as_f64().unwrap();
+        let expected = r["mean_ms"].as_f64().unwrap() / period_ms(r) - 1.0;
+        assert!((mean_off - expected).abs() < 1e-9, "{r}");
+        for field in ["steady_stddev_ms", "steady_p99_off_ms"] {
+            assert!(r[field].as_f64().unwrap() >= 0.0, "{field}: {r}");
+        }
         // A load only makes frames later, never earlier, so every run has a floor: n frames
         // take at least n - 1 periods (spin_sleep_util's Interval does not wait on its
         // first tick; the other limiters wait n periods), less 3% for the clock's reading.
@@ -450,6 +459,37 @@ fn the_pacing_bench_holds_every_limiter_to_both_caps() {
             );
         }
     }
+    // The table judges looplab-timing on each figure at each cap, in a run of its own after
+    // the one above (two at once would load the machine each is timed on).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_looplab-peers"))
+        .args(["bench", "--seconds", "0.1"])
+        .output()
+        .expect("looplab-peers runs");
+    assert!(out.status.success());
+    let table = String::from_utf8(out.stdout).unwrap();
+    for hz in [60, 144] {
+        let heading = format!("looplab-timing against the best peer at {hz} Hz");
+        let judged: Vec<&str> = table
+            .lines()
+            .skip_while(|l| !l.starts_with(&heading))
+            .skip(2)
+            .take(4)
+            .collect();
+        for (line, figure) in judged
+            .iter()
+            .zip(["time kept", "steady sd", "steady p99", "CPU"])
+        {
+            assert!(line.trim_start().starts_with(figure), "{line}\n{table}");
+            assert!(
+                ["met", "within noise", "missed"]
+                    .iter()
+                    .any(|v| line.ends_with(v)),
+                "{line}\n{table}"
+            );
+        }
+        assert_eq!(judged.len(), 4, "{table}");
+    }
+    assert!(table.contains("Not judged: the spread and 99th percentile over all intervals"));
 }
 
 #[test]
