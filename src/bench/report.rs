@@ -1036,7 +1036,7 @@ mod tests {
         assert!((soft.figure.unwrap().high - 0.44).abs() < 1e-9, "{soft:?}");
         assert!(
             soft.measured
-                .starts_with("software rasteriser, judged as a share")
+                .contains("0.40x (0.36-0.44) the bare renderer's frame")
         );
         // The same on a 2 ms frame is 0.50x (0.45-0.55): across the line.
         let soft = captions_target(true, cost(1.0, 0.9, 1.1), Some(2.0), 0.2);
