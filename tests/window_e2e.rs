@@ -154,44 +154,74 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
     assert_eq!(stats.final_strategy, Strategy::Interpolated);
     let k = &stats.knobs;
     assert!(k.ghosts && k.help && !k.overlay && k.timeline, "{k:?}");
-    // How long this machine took to draw each strategy's frames, start to present. The
-    // scene is light (200 bullets) so that nine frames in ten fit in a 60 Hz step on a
-    // loaded two-core machine under lavapipe: the expectations below follow from that,
-    // and where it does not hold the test says what the machine did rather than check less.
+    // Each frame against its deadline, from the frame log: a deadline is never more than a
+    // period after its frame's start, and the deadlines keep a grid of the period; a frame
+    // whose work ended before its deadline slept to it (the next began within 1.5 ms of it:
+    // a woken thread's lateness), and one whose work overran did not sleep at all. That is
+    // the cap and fixed-sleep's nap as the texts describe them, however fast this machine
+    // drew (its speed swings by twice within an hour): a cap that throttled, or a nap that
+    // slept too long or not at all, fails it.
     let frames = frame_log(&log_path).frames;
-    let drawn_within = |view: ViewKind, limit_ms: f64| {
-        let times: Vec<f64> = frames
-            .iter()
-            .filter(|f| f.view == view)
-            .filter_map(|f| f.presented.map(|p| (p - f.start).as_secs_f64() * 1e3))
-            .collect();
-        let within = times.iter().filter(|&&t| t <= limit_ms).count();
-        (within as f64 / times.len().max(1) as f64, times.len())
+    let kept_to = |view: ViewKind, period_ms: f64| {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let (mut fit, mut on_time, mut overran, mut slept_anyway) = (0, 0, 0, 0);
+        let mut grid = Vec::new();
+        for w in frames
+            .windows(2)
+            .filter(|w| w[0].view == view && w[1].view == view)
+        {
+            let deadline = ms(w[0].deadline.expect("a capped frame has a deadline"));
+            assert!(
+                deadline - ms(w[0].start) <= period_ms + 0.1,
+                "{view:?}: a deadline {:.2} ms after its frame's start, under a {period_ms:.1} \
+                 ms period",
+                deadline - ms(w[0].start)
+            );
+            if let Some(next) = w[1].deadline {
+                grid.push(ms(next) - deadline);
+            }
+            let ready = ms(w[1].start) - ms(w[1].waited);
+            if ready < deadline - 1.0 {
+                fit += 1;
+                on_time += usize::from((ms(w[1].start) - deadline).abs() < 1.5);
+            } else if ready > deadline + 1.0 {
+                overran += 1;
+                slept_anyway += usize::from(ms(w[1].waited) > 0.5);
+            }
+        }
+        grid.sort_by(f64::total_cmp);
+        let step = grid[grid.len() / 2];
+        eprintln!(
+            "{view:?} at {period_ms:.1} ms: deadlines {step:.3} ms apart; {on_time} of {fit} \
+             frames ready before their deadline began at it; {slept_anyway} of {overran} \
+             that overran slept"
+        );
+        assert!(
+            (step - period_ms).abs() < 0.01,
+            "{view:?}: deadlines {step:.3} ms apart"
+        );
+        assert!(
+            fit >= 60,
+            "precondition: a second of frames ready before their deadline, got {fit}"
+        );
+        assert!(
+            on_time * 20 >= fit * 19 && slept_anyway == 0,
+            "{view:?}: {on_time} of {fit} frames ready before their deadline began at it, \
+             {slept_anyway} of {overran} that overran slept"
+        );
     };
-    // Fixed-sleep runs one 60 Hz update a frame and never more than 60 frames a second,
-    // so the game keeps real time exactly as far as the machine draws 60 (the texts: it
-    // slows down with the machine). Nine frames in ten fit in the step: it does.
+    // Fixed-sleep runs one 60 Hz update a frame and naps to the next step, so the game
+    // keeps real time exactly as far as the machine draws 60 (the texts: it slows down
+    // with the machine).
     let fs = strategy(&stats, Strategy::FixedSleep);
-    let (fit, n) = drawn_within(ViewKind::Latest, 1000.0 / 60.0);
-    assert!(
-        fit >= 0.9,
-        "precondition: {:.0}% of {n} fixed-sleep frames drawn within the 16.7 ms step",
-        fit * 100.0
-    );
-    assert!((fs.fps - 60.0).abs() < 3.0, "{fs:?}");
-    assert!((fs.ratio - 1.0).abs() < 0.05, "{fs:?}");
-    assert!((fs.ratio - fs.fps / 60.0).abs() < 0.05, "{fs:?}");
+    kept_to(ViewKind::Latest, 1000.0 / 60.0);
+    assert!(fs.fps < 61.0, "{fs:?}");
+    assert!((fs.ratio - fs.fps / 60.0).abs() < 0.02, "{fs:?}");
     // The 30 Hz cap paces interpolated, two updates a frame, and it keeps real time by
-    // catching up (up to 10 updates a frame: frames of up to 167 ms). Nine frames in ten
-    // fit in the cap's period: 30 FPS.
+    // catching up (up to 10 updates a frame: frames of up to 167 ms).
     let i = strategy(&stats, Strategy::Interpolated);
-    let (fit, n) = drawn_within(ViewKind::Interpolate, 1000.0 / 30.0);
-    assert!(
-        fit >= 0.9,
-        "precondition: {:.0}% of {n} interpolated frames drawn within the 33.3 ms period",
-        fit * 100.0
-    );
-    assert!((i.fps - 30.0).abs() < 1.5, "{i:?}");
+    kept_to(ViewKind::Interpolate, 1000.0 / 30.0);
+    assert!(i.fps < 31.0, "{i:?}");
     assert!(i.max_updates_in_frame >= 2, "{i:?}");
     assert!((i.ratio - 1.0).abs() < 0.05, "{i:?}");
     // At rest the metronome's gap is what interpolation costs: one step (16.7 ms) behind
