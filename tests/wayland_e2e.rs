@@ -152,12 +152,13 @@ fn the_lab_models_the_queue_within_a_refresh_of_the_window_under_weston() {
     }
     // What just in time is for: the compositor holds the plain loop's frames in the queue,
     // and a key waits there; started just in time, a frame reads its keys later and is
-    // shown at the same refresh. A J that paced nothing would tie, within the runs' noise
-    // (a few ms here), so the saving must be a fifth of a refresh at least.
+    // shown at the same refresh. A J that paced nothing ties, within the runs' noise (51.7
+    // against 53.3 ms, and 51.9 against 51.7, with J broken so), so the saving must be a
+    // tenth of a refresh at least (it was 5 to 16 ms, a fifth to three fifths, in 11 runs).
     let (plain, paced) = (medians[0], medians[1]);
     let refresh = refresh.expect("the plain loop measured the refresh");
     assert!(
-        paced + refresh / 5.0 < plain,
+        paced + refresh / 10.0 < plain,
         "a key reached the present after {paced:.1} ms just in time, {plain:.1} ms plain, \
          a refresh {refresh:.1} ms"
     );
