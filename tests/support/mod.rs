@@ -159,13 +159,19 @@ impl App {
         files: &[(&str, &Path)],
         env: &[(&str, &str)],
     ) -> App {
+        let mut command = Self::on_x11(xvfb, scratch);
+        command.envs(env.iter().copied());
+        Self::spawn(command, &arguments(args, files))
+    }
+
+    /// `looplab` as an X client of `xvfb`, with `scratch`'s runtime directory.
+    fn on_x11(xvfb: &Xvfb, scratch: &Scratch) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_looplab"));
         command
             .env("DISPLAY", &xvfb.display)
             .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir())
-            .envs(env.iter().copied());
-        Self::spawn(command, &arguments(args, files))
+            .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir());
+        command
     }
 
     /// [`App::start`], at a higher scheduling priority (nice -10) where this user may raise
@@ -175,11 +181,7 @@ impl App {
     /// [`App::start`] does.
     pub fn start_ahead(xvfb: &Xvfb, scratch: &Scratch, args: &str, files: &[(&str, &Path)]) -> App {
         use std::os::unix::process::CommandExt;
-        let mut command = Command::new(env!("CARGO_BIN_EXE_looplab"));
-        command
-            .env("DISPLAY", &xvfb.display)
-            .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", scratch.0.runtime_dir());
+        let mut command = Self::on_x11(xvfb, scratch);
         // SAFETY: setpriority(2) is async-signal-safe, and only this child's is changed;
         // where it is refused the child runs at the priority it has.
         unsafe {
