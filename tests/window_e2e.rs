@@ -6,6 +6,7 @@ mod support;
 
 use std::time::Duration;
 
+use looplab::app::display_rate::RefreshSource;
 use looplab::app::record::StrategyTotals;
 use looplab::app::stats::{Platform, RunEnd, StatsReport};
 use looplab::lab::compare::Preset;
@@ -748,6 +749,7 @@ fn a_covered_window_rests_and_its_game_goes_on_from_where_it_paused() {
 
 #[test]
 fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
+    const DISPLAY_HZ: f64 = 10.0;
     let _serial = one_at_a_time();
     let xvfb = Xvfb::start();
     xvfb.ahead();
@@ -755,16 +757,21 @@ fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
     let stats_path = scratch.path("stats.json");
     let log_path = scratch.path("frames.json");
     // FIFO with one frame in flight and no cap: under Xvfb nothing waits for a vertical
-    // blank, so the loop runs as fast as it draws until J paces it. A light scene (100
-    // bullets) keeps a frame's work and the controller's margin well inside a refresh on
-    // a loaded two-core machine, which is what just in time needs to pay off; the app and
-    // the X server run ahead of other processes (nice -10, where allowed), so a CPU hog
-    // beside them does not take slices of their frames.
+    // blank, so the loop runs as fast as it draws until J paces it. Xvfb has no display
+    // and tells no rate: the test gives one of 10 Hz (`--refresh`), a refresh long enough
+    // for a frame's work and the controller's margin to fit on a slow hour of a loaded
+    // two-core machine (lavapipe's present of this frame measured 5 to 15 ms with hitches
+    // to 38, and the lead the controller learnt reached 36 ms on a 30 Hz grid). A light
+    // scene (100 bullets) keeps the work small; the app and the X server run ahead of other
+    // processes (nice -10, where allowed), so a CPU hog beside them does not take slices of
+    // their frames.
     let app = App::start_ahead(
         &xvfb,
         &scratch,
-        "--strategy interpolated --present fifo --frame-latency 1 --bullets 100 \
-         --key-script 3:shift+v,3.2:j --exit-after 9",
+        &format!(
+            "--strategy interpolated --present fifo --frame-latency 1 --bullets 100 \
+             --refresh {DISPLAY_HZ} --key-script 3:shift+v,3.2:j --exit-after 9"
+        ),
         &[("--stats", &stats_path), ("--frame-log", &log_path)],
     );
     app.finish(Duration::from_secs(40));
@@ -797,60 +804,42 @@ fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
             .filter_map(|f| f.start_to_present().map(ms))
             .collect(),
     );
-    // Xvfb has no vertical blank and tells no refresh rate: the window took the rate its
-    // presents kept before J or assumed 60 Hz, and anchored the grid on a present. That
-    // grid is the display both loops are judged on: a frame is shown at the first refresh
-    // after its present returned.
+    // The display the test gave, the grid both loops are judged on.
+    assert_eq!(
+        (stats.display.hz, stats.display.source),
+        (DISPLAY_HZ, RefreshSource::Given),
+        "--refresh {DISPLAY_HZ}"
+    );
     let refresh = 1e3 / stats.display.hz;
     let lead = k
         .just_in_time_lead_ms
         .expect("the controller learnt a lead");
-    let anchor = k
-        .just_in_time_grid_ms
-        .expect("the controller anchored its grid");
-    let shown = |f: &looplab::session::frame::FrameRecord| {
-        let p = ms(f.presented?);
-        Some(anchor + ((p - anchor) / refresh).ceil() * refresh)
-    };
-    // The scene is light so that the lead fits a refresh with a tenth to spare. This
-    // machine kind's speed swings by twice within an hour (the same frame's work 5.7 ms,
-    // then 12 to 19), and where the lead does not fit there is no later start to find:
-    // the run says the claim went unjudged, and how far the machine was from it. (Under
-    // Weston, wayland_e2e judges what just in time saves a key on every run.)
-    if lead >= refresh * 0.9 {
-        eprintln!(
-            "unjudged: a {work:.1} ms frame of work and its margin, a {lead:.1} ms lead, do \
-             not fit a {refresh:.1} ms refresh with a tenth to spare"
-        );
-        return;
-    }
-    // Each paced frame starts just before the refresh that shows it, once a refresh: the
-    // plain loop's start as far from its refresh as its work and the wait for the grid.
-    let start_to_shown = |fs: &[&looplab::session::frame::FrameRecord]| {
-        median(
-            fs.iter()
-                .filter_map(|f| Some(shown(f)? - ms(f.start)))
-                .collect(),
-        )
-    };
-    let (plain_ahead, paced_ahead) = (start_to_shown(&plain), start_to_shown(&paced));
+    assert!(
+        k.just_in_time_grid_ms.is_some(),
+        "the controller anchored its grid"
+    );
+    // The precondition: the lead fits a refresh with a tenth to spare. Where it does not
+    // (a machine over twice as slow as this kind's slow hours) the run fails and says what
+    // the machine did, as there is nothing to pace.
+    assert!(
+        lead < refresh * 0.9,
+        "the precondition failed: a {work:.1} ms frame of work and its margin, a {lead:.1} ms \
+         lead, do not fit a {refresh:.1} ms refresh with a tenth to spare"
+    );
     let (plain_apart, paced_apart) = (interval(&plain), interval(&paced));
     eprintln!(
         "work {work:.1} ms, a {refresh:.1} ms grid, just in time leading by {lead:.1} ms. \
-         Plain: frames {plain_apart:.1} ms apart, starting {plain_ahead:.1} ms before \
-         their refresh. Just in time: {paced_apart:.1} ms apart, {paced_ahead:.1} ms before"
+         Frames {plain_apart:.1} ms apart plain, {paced_apart:.1} ms just in time"
     );
-    // One frame a refresh, never two, none skipped.
+    // One frame a refresh, never two, none skipped: the plain loop drew one every frame's
+    // work.
     assert!(
         (paced_apart - refresh).abs() < refresh * 0.1,
         "paced frames {paced_apart:.1} ms apart on a {refresh:.1} ms grid"
     );
-    // Where each frame started in its refresh is said above, not asserted: on a slow hour
-    // of this machine kind the lead the controller learnt moved within the run, and its
-    // frames missed the refresh they aimed at (started 19.4 ms before the refresh that
-    // showed them, against the plain loop's 19.3), so the comparison followed the
-    // machine, not the controller.
-    // What that saves a key is judged under Weston, whose compositor paces the plain
-    // loop (wayland_e2e): here nothing holds the plain loop's frames back, so they are
-    // already as fresh as a display that paced nothing would show them.
+    // Where in the refresh each frame starts is judged under Weston (wayland_e2e), whose
+    // compositor releases presents on its repaint, beside the key's delay: Xvfb has no
+    // vertical blank, so the grid's anchor here is only where the loop's own acquires
+    // blocked, and it moves with them (paced frames measured 104 ms before their refresh on
+    // the final anchor, with a 30 ms lead).
 }

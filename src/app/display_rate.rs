@@ -26,6 +26,9 @@ pub enum RefreshSource {
     /// Measured from the browser's frame callbacks (`requestAnimationFrame`), which come
     /// once a refresh.
     Callbacks,
+    /// Given on the command line (`--refresh`): kept whatever the platform or the frames
+    /// say.
+    Given,
 }
 
 /// The display's refresh rate and where it came from.
@@ -74,15 +77,29 @@ impl DisplayRate {
         self.source
     }
 
-    /// The platform reported the monitor's rate: it is used from now on.
+    /// The person running the window gave the display's rate: it is used from now on, and
+    /// nothing the platform or the frames say replaces it.
+    pub fn given(&mut self, rate: Rate) -> Option<Rate> {
+        self.source = RefreshSource::Given;
+        self.take(rate)
+    }
+
+    /// The platform reported the monitor's rate: it is used from now on, unless one was
+    /// given.
     pub fn told(&mut self, rate: Rate) -> Option<Rate> {
+        if self.source == RefreshSource::Given {
+            return None;
+        }
         self.source = RefreshSource::Monitor;
         self.take(rate)
     }
 
     /// The browser's frame callbacks measured the rate (a page is never told it): it is
-    /// used from now on.
+    /// used from now on, unless one was given.
     pub fn measured(&mut self, rate: Rate) -> Option<Rate> {
+        if self.source == RefreshSource::Given {
+            return None;
+        }
         self.source = RefreshSource::Callbacks;
         self.take(rate)
     }
@@ -94,7 +111,7 @@ impl DisplayRate {
     pub fn presented(&mut self, at: Duration, on_the_grid: bool) -> Option<Rate> {
         if matches!(
             self.source,
-            RefreshSource::Monitor | RefreshSource::Callbacks
+            RefreshSource::Monitor | RefreshSource::Callbacks | RefreshSource::Given
         ) {
             return None;
         }
@@ -247,5 +264,24 @@ mod tests {
         assert_eq!(display.rate(), one_forty_four);
         // And back.
         assert_eq!(display.told(sixty), Some(sixty));
+    }
+
+    #[test]
+    fn a_rate_given_stands_whatever_the_platform_the_callbacks_or_the_presents_say() {
+        let thirty = Rate::hz(30.0).unwrap();
+        let mut display = DisplayRate::new();
+        assert_eq!(display.given(thirty), Some(thirty));
+        assert_eq!(display.told(Rate::SIXTY_HZ), None);
+        assert_eq!(display.measured(Rate::hz(144.0).unwrap()), None);
+        for at in presents(59.94, Duration::ZERO, 120) {
+            assert_eq!(display.presented(at, true), None);
+        }
+        assert_eq!(
+            display.report(),
+            DisplayReport {
+                hz: 30.0,
+                source: RefreshSource::Given
+            }
+        );
     }
 }

@@ -36,7 +36,7 @@ pub mod visibility;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use looplab_timing::{LoopSettings, Strategy};
+use looplab_timing::{LoopSettings, Rate, Strategy};
 
 pub use driver::run;
 
@@ -87,6 +87,9 @@ pub struct AppOptions {
     pub settings: LoopSettings,
     pub world: WorldConfig,
     pub knobs: Knobs,
+    /// The display's refresh rate as given (`--refresh`), in place of what the platform or
+    /// the frames say.
+    pub refresh: Option<Rate>,
     /// Quit by itself after this much real time.
     pub exit_after: Option<Duration>,
     pub outputs: Outputs,

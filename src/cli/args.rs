@@ -241,6 +241,11 @@ pub struct AppArgs {
     /// is fresh (the J key turns it on and off).
     #[arg(long)]
     pub just_in_time: bool,
+    /// The display's refresh rate in Hz, where the platform tells none or the wrong one
+    /// (Xvfb, a remote desktop): snapped deltas and just in time keep to it, and the
+    /// presents no longer estimate it.
+    #[arg(long, value_name = "HZ")]
+    pub refresh: Option<Rate>,
     /// How the loop reads frame deltas: `measured`, `snapped` (to the monitor's refresh
     /// rate), `smoothed` or `synced` (Godot's timer sync). The D key cycles through them.
     #[arg(long, value_name = "KIND", default_value = "measured", value_parser = str::parse::<DeltaKind>)]
@@ -416,6 +421,7 @@ impl AppArgs {
                 selected_lane: None,
                 capture: None,
             },
+            refresh: self.refresh,
             exit_after: self.exit_after,
             tour: self.tour,
             outputs: Outputs {

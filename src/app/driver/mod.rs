@@ -75,6 +75,8 @@ fn composer_for(gfx: &Graphics) -> Composer {
 // A page writes no files and takes no hooks.
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct DriverOptions {
+    /// The display's refresh rate as given, in place of the monitor's.
+    refresh: Option<Rate>,
     /// Quit by itself after this much real time.
     exit_after: Option<Duration>,
     outputs: super::Outputs,
@@ -156,6 +158,7 @@ impl App {
             settings,
             world,
             knobs,
+            refresh,
             exit_after,
             outputs,
             run_hidden,
@@ -186,6 +189,7 @@ impl App {
             platform: PlatformState::default(),
             lost_devices: LostDevices::default(),
             options: DriverOptions {
+                refresh,
                 exit_after,
                 outputs,
                 run_hidden,
@@ -326,14 +330,21 @@ impl App {
             self.demo.world()
         );
         let mut display = DisplayRate::new();
-        match monitor_refresh(&gfx.window) {
-            Some(r) => {
+        match (self.options.refresh, monitor_refresh(&gfx.window)) {
+            (Some(r), told) => {
+                let told = told.map_or_else(|| "tells none".to_owned(), |t| format!("tells {t}"));
+                log::info!("display: {r}, as given (the platform {told})");
+                if let Some(r) = display.given(r) {
+                    self.demo.set_display(r);
+                }
+            }
+            (None, Some(r)) => {
                 log::info!("display: {r}");
                 if let Some(r) = display.told(r) {
                     self.demo.set_display(r);
                 }
             }
-            None => log::info!(
+            (None, None) => log::info!(
                 "display: refresh rate unknown; snapped deltas assume {} until the presents \
                  measure it",
                 self.demo.display()
