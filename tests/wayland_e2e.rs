@@ -121,10 +121,15 @@ fn the_lab_models_the_queue_within_a_refresh_of_the_window_under_weston() {
     let mut starts = Vec::new();
     for pacing in [Pacing::Plain, Pacing::JustInTime] {
         let log_path = scratch.path(&format!("frames-{}.json", pacing.label()));
-        let jit = if pacing == Pacing::JustInTime {
-            " --just-in-time"
-        } else {
-            ""
+        // Weston's headless output tells no refresh rate, and a loop paced just in time from
+        // its first frame never lets the presents measure one: it would pace to the 60 Hz
+        // it assumes (frames 32.3 ms apart where the compositor released them every 26.4).
+        // It is given the compositor's pace, as the plain loop measured it.
+        let jit = match refresh {
+            Some(ms) if pacing == Pacing::JustInTime => {
+                format!(" --just-in-time --refresh {:.3}", 1e3 / ms)
+            }
+            _ => String::new(),
         };
         let app = App::start_wayland(
             &weston,
@@ -159,8 +164,8 @@ fn the_lab_models_the_queue_within_a_refresh_of_the_window_under_weston() {
     // shown at the same refresh. First, where in the refresh the frames start: the
     // compositor releases a present at its repaint, so a frame's start-to-present is how
     // long before that refresh it started. A J that paced nothing ties (26.2 against 26.4
-    // ms, J broken so); just in time started 9 to 11 ms later in five runs, a third of a
-    // refresh, so a tenth is asked.
+    // ms, J broken so); just in time started 22 ms later in three runs, most of a refresh,
+    // so a quarter is asked.
     let (plain, paced) = (medians[0], medians[1]);
     let refresh = refresh.expect("the plain loop measured the refresh");
     let (plain_start, paced_start) = (starts[0], starts[1]);
@@ -169,13 +174,13 @@ fn the_lab_models_the_queue_within_a_refresh_of_the_window_under_weston() {
          {plain_start:.1} ms plain"
     );
     assert!(
-        paced_start + refresh / 10.0 < plain_start,
+        paced_start + refresh / 4.0 < plain_start,
         "just in time started its frames {paced_start:.1} ms before their present, the plain \
          loop {plain_start:.1} ms, a refresh {refresh:.1} ms"
     );
     // Then what that saves a key: noisier, as the keys fall anywhere in the refresh (a J
     // that paced nothing came within 2 ms, and once 6 ms better, by chance), and shorter by
-    // 4 to 16 ms in 14 runs.
+    // 15 to 16 ms in three runs, so a tenth of a refresh is asked.
     assert!(
         paced + refresh / 10.0 < plain,
         "a key reached the present after {paced:.1} ms just in time, {plain:.1} ms plain, \
