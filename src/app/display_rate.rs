@@ -37,6 +37,79 @@ pub struct DisplayRate {
     rate: Rate,
     source: RefreshSource,
     estimator: RefreshEstimator,
+    /// A page's callbacks since it settled, while they measure the rate.
+    callbacks: Option<CallbacksSeen>,
+}
+
+/// The frame callbacks a page's display rate is measured over: each numbered by the
+/// refreshes since the first, and the sums of a least-squares line through (number, time).
+/// A callback handled late (always late, never early) is numbered by the refresh the line
+/// puts it nearest, so lateness that comes and goes does not shift the numbers after it.
+#[derive(Clone, Copy, Debug)]
+struct CallbacksSeen {
+    first: Duration,
+    last: Duration,
+    /// The last callback's number: the refreshes from the first to it.
+    refresh: u64,
+    /// The callbacks after the first.
+    count: u32,
+    /// Sums over the callbacks of the number, the time since the first (s), their
+    /// squares and their product.
+    sk: f64,
+    st: f64,
+    skk: f64,
+    skt: f64,
+}
+
+impl CallbacksSeen {
+    fn from(at: Duration) -> Self {
+        Self {
+            first: at,
+            last: at,
+            refresh: 0,
+            count: 0,
+            sk: 0.0,
+            st: 0.0,
+            skk: 0.0,
+            skt: 0.0,
+        }
+    }
+
+    /// A callback came at `at`, `refresh` the callbacks' average interval: numbered by the
+    /// line through those before it where there are enough (the refresh it came nearest,
+    /// lateness and all), otherwise by the whole refreshes since the last one.
+    fn add(&mut self, at: Duration, refresh: Duration) {
+        let t = (at - self.first).as_secs_f64();
+        let since_last = (at - self.last).as_secs_f64() / refresh.as_secs_f64();
+        let number = match self.line() {
+            Some((period, offset)) if self.count >= Self::FIT_AFTER => {
+                (((t - offset) / period).max(0.0) + 0.5) as u64
+            }
+            _ => self.refresh + (since_last + 0.5) as u64,
+        };
+        self.last = at;
+        self.refresh = number.max(self.refresh);
+        self.count += 1;
+        let k = self.refresh as f64;
+        self.sk += k;
+        self.st += t;
+        self.skk += k * k;
+        self.skt += k * t;
+    }
+
+    /// Callbacks numbered by the refreshes between them before the line numbers the rest.
+    const FIT_AFTER: u32 = 8;
+
+    /// The least-squares line's slope (the refresh period) and offset, seconds.
+    fn line(&self) -> Option<(f64, f64)> {
+        let n = f64::from(self.count) + 1.0;
+        let sxx = self.skk - self.sk * self.sk / n;
+        if sxx <= 0.0 {
+            return None;
+        }
+        let slope = (self.skt - self.sk * self.st / n) / sxx;
+        (slope > 0.0).then(|| (slope, (self.st - slope * self.sk) / n))
+    }
 }
 
 impl Default for DisplayRate {
@@ -59,12 +132,19 @@ impl DisplayRate {
     /// second.
     pub const CHANGE: f64 = 5e-4;
 
+    /// Callbacks a page's display rate is measured over: a second and a half at 60 Hz.
+    pub const CALLBACKS_MEASURED: u32 = 90;
+
+    /// A gap between callbacks of more refreshes than this is not a refresh missed.
+    pub const MISSED_AT_MOST: u32 = 8;
+
     /// 60 Hz, assumed until the platform or the frames say otherwise.
     pub fn new() -> Self {
         Self {
             rate: Rate::SIXTY_HZ,
             source: RefreshSource::Assumed,
             estimator: RefreshEstimator::new(),
+            callbacks: None,
         }
     }
 
@@ -94,14 +174,39 @@ impl DisplayRate {
         self.take(rate)
     }
 
-    /// The browser's frame callbacks measured the rate (a page is never told it): it is
-    /// used from now on, unless one was given.
-    pub fn measured(&mut self, rate: Rate) -> Option<Rate> {
-        if self.source == RefreshSource::Given {
+    /// A browser's frame callback came at `at` (a page is never told the rate), while the
+    /// callbacks' own average interval is `refresh`. Callbacks come once a refresh, whole
+    /// refreshes apart where the page missed some, each handled late by however long the
+    /// page's thread was busy. Once `settled` (the page past its start-up's first frames),
+    /// the next [`CALLBACKS_MEASURED`](Self::CALLBACKS_MEASURED) callbacks measure the
+    /// display: each is numbered by the whole refreshes since the first, so a missed
+    /// refresh does not read as a slower display, and the period is the slope of a
+    /// least-squares line through (number, time), which averages the lateness out (the
+    /// timing crate's `RefreshEstimator` fits presents the same way, but takes a gap off
+    /// the grid for a hitch, and a busy page's callbacks are off it often). The rate is the
+    /// display's from then on, unless one was given; it is returned then, once.
+    pub fn called_back(&mut self, at: Duration, refresh: Duration, settled: bool) -> Option<Rate> {
+        if self.source != RefreshSource::Assumed || !settled || refresh.is_zero() {
             return None;
         }
+        let Some(c) = &mut self.callbacks else {
+            self.callbacks = Some(CallbacksSeen::from(at));
+            return None;
+        };
+        let gap = at.saturating_sub(c.last);
+        if gap > refresh * Self::MISSED_AT_MOST {
+            // Not a refresh: the page was hidden, or a frame took that long. Start again.
+            *c = CallbacksSeen::from(at);
+            return None;
+        }
+        c.add(at, refresh);
+        if c.count < Self::CALLBACKS_MEASURED {
+            return None;
+        }
+        let rate = Rate::hz(1.0 / c.line()?.0).ok()?;
         self.source = RefreshSource::Callbacks;
-        self.take(rate)
+        self.take(rate);
+        Some(rate)
     }
 
     /// A frame reached the screen at `at`. `on_the_grid`: presents wait for the display and
@@ -272,8 +377,8 @@ mod tests {
         let mut display = DisplayRate::new();
         assert_eq!(display.given(thirty), Some(thirty));
         assert_eq!(display.told(Rate::SIXTY_HZ), None);
-        assert_eq!(display.measured(Rate::hz(144.0).unwrap()), None);
         for at in presents(59.94, Duration::ZERO, 120) {
+            assert_eq!(display.called_back(at, at / 100, true), None);
             assert_eq!(display.presented(at, true), None);
         }
         assert_eq!(
@@ -283,5 +388,56 @@ mod tests {
                 source: RefreshSource::Given
             }
         );
+    }
+
+    #[test]
+    fn callbacks_that_missed_refreshes_measure_the_display_not_the_page() {
+        // A driven 90 Hz display and a page that misses a refresh in three (its frames held
+        // up by a busy machine), each callback handled up to 8 ms late (the page's thread
+        // busy): an average of the intervals read 67.5 Hz; the grid is still 90.
+        let period = Duration::from_secs(1) / 90;
+        let mut rng = oorandom::Rand32::new(9);
+        let mut display = DisplayRate::new();
+        let (mut refresh, mut measured) = (0u32, Vec::new());
+        for k in 0..400u32 {
+            refresh += if k % 3 == 2 { 2 } else { 1 };
+            let late = Duration::from_micros(u64::from(rng.rand_range(0..8000)));
+            let at = period * refresh + late;
+            measured.extend(display.called_back(at, period, k >= 60).map(|r| (k, r)));
+        }
+        assert_eq!(measured.len(), 1, "measured once: {measured:?}");
+        let (k, rate) = measured[0];
+        assert_eq!(
+            k,
+            60 + DisplayRate::CALLBACKS_MEASURED,
+            "measured over the callbacks after the page settled"
+        );
+        assert!((rate.as_hz() / 90.0 - 1.0).abs() < 0.002, "{rate}");
+        assert_eq!(
+            display.report(),
+            DisplayReport {
+                hz: rate.as_hz(),
+                source: RefreshSource::Callbacks
+            }
+        );
+        // Nothing is measured before the page settled, and a hidden spell starts the count
+        // again: after it, the whole count of callbacks is waited for.
+        let mut display = DisplayRate::new();
+        let mut at = Duration::ZERO;
+        for _ in 0..120 {
+            at += period;
+            assert_eq!(display.called_back(at, period, false), None);
+        }
+        for _ in 0..50 {
+            at += period;
+            assert_eq!(display.called_back(at, period, true), None);
+        }
+        at += Duration::from_secs(5);
+        for k in 0..DisplayRate::CALLBACKS_MEASURED {
+            assert_eq!(display.called_back(at, period, true), None, "{k}");
+            at += period;
+        }
+        assert_eq!(display.source(), RefreshSource::Assumed);
+        assert!(display.called_back(at, period, true).is_some());
     }
 }

@@ -90,6 +90,8 @@ pub struct AppOptions {
     /// The display's refresh rate as given (`--refresh`), in place of what the platform or
     /// the frames say.
     pub refresh: Option<Rate>,
+    /// The window's inner size in physical pixels (`--size`), where not the world's.
+    pub size: Option<(u32, u32)>,
     /// Quit by itself after this much real time.
     pub exit_after: Option<Duration>,
     pub outputs: Outputs,

@@ -246,6 +246,11 @@ pub struct AppArgs {
     /// presents no longer estimate it.
     #[arg(long, value_name = "HZ")]
     pub refresh: Option<Rate>,
+    /// The window's inner size in physical pixels, `WIDTHxHEIGHT` (1280x720 when not
+    /// given): a smaller window on a small screen, or where a software rasteriser's frame
+    /// cost grows with the pixels it fills. A page takes its canvas's size instead.
+    #[arg(long, value_name = "WIDTHxHEIGHT", value_parser = parse_size)]
+    pub size: Option<(u32, u32)>,
     /// How the loop reads frame deltas: `measured`, `snapped` (to the monitor's refresh
     /// rate), `smoothed` or `synced` (Godot's timer sync). The D key cycles through them.
     #[arg(long, value_name = "KIND", default_value = "measured", value_parser = str::parse::<DeltaKind>)]
@@ -422,6 +427,7 @@ impl AppArgs {
                 capture: None,
             },
             refresh: self.refresh,
+            size: self.size,
             exit_after: self.exit_after,
             tour: self.tour,
             outputs: Outputs {
@@ -630,6 +636,27 @@ pub enum Format {
     Json,
 }
 
+/// A window size, `WIDTHxHEIGHT` in pixels, each side from 160 to 7680.
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let side = |v: &str| -> Result<u32, String> {
+        let n: u32 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?} is not WIDTHxHEIGHT in whole pixels, like 960x540"))?;
+        if (160..=7680).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!(
+                "each side must be from 160 to 7680 pixels, got {n}"
+            ))
+        }
+    };
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s:?} is not WIDTHxHEIGHT in whole pixels, like 960x540"))?;
+    Ok((side(w)?, side(h)?))
+}
+
 fn parse_bullets(s: &str) -> Result<usize, String> {
     let n: i64 = s
         .trim()
@@ -671,5 +698,22 @@ mod tests {
             e.contains("unknown strategy") && e.contains("1 to 8"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_window_size_is_width_by_height_and_a_bad_one_says_why() {
+        assert_eq!(parse_size("960x540"), Ok((960, 540)));
+        assert_eq!(parse_size("1920X1080"), Ok((1920, 1080)));
+        for (bad, says) in [
+            ("960", "WIDTHxHEIGHT"),
+            ("960x", "WIDTHxHEIGHT"),
+            ("x540", "WIDTHxHEIGHT"),
+            ("-960x540", "WIDTHxHEIGHT"),
+            ("100x540", "got 100"),
+            ("960x9000", "got 9000"),
+        ] {
+            let e = parse_size(bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
     }
 }

@@ -473,15 +473,18 @@ fn check_the_page(gpu: Gpu) {
     let stats = wait_running(&browser, 150).unwrap_or_else(|e| panic!("{e}"));
     check_the_cap(&stats, 30.0);
     // The refresh rate snapped deltas use: the page is never told it, so the callbacks
-    // measure it: the driven display's.
+    // measure it: the driven display's, fitted to their grid within a hundredth (a busy
+    // machine's missed refreshes do not read as a slower display), and the callbacks'
+    // average interval, which lets them pass, within a twentieth.
     let display = &stats["run"]["display"];
     assert_eq!(display["source"], "callbacks", "{display}");
     let hz = display["hz"].as_f64().unwrap();
     let refresh = stats["refresh_ms"].as_f64().unwrap();
     assert!(
-        (hz / DRIVEN_HZ - 1.0).abs() < 0.05 && (refresh * DRIVEN_HZ / 1000.0 - 1.0).abs() < 0.05,
+        (hz / DRIVEN_HZ - 1.0).abs() < 0.01 && (refresh * DRIVEN_HZ / 1000.0 - 1.0).abs() < 0.05,
         "display {hz:.2} Hz, callbacks every {refresh:.2} ms, driven at {DRIVEN_HZ} Hz"
     );
+    eprintln!("display {hz:.3} Hz, callbacks every {refresh:.3} ms, driven at {DRIVEN_HZ} Hz");
 
     // Nothing went to the console as an error, in any of it.
     let errors: Vec<_> = browser

@@ -44,8 +44,11 @@ use crate::plan::Wake;
 pub struct FrameCallbacks {
     /// When the last callback came.
     last: Option<Duration>,
-    /// The callbacks' interval, averaged.
+    /// The callbacks' interval, averaged, a missed refresh counted as the refreshes it
+    /// spanned.
     refresh: Option<Duration>,
+    /// Gaps of whole missed refreshes in a row, each counted as that many refreshes.
+    missed_in_a_row: u8,
 }
 
 impl FrameCallbacks {
@@ -56,11 +59,17 @@ impl FrameCallbacks {
     /// a frame took that long) and is left out of the average.
     pub const LONGEST_REFRESH: Duration = Duration::from_millis(100);
 
+    /// Gaps of whole missed refreshes in a row counted as that many refreshes, at most: a
+    /// page whose frame held up the callbacks misses a refresh now and then, while one
+    /// that misses them this often is on a slower display, and the average follows it.
+    pub const MISSED_IN_A_ROW: u8 = 8;
+
     /// No callbacks seen yet.
     pub const fn new() -> Self {
         Self {
             last: None,
             refresh: None,
+            missed_in_a_row: 0,
         }
     }
 
@@ -69,9 +78,25 @@ impl FrameCallbacks {
         let gap = self.last.map(|last| now.saturating_sub(last));
         if let Some(gap) = gap.filter(|g| !g.is_zero() && *g <= Self::LONGEST_REFRESH) {
             // An average over about eight callbacks: it follows a change of display within a
-            // few frames and smooths the jitter of each.
+            // few frames and smooths the jitter of each. A gap of whole refreshes (within a
+            // fifth of one) is a refresh the page missed, not a slower display: it counts as
+            // that many.
             self.refresh = Some(match self.refresh {
-                Some(r) => (r * 7 + gap) / 8,
+                Some(r) => {
+                    let refreshes = (gap.as_secs_f64() / r.as_secs_f64() + 0.5) as u32;
+                    let off = gap.abs_diff(r * refreshes);
+                    let missed = refreshes >= 2
+                        && off * 5 <= r
+                        && self.missed_in_a_row < Self::MISSED_IN_A_ROW;
+                    let gap = if missed {
+                        self.missed_in_a_row += 1;
+                        gap / refreshes
+                    } else {
+                        self.missed_in_a_row = 0;
+                        gap
+                    };
+                    (r * 7 + gap) / 8
+                }
                 None => gap,
             });
         }
@@ -188,5 +213,27 @@ mod tests {
         c.take(Duration::from_secs(30), Wake::Immediately);
         c.take(Duration::from_secs(31), Wake::Immediately);
         assert!(c.refresh().abs_diff(refresh) < Duration::from_micros(5));
+    }
+
+    #[test]
+    fn a_missed_refresh_is_not_a_slower_display_but_a_slower_display_is_followed() {
+        // A 90 Hz display and a page that misses one refresh in three (its frames held up):
+        // the average of the gaps would read 67.5 Hz.
+        let refresh = Duration::from_secs(1) / 90;
+        let mut c = FrameCallbacks::new();
+        let mut at = Duration::ZERO;
+        for k in 0..90 {
+            at += if k % 3 == 2 { refresh * 2 } else { refresh };
+            c.take(at, Wake::Immediately);
+        }
+        let error = c.refresh().abs_diff(refresh);
+        assert!(error < Duration::from_micros(5), "{:?}", c.refresh());
+        // The window moves to a 45 Hz display: every gap two of the old refreshes.
+        for _ in 0..60 {
+            at += refresh * 2;
+            c.take(at, Wake::Immediately);
+        }
+        let error = c.refresh().abs_diff(refresh * 2);
+        assert!(error < Duration::from_micros(50), "{:?}", c.refresh());
     }
 }

@@ -77,6 +77,8 @@ fn composer_for(gfx: &Graphics) -> Composer {
 struct DriverOptions {
     /// The display's refresh rate as given, in place of the monitor's.
     refresh: Option<Rate>,
+    /// The window's inner size, where not the world's.
+    size: Option<(u32, u32)>,
     /// Quit by itself after this much real time.
     exit_after: Option<Duration>,
     outputs: super::Outputs,
@@ -159,6 +161,7 @@ impl App {
             world,
             knobs,
             refresh,
+            size,
             exit_after,
             outputs,
             run_hidden,
@@ -190,6 +193,7 @@ impl App {
             lost_devices: LostDevices::default(),
             options: DriverOptions {
                 refresh,
+                size,
                 exit_after,
                 outputs,
                 run_hidden,
@@ -313,9 +317,10 @@ impl App {
             // asking the desktop portal for its colour scheme (without a portal that logs an
             // error after a 100 ms wait).
             .with_theme(Some(winit::window::Theme::Dark))
-            .with_inner_size(winit::dpi::PhysicalSize::new(
-                WORLD_SIZE.x as u32,
-                WORLD_SIZE.y as u32,
+            .with_inner_size(winit::dpi::PhysicalSize::<u32>::from(
+                self.options
+                    .size
+                    .unwrap_or((WORLD_SIZE.x as u32, WORLD_SIZE.y as u32)),
             ))
     }
 

@@ -27,7 +27,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use looplab_timing::{FrameCallbacks, FramePlan, Rate};
+use looplab_timing::{FrameCallbacks, FramePlan};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
@@ -56,7 +56,8 @@ pub const GPU_AWAY_ID: &str = "looplab-gpu-away";
 /// ten seconds at 60 Hz.
 const PRESENTS_KEPT: usize = 600;
 
-/// Frame callbacks after which the measured refresh is taken as the display's.
+/// Frames the callbacks start before the page is past its start-up, and the refresh they
+/// measure is taken as the display's.
 const CALLBACKS_TO_MEASURE: u64 = 60;
 
 thread_local! {
@@ -88,7 +89,6 @@ pub struct PageLoop {
     /// `performance.now()` at the first present: from the page's navigation to its first
     /// frame.
     first_frame_ms: Option<f64>,
-    display_measured: bool,
     /// The GPU was taken from the page and has not come back.
     away: Option<GpuAway>,
     /// A new GPU has come back and its first frame is still to be presented.
@@ -467,12 +467,12 @@ impl App {
                     self.platform.recent_callbacks.pop_front();
                 }
                 self.platform.recent_callbacks.push_back((now, taken));
+                self.measure_display(now);
                 if !taken {
                     self.platform.passed += 1;
                     return;
                 }
                 self.platform.taken += 1;
-                self.measure_display();
                 self.apply_input(event_loop);
                 if self.phase.is_quitting() {
                     return;
@@ -531,18 +531,18 @@ impl App {
         }
     }
 
-    /// Once the callbacks have measured the refresh, it is the display's (the page is never
-    /// told it): snapped deltas snap to it.
-    fn measure_display(&mut self) {
-        if self.platform.display_measured || self.platform.taken < CALLBACKS_TO_MEASURE {
+    /// A frame callback came at `now`: the callbacks measure the refresh, and once the page
+    /// is past its start-up it is the display's (the page is never told it): snapped deltas
+    /// snap to it.
+    fn measure_display(&mut self, now: Duration) {
+        let settled = self.platform.taken >= CALLBACKS_TO_MEASURE;
+        let Some(window) = self.window.as_mut() else {
             return;
-        }
-        self.platform.display_measured = true;
-        if let Ok(rate) = Rate::hz(1.0 / self.platform.callbacks.refresh().as_secs_f64()) {
+        };
+        let refresh = self.platform.callbacks.refresh();
+        if let Some(rate) = window.display.called_back(now, refresh, settled) {
             log::info!("display: {rate}, measured from the browser's frame callbacks");
-            if let Some(rate) = self.window.as_mut().and_then(|w| w.display.measured(rate)) {
-                self.demo.set_display(rate);
-            }
+            self.demo.set_display(rate);
         }
     }
 
