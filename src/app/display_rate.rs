@@ -41,24 +41,13 @@ pub struct DisplayRate {
     callbacks: Option<CallbacksSeen>,
 }
 
-/// The frame callbacks a page's display rate is measured over: each numbered by the
-/// refreshes since the first, and the sums of a least-squares line through (number, time).
-/// A callback handled late (always late, never early) is numbered by the refresh the line
-/// puts it nearest, so lateness that comes and goes does not shift the numbers after it.
-#[derive(Clone, Copy, Debug)]
+/// The frame callbacks a page's display rate is measured over: when each came, seconds
+/// after the first.
+#[derive(Clone, Debug)]
 struct CallbacksSeen {
     first: Duration,
     last: Duration,
-    /// The last callback's number: the refreshes from the first to it.
-    refresh: u64,
-    /// The callbacks after the first.
-    count: u32,
-    /// Sums over the callbacks of the number, the time since the first (s), their
-    /// squares and their product.
-    sk: f64,
-    st: f64,
-    skk: f64,
-    skt: f64,
+    times: Vec<f64>,
 }
 
 impl CallbacksSeen {
@@ -66,49 +55,45 @@ impl CallbacksSeen {
         Self {
             first: at,
             last: at,
-            refresh: 0,
-            count: 0,
-            sk: 0.0,
-            st: 0.0,
-            skk: 0.0,
-            skt: 0.0,
+            times: vec![0.0],
         }
     }
 
-    /// A callback came at `at`, `refresh` the callbacks' average interval: numbered by the
-    /// line through those before it where there are enough (the refresh it came nearest,
-    /// lateness and all), otherwise by the whole refreshes since the last one.
-    fn add(&mut self, at: Duration, refresh: Duration) {
-        let t = (at - self.first).as_secs_f64();
-        let since_last = (at - self.last).as_secs_f64() / refresh.as_secs_f64();
-        let number = match self.line() {
-            Some((period, offset)) if self.count >= Self::FIT_AFTER => {
-                (((t - offset) / period).max(0.0) + 0.5) as u64
-            }
-            _ => self.refresh + (since_last + 0.5) as u64,
-        };
+    fn add(&mut self, at: Duration) {
         self.last = at;
-        self.refresh = number.max(self.refresh);
-        self.count += 1;
-        let k = self.refresh as f64;
-        self.sk += k;
-        self.st += t;
-        self.skk += k * k;
-        self.skt += k * t;
+        self.times.push(at.saturating_sub(self.first).as_secs_f64());
     }
 
-    /// Callbacks numbered by the refreshes between them before the line numbers the rest.
-    const FIT_AFTER: u32 = 8;
-
-    /// The least-squares line's slope (the refresh period) and offset, seconds.
-    fn line(&self) -> Option<(f64, f64)> {
-        let n = f64::from(self.count) + 1.0;
-        let sxx = self.skk - self.sk * self.sk / n;
-        if sxx <= 0.0 {
-            return None;
+    /// How well the times keep to a refresh grid of `hz`: the squared length of the mean
+    /// of their phases on that grid, as points on the unit circle (Rayleigh's test of
+    /// periodicity): 1 when every callback came at the same point of a refresh, near 0
+    /// when they came anywhere. A missed refresh leaves a callback's phase alone, and
+    /// lateness spreads the phases without moving the grid that fits them best.
+    fn agreement(&self, hz: f64) -> f64 {
+        let (mut cos, mut sin) = (0.0, 0.0);
+        for &t in &self.times {
+            let (s, c) = (std::f64::consts::TAU * hz * t).sin_cos();
+            cos += c;
+            sin += s;
         }
-        let slope = (self.skt - self.sk * self.st / n) / sxx;
-        (slope > 0.0).then(|| (slope, (self.st - slope * self.sk) / n))
+        let n = self.times.len() as f64;
+        (cos * cos + sin * sin) / (n * n)
+    }
+
+    /// The rate, Hz, whose grid the callbacks keep to best, within a third of `near` (so
+    /// neither twice nor half of it, where a grid of whole refreshes also fits): searched
+    /// in steps of 0.2% of it, then of 0.001% around the best.
+    fn rate(&self, near: f64) -> f64 {
+        let best = |from: f64, to: f64, step: f64| {
+            let steps = ((to - from) / step) as u32;
+            (0..=steps)
+                .map(|i| from + step * f64::from(i))
+                .map(|hz| (hz, self.agreement(hz)))
+                .fold((near, -1.0), |b, c| if c.1 > b.1 { c } else { b })
+                .0
+        };
+        let coarse = best(near / 1.3, near * 1.3, near * 2e-3);
+        best(coarse - near * 2e-3, coarse + near * 2e-3, near * 1e-5)
     }
 }
 
@@ -179,11 +164,11 @@ impl DisplayRate {
     /// refreshes apart where the page missed some, each handled late by however long the
     /// page's thread was busy. Once `settled` (the page past its start-up's first frames),
     /// the next [`CALLBACKS_MEASURED`](Self::CALLBACKS_MEASURED) callbacks measure the
-    /// display: each is numbered by the whole refreshes since the first, so a missed
-    /// refresh does not read as a slower display, and the period is the slope of a
-    /// least-squares line through (number, time), which averages the lateness out (the
-    /// timing crate's `RefreshEstimator` fits presents the same way, but takes a gap off
-    /// the grid for a hitch, and a busy page's callbacks are off it often). The rate is the
+    /// display: the rate whose refresh grid their times keep to best (a callback is never
+    /// early, so the grid is there however late some came; the timing crate's
+    /// `RefreshEstimator` fits presents on a grid too, but takes a gap off it for a hitch,
+    /// and a busy page's callbacks are off it often). A missed refresh does not read as a
+    /// slower display, as it does in an average of the intervals. The rate is the
     /// display's from then on, unless one was given; it is returned then, once.
     pub fn called_back(&mut self, at: Duration, refresh: Duration, settled: bool) -> Option<Rate> {
         if self.source != RefreshSource::Assumed || !settled || refresh.is_zero() {
@@ -199,11 +184,11 @@ impl DisplayRate {
             *c = CallbacksSeen::from(at);
             return None;
         }
-        c.add(at, refresh);
-        if c.count < Self::CALLBACKS_MEASURED {
+        c.add(at);
+        if c.times.len() <= Self::CALLBACKS_MEASURED as usize {
             return None;
         }
-        let rate = Rate::hz(1.0 / c.line()?.0).ok()?;
+        let rate = Rate::hz(c.rate(1.0 / refresh.as_secs_f64())).ok()?;
         self.source = RefreshSource::Callbacks;
         self.take(rate);
         Some(rate)
@@ -392,17 +377,26 @@ mod tests {
 
     #[test]
     fn callbacks_that_missed_refreshes_measure_the_display_not_the_page() {
-        // A driven 90 Hz display and a page that misses a refresh in three (its frames held
-        // up by a busy machine), each callback handled up to 8 ms late (the page's thread
-        // busy): an average of the intervals read 67.5 Hz; the grid is still 90.
+        // A driven 90 Hz display (a timer on a fixed grid, as the page test's): each tick
+        // fires up to 8 ms late (the page's thread busy), one in seven up to 40 ms late
+        // (preempted), and the ticks it overran are skipped; the page misses one tick in
+        // three (its frame not done). An average of the intervals reads a far slower
+        // display; the grid is still 90.
         let period = Duration::from_secs(1) / 90;
         let mut rng = oorandom::Rand32::new(9);
         let mut display = DisplayRate::new();
-        let (mut refresh, mut measured) = (0u32, Vec::new());
+        let (mut tick, mut measured) = (1u32, Vec::new());
         for k in 0..400u32 {
-            refresh += if k % 3 == 2 { 2 } else { 1 };
-            let late = Duration::from_micros(u64::from(rng.rand_range(0..8000)));
-            let at = period * refresh + late;
+            let late_by = if k % 7 == 3 { 40_000 } else { 8000 };
+            let late = Duration::from_micros(u64::from(rng.rand_range(0..late_by)));
+            let at = period * tick + late;
+            tick += 1;
+            while period * tick <= at {
+                tick += 1;
+            }
+            if k % 3 == 2 {
+                tick += 1;
+            }
             measured.extend(display.called_back(at, period, k >= 60).map(|r| (k, r)));
         }
         assert_eq!(measured.len(), 1, "measured once: {measured:?}");

@@ -473,7 +473,7 @@ fn check_the_page(gpu: Gpu) {
     let stats = wait_running(&browser, 150).unwrap_or_else(|e| panic!("{e}"));
     check_the_cap(&stats, 30.0);
     // The refresh rate snapped deltas use: the page is never told it, so the callbacks
-    // measure it: the driven display's, fitted to their grid within a hundredth (a busy
+    // measure it: the driven display's, the grid they keep to within a hundredth (a busy
     // machine's missed refreshes do not read as a slower display), and the callbacks'
     // average interval, which lets them pass, within a twentieth.
     let display = &stats["run"]["display"];
