@@ -533,8 +533,8 @@ fn step_time_scale(scale: TimeScale, up: bool) -> TimeScale {
 pub fn delta_text(delta: &DeltaMode) -> String {
     match delta {
         DeltaMode::Snapped { refresh, .. } => format!("snapped to {refresh}"),
-        DeltaMode::Smoothed { frames } => format!("smoothed over {frames} frames"),
-        DeltaMode::Synced { jitter_fix } => format!("synced, ±{jitter_fix} step"),
+        DeltaMode::Smoothed { frames, .. } => format!("smoothed over {frames} frames"),
+        DeltaMode::Synced { jitter_fix, .. } => format!("synced, ±{jitter_fix} step"),
         _ => "measured".to_string(),
     }
 }

@@ -74,8 +74,10 @@ impl Clock for ManualClock {
 ///
 /// [`sleep_until`](SystemClock::sleep_until) is the OS's sleep: it wakes up to a
 /// millisecond or so late, which a frame cap shows as uneven frames. The `spin` feature's
-/// `FrameWait` wakes early and spins the rest, for a cap to within tens of microseconds.
+/// `FrameWait` wakes early and spins the rest, for a cap to within tens of microseconds
+/// where the thread has a core to run on.
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[derive(Clone, Copy, Debug)]
 pub struct SystemClock {
     start: std::time::Instant,

@@ -1,10 +1,11 @@
-//! How the loop reads the real time between two frames: as measured, snapped to the
-//! display's refresh, or smoothed.
+//! How the loop reads the real time between two frames: synced to the updates (the
+//! default), as measured, snapped to the display's refresh, or smoothed.
 //!
 //! A measured frame delta is never exactly a refresh period. On a steady 60 Hz display the
 //! timer reads 16.4 ms, then 16.9 ms, then 16.6 ms; a fixed-step accumulator whose lag sits
 //! near a step boundary then runs two updates in one refresh and none in the next, and the
-//! picture stutters on a perfect machine. Two remedies are common, and this module has both:
+//! picture stutters on a perfect machine. Three remedies are common, and this module has
+//! each:
 //!
 //! - **Snapping** ([`DeltaMode::Snapped`]), as Tyler Glaiel describes in "How to make your
 //!   game run at 60fps" (2018): a delta within a small tolerance of a whole number of
@@ -32,14 +33,20 @@
 
 use core::time::Duration;
 
+use crate::accepted;
+use crate::error::TimingError;
 use crate::units::Rate;
 
 /// How the loop reads the real time between frames.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+///
+/// The default is timer sync, [`DeltaMode::synced`], as in
+/// [`LoopSettings::default`](crate::LoopSettings::default). Smoothing and timer sync are
+/// built with [`DeltaMode::smoothed_over`] and [`DeltaMode::synced_within`], which refuse a
+/// number they cannot run with.
+#[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum DeltaMode {
     /// As the clock measured it.
-    #[default]
     Measured,
     /// A delta within `tolerance` of a whole number of `refresh` periods is read as exactly
     /// that, with the error carried (see the module documentation).
@@ -50,15 +57,17 @@ pub enum DeltaMode {
         tolerance: Duration,
     },
     /// The mean of the last `frames` deltas, outliers left alone.
+    #[non_exhaustive]
     Smoothed {
         /// How many deltas are averaged, 2 to [`DeltaMode::MAX_SMOOTHED_FRAMES`].
         frames: u8,
     },
     /// Each delta read so the frame runs the typical number of fixed updates, the game
     /// clock kept within `jitter_fix` steps of real time (see the module documentation).
+    #[non_exhaustive]
     Synced {
-        /// How far the game clock may lead or trail real time, in steps: 0.5 is Godot's
-        /// default; 0 reads deltas as measured.
+        /// How far the game clock may lead or trail real time, in steps, from 0 to
+        /// [`DeltaMode::MAX_JITTER_FIX`]: 0.5 is Godot's default; 0 reads deltas as measured.
         jitter_fix: f32,
     },
 }
@@ -70,8 +79,15 @@ impl DeltaMode {
     /// Eight frames: Godot and Glaiel average over a handful; eight irons out timer noise
     /// and follows a change of frame rate within a sixth of a second at 60 Hz.
     pub const DEFAULT_SMOOTHED_FRAMES: u8 = 8;
+    /// The shortest average.
+    pub const MIN_SMOOTHED_FRAMES: u8 = accepted::SMOOTHED_FRAMES.0;
     /// The longest average.
-    pub const MAX_SMOOTHED_FRAMES: u8 = 32;
+    pub const MAX_SMOOTHED_FRAMES: u8 = accepted::SMOOTHED_FRAMES.1;
+    /// The widest bound timer sync takes, in steps: the top of the range Godot's editor
+    /// offers for `physics_jitter_fix`. The game clock may be off real time by this much
+    /// (two 60 Hz steps are 33 ms), and the wider the bound, the longer the count of
+    /// updates per frame may hold against a real change of frame rate.
+    pub const MAX_JITTER_FIX: f32 = accepted::MAX_JITTER_FIX;
 
     /// Snapping to `refresh` with the default tolerance.
     pub const fn snapped(refresh: Rate) -> Self {
@@ -91,10 +107,46 @@ impl DeltaMode {
         }
     }
 
+    /// Timer sync keeping the game clock within `jitter_fix` steps of real time, or an
+    /// error if that is not a number from 0 to [`DeltaMode::MAX_JITTER_FIX`].
+    ///
+    /// ```
+    /// use looplab_timing::{DeltaMode, TimingError};
+    ///
+    /// assert_eq!(DeltaMode::synced_within(0.5), Ok(DeltaMode::synced()));
+    /// // An unbounded sync would hold the count of updates forever, whatever the clock.
+    /// assert_eq!(DeltaMode::synced_within(1e30), Err(TimingError::InvalidJitterFix(1e30)));
+    /// assert!(DeltaMode::synced_within(f32::NAN).is_err());
+    /// ```
+    pub fn synced_within(jitter_fix: f32) -> Result<Self, TimingError> {
+        if (0.0..=Self::MAX_JITTER_FIX).contains(&jitter_fix) {
+            Ok(Self::Synced { jitter_fix })
+        } else {
+            Err(TimingError::InvalidJitterFix(jitter_fix))
+        }
+    }
+
     /// Smoothing over the default number of frames.
     pub const fn smoothed() -> Self {
         Self::Smoothed {
             frames: Self::DEFAULT_SMOOTHED_FRAMES,
+        }
+    }
+
+    /// Smoothing over the last `frames` deltas, or an error if that is not from
+    /// [`DeltaMode::MIN_SMOOTHED_FRAMES`] to [`DeltaMode::MAX_SMOOTHED_FRAMES`].
+    ///
+    /// ```
+    /// use looplab_timing::{DeltaMode, TimingError};
+    ///
+    /// assert_eq!(DeltaMode::smoothed_over(8), Ok(DeltaMode::smoothed()));
+    /// assert_eq!(DeltaMode::smoothed_over(64), Err(TimingError::InvalidSmoothedFrames(64)));
+    /// ```
+    pub fn smoothed_over(frames: u8) -> Result<Self, TimingError> {
+        if (Self::MIN_SMOOTHED_FRAMES..=Self::MAX_SMOOTHED_FRAMES).contains(&frames) {
+            Ok(Self::Smoothed { frames })
+        } else {
+            Err(TimingError::InvalidSmoothedFrames(frames))
         }
     }
 
@@ -106,6 +158,13 @@ impl DeltaMode {
             Self::Smoothed { .. } => "smoothed",
             Self::Synced { .. } => "synced",
         }
+    }
+}
+
+impl Default for DeltaMode {
+    /// Timer sync with Godot's default bound, half a step ([`DeltaMode::synced`]).
+    fn default() -> Self {
+        Self::synced()
     }
 }
 
@@ -211,7 +270,7 @@ impl DeltaReader {
     }
 
     fn smooth(&mut self, measured: Duration, frames: u8) -> Duration {
-        let window = usize::from(frames.clamp(2, DeltaMode::MAX_SMOOTHED_FRAMES));
+        let window = usize::from(frames.clamp(DeltaMode::MIN_SMOOTHED_FRAMES, DeltaMode::MAX_SMOOTHED_FRAMES));
         if window != self.window {
             // A new length of average: the ring's order no longer holds.
             self.forget_average();
@@ -309,7 +368,9 @@ impl SyncState {
         // The reads the error bound allows, and the update counts they give.
         let lo = (d - self.error - bound).max(0);
         let hi = (d - self.error + bound).max(0);
-        let count = |read: i128| ((lag + read) / s) as u64;
+        // Saturating: a frame the length of centuries owes more updates than a u64 counts
+        // (the stall clamp then takes most of it).
+        let count = |read: i128| u64::try_from((lag + read) / s).unwrap_or(u64::MAX);
         let (fewest, most) = (count(lo), count(hi));
         // The count that pays the error back in full, kept in the typical band.
         // Where the band and the bound disagree, the bound wins: the band's nearest edge

@@ -1,10 +1,12 @@
-//! The one error type of the crate: a value that cannot be a rate, a time scale or a strategy.
+//! The one error type of the crate: a value the loop cannot run with.
 
 use alloc::string::String;
 use core::fmt;
 use core::time::Duration;
 
-use crate::accepted::{MAX_HZ, MAX_TIME_SCALE, MIN_HZ, STRATEGY_IDS};
+use crate::accepted::{
+    MAX_HZ, MAX_JITTER_FIX, MAX_TIME_SCALE, MIN_HZ, MIN_TIME_SCALE, SMOOTHED_FRAMES, STRATEGY_IDS,
+};
 
 /// A value the loop cannot run with. Every message names the value and says what would be
 /// accepted, so it can be shown to a person as it is.
@@ -16,9 +18,18 @@ pub enum TimingError {
     InvalidRate(f64),
     /// A period that no accepted rate has (zero, or longer than `1 / Rate::MIN_HZ`).
     InvalidPeriod(Duration),
-    /// A time scale that is negative, not finite, or above
-    /// [`TimeScale::MAX`](crate::TimeScale::MAX).
+    /// A time scale that is negative, not finite, above
+    /// [`TimeScale::MAX`](crate::TimeScale::MAX), or above zero and below
+    /// [`TimeScale::MIN`](crate::TimeScale::MIN), where it would round to a frozen game.
     InvalidTimeScale(f64),
+    /// A bound for timer sync ([`DeltaMode::synced_within`](crate::DeltaMode::synced_within))
+    /// that is not a number from 0 to
+    /// [`DeltaMode::MAX_JITTER_FIX`](crate::DeltaMode::MAX_JITTER_FIX) steps.
+    InvalidJitterFix(f32),
+    /// A number of frames to smooth over
+    /// ([`DeltaMode::smoothed_over`](crate::DeltaMode::smoothed_over)) outside
+    /// [`DeltaMode::MIN_SMOOTHED_FRAMES`](crate::DeltaMode::MIN_SMOOTHED_FRAMES)..=[`DeltaMode::MAX_SMOOTHED_FRAMES`](crate::DeltaMode::MAX_SMOOTHED_FRAMES).
+    InvalidSmoothedFrames(u8),
     /// Text that is not a rate.
     ParseRate(String),
     /// Text that is not a time scale.
@@ -43,12 +54,25 @@ impl fmt::Display for TimingError {
                 f,
                 "a period of {d:?} is not a rate (periods from 1 us to 100 s are accepted)"
             ),
+            TimingError::InvalidTimeScale(x) if *x > 0.0 && *x < MIN_TIME_SCALE => write!(
+                f,
+                "time scale {x} is below {MIN_TIME_SCALE}, the finest kept (0 stops game time)"
+            ),
             TimingError::InvalidTimeScale(x) if x.is_finite() && *x > MAX_TIME_SCALE => {
                 write!(f, "time scale {x} is larger than {MAX_TIME_SCALE}")
             }
             TimingError::InvalidTimeScale(x) => write!(
                 f,
                 "time scale must be a number from 0 to {MAX_TIME_SCALE}, got {x}"
+            ),
+            TimingError::InvalidJitterFix(x) => write!(
+                f,
+                "a timer sync bound must be a number from 0 to {MAX_JITTER_FIX} steps, got {x}"
+            ),
+            TimingError::InvalidSmoothedFrames(n) => write!(
+                f,
+                "deltas are smoothed over {} to {} frames, got {n}",
+                SMOOTHED_FRAMES.0, SMOOTHED_FRAMES.1
             ),
             TimingError::ParseRate(s) => {
                 write!(
@@ -100,8 +124,20 @@ mod tests {
                 "time scale 2000 is larger than 1000",
             ),
             (
+                TimingError::InvalidTimeScale(1e-7),
+                "time scale 0.0000001 is below 0.000001, the finest kept (0 stops game time)",
+            ),
+            (
                 TimingError::InvalidTimeScale(-1.0),
                 "time scale must be a number from 0 to 1000, got -1",
+            ),
+            (
+                TimingError::InvalidJitterFix(2.5),
+                "a timer sync bound must be a number from 0 to 2 steps, got 2.5",
+            ),
+            (
+                TimingError::InvalidSmoothedFrames(1),
+                "deltas are smoothed over 2 to 32 frames, got 1",
             ),
             (
                 TimingError::ParseRate("fast".into()),

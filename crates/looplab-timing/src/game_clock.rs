@@ -12,9 +12,9 @@ use crate::units::Carry;
 pub struct FrameTime {
     /// When the frame started.
     pub now: Duration,
-    /// Real time since the previous frame started as the loop reads it: measured, snapped
-    /// or smoothed by [`LoopSettings::delta_mode`] (zero for the first frame, and when the clock
-    /// went backwards).
+    /// Real time since the previous frame started as the loop reads it: synced, measured,
+    /// snapped or smoothed by [`LoopSettings::delta_mode`] (zero for the first frame, and
+    /// when the clock went backwards).
     pub elapsed: Duration,
     /// Real time since the previous frame started as the clock measured it.
     pub measured: Duration,

@@ -64,8 +64,11 @@ pub enum InputEvent {
 ///
 /// # Example
 ///
-/// Ten updates a second, frames every 16 ms, and a 30 ms tap of `Right` between two
-/// updates. Sampling "is it down?" at each update would miss it entirely:
+/// Ten updates a second, frames every 16 ms, a 30 ms tap of `Right` between two updates,
+/// and `Fire` tapped three times. Sampling "is it down?" at each update would miss the tap
+/// entirely. Two of the shots fall within one update's 100 ms, so the shots are counted
+/// with [`presses`](UpdateInput::presses), not
+/// [`just_pressed`](UpdateInput::just_pressed), which would count them as one:
 ///
 /// ```
 /// use core::time::Duration;
@@ -78,13 +81,15 @@ pub enum InputEvent {
 /// let settings = LoopSettings::default().with_update_rate(Rate::hz(10.0)?);
 /// let mut planner = Planner::new(Strategy::CatchUp, settings);
 /// let mut input = InputAccumulator::new();
-/// let (mut x, mut shots) = (0.0_f32, 0);
+/// let (mut x, mut shots, mut most) = (0.0_f32, 0, 0);
 /// for frame in 0..30u64 {
 ///     let now = ms(16 * frame);
 ///     // The event loop hands over input as it arrives, stamped on the planner's clock.
 ///     match now.as_millis() {
 ///         128 => { input.press(Key::Right, ms(120)); input.press(Key::Fire, ms(121)); }
 ///         160 => { input.release(Key::Fire, ms(140)); input.release(Key::Right, ms(150)); }
+///         320 => { input.press(Key::Fire, ms(310)); input.release(Key::Fire, ms(315)); }
+///         352 => { input.press(Key::Fire, ms(340)); input.release(Key::Fire, ms(345)); }
 ///         _ => {}
 ///     }
 ///     let plan = planner.plan_frame(now);
@@ -92,12 +97,11 @@ pub enum InputEvent {
 ///     for _ in 0..plan.updates {
 ///         let tick = input.update(plan.step);
 ///         x += 100.0 * tick.held(Key::Right).as_secs_f32(); // 100 px/s while held
-///         if tick.just_pressed(Key::Fire) {
-///             shots += 1;
-///         }
+///         shots += tick.presses(Key::Fire);
+///         most = most.max(tick.presses(Key::Fire));
 ///     }
 /// }
-/// assert_eq!(shots, 1);
+/// assert_eq!((shots, most), (3, 2)); // three shots, two in one update
 /// assert!((x - 3.0).abs() < 1e-3, "30 ms at 100 px/s, got {x}");
 /// # Ok::<(), looplab_timing::TimingError>(())
 /// ```

@@ -4,57 +4,63 @@
 //! # Quick start
 //!
 //! A complete loop: 60 updates a second, drawn between the last two states at a 60 FPS cap.
-//! Written against [`Clock`], it runs on [`SystemClock`] in a game and, as here, on a
-//! [`ManualClock`] in a test, where waiting for the wake time moves the clock instead of
-//! sleeping:
+//! [`GameLoop`] makes each frame one call: it reads its clock, plans the frame and runs each
+//! update with the input of the game time it simulates. On [`SystemClock`] it runs a game;
+//! on a [`ManualClock`], as here, a test, where waiting for the wake time moves the clock
+//! instead of sleeping:
 //!
 //! ```
 //! use core::time::Duration;
-//! use looplab_timing::{Clock, Interpolated, LoopSettings, ManualClock, Planner, Rate, Strategy, Wake};
+//! use looplab_timing::{Clock, GameLoop, Interpolated, LoopSettings, ManualClock, Rate, Strategy};
 //!
 //! /// Runs the loop for `how_long`; returns where the thing was drawn each frame.
-//! fn run(clock: &mut impl Clock, how_long: Duration) -> Vec<f32> {
+//! fn run(clock: impl Clock, how_long: Duration) -> Vec<f32> {
 //!     let settings = LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ));
-//!     let mut planner = Planner::new(Strategy::Interpolated, settings);
+//!     let mut game: GameLoop<_> = GameLoop::new(clock, Strategy::Interpolated, settings);
 //!     let mut x = Interpolated::new(0.0_f32); // the world: one thing moving at 120 px/s
 //!     let mut drawn = Vec::new();
-//!     while clock.now() < how_long {
-//!         let plan = planner.plan_frame(clock.now());
-//!         for _ in 0..plan.updates {
-//!             x.update(|x| x + 120.0 * plan.step.as_secs_f32());
-//!         }
+//!     while game.now() < how_long {
+//!         let plan = game.frame(|input| x.update(|x| x + 120.0 * input.step().as_secs_f32()));
 //!         drawn.push(x.drawn(plan.view)); // draw it
-//!         if let Wake::At(t) = plan.wake {
-//!             clock.sleep_until(t);
-//!         }
+//!         game.wait(&plan);
 //!     }
 //!     drawn
 //! }
 //!
-//! // In a game: run(&mut SystemClock::start(), ...). In a test, exactly:
-//! let drawn = run(&mut ManualClock::new(), Duration::from_secs(1));
+//! // In a game: run(SystemClock::start(), ...). In a test, exactly:
+//! let drawn = run(ManualClock::new(), Duration::from_secs(1));
 //! assert_eq!(drawn.len(), 60); // sixty frames in a second
 //! for pair in drawn[2..].windows(2) {
 //!     assert!((pair[1] - pair[0] - 2.0).abs() < 0.01); // 2 px a frame, every frame
 //! }
 //! ```
 //!
+//! Input goes in as it arrives ([`GameLoop::press`]), and each update reads exactly what
+//! happened during its own span of game time ([`UpdateInput`]): no tap lost between two
+//! updates, no press counted by two.
+//!
 //! # The model
 //!
 //! Every game loop does four things a frame, and this crate decides the numbers for each.
+//! [`GameLoop`] does the first two and the last in one call each; the parts below stay
+//! public for a loop that needs them apart (an event loop that waits for its own events, a
+//! renderer that draws later than the frame was planned).
 //!
 //! 1. **Plan the frame.** Call [`Planner::plan_frame`] with the time the frame starts, on
 //!    any clock: [`SystemClock`], a [`ManualClock`], or the engine's own. The answer, a
 //!    [`FramePlan`], says the rest.
-//! 2. **Run its updates**: [`FramePlan::updates`] of them, each [`FramePlan::step`] long. Or
-//!    hand your update to [`Planner::run_updates`] with an [`UpdateBudget`], so a machine
-//!    too slow for its updates lets the game slow down instead of freezing.
+//! 2. **Run its updates**: [`FramePlan::updates`] of them, each [`FramePlan::step`] long,
+//!    each with its input: [`InputAccumulator::frame`] once the frame is planned, then
+//!    [`InputAccumulator::update`] for each update. Or hand your update to
+//!    [`Planner::run_updates`] with an [`UpdateBudget`], so a machine too slow for its
+//!    updates lets the game slow down instead of freezing.
 //! 3. **Draw its view**: [`FramePlan::view`], the latest state, a blend of the last two
 //!    ([`View::apply`]; [`Blend`] gives the two numbers a shader needs), or a copy of the
 //!    state run one more update to the present ([`View::Predict`]). When the picture is
 //!    drawn some time after the frame was planned, [`Planner::view_at`] gives a fresher one.
 //! 4. **Wait until its wake time**: [`FramePlan::wake`], at once or at a deadline. With the
-//!    `spin` feature, `FrameWait` waits for a deadline to within tens of microseconds.
+//!    `spin` feature, `FrameWait` waits for a deadline to within tens of microseconds where
+//!    the thread has a core to run on.
 //!
 //! The planner reads no clock and never sleeps, so a loop driven by the real clock and a
 //! test driven by a [`ManualClock`] get the same decisions for the same timestamps, and the
@@ -84,11 +90,18 @@
 //! The planner is made of small parts that work alone, in the manner of `bevy_time`:
 //! an [`Accumulator`] (the lag, paid off in steps: `accumulate`, `expend`,
 //! `overstep_fraction`), a [`GameClock`] (real time between frames, clamped after a stall,
-//! scaled and paused, its deltas read as [`DeltaMode`] says: measured, snapped to the
-//! display's refresh or smoothed), a [`DeadlineGrid`] (frame deadlines that keep a cap's rate
-//! on average), [`FrameStats`] (FPS, UPS and the game's speed over the last second), and
-//! an [`InputAccumulator`] (input events handed to the fixed updates that simulate their
-//! moments: no tap lost or counted twice, and each held for its share of a step).
+//! scaled and paused, its deltas read as [`DeltaMode`] says: synced to the updates, as
+//! measured, snapped to the display's refresh or smoothed), a [`DeadlineGrid`] (frame
+//! deadlines that keep a cap's rate on average), [`FrameStats`] (FPS, UPS and the game's speed over the last second), an
+//! [`InputAccumulator`] (input events handed to the fixed updates that simulate their
+//! moments: no tap lost or counted twice, and each held for its share of a step), and an
+//! [`UpdateBudget`] (real time a frame's updates may take).
+//!
+//! For the display: a [`RefreshEstimator`] finds its rate from the times frames were
+//! presented, where nothing tells it; [`FrameCallbacks`] paces a loop driven by a browser's
+//! `requestAnimationFrame` (a frame cap below the display's rate, and the rate the callbacks
+//! keep); [`JustInTime`] starts each frame as late as the next refresh allows, so the
+//! input it reads is fresh when it is shown.
 //!
 //! # Defaults, and why
 //!
@@ -100,10 +113,10 @@
 //! model of Glaiel's MonitorSim). Snapping removes them but must be told the refresh rate;
 //! timer sync removes them without it (0 and 0), keeps the game clock within half a step of
 //! real time, and matches snapping on 59.94 and 144 Hz displays. Then: at most 10 updates a
-//! frame (a 60 Hz game slows down
-//! only below 6 FPS, and a machine too slow for its updates still answers input several times
-//! a second); a 250 ms stall clamp (no ordinary slow frame is cut, and a debugger break
-//! becomes at most 15 updates, not hundreds); no frame cap; real-time speed.
+//! frame (a 60 Hz game slows down only below 6 FPS, and a machine too slow for its updates
+//! still answers input several times a second); a 250 ms stall clamp (no ordinary slow
+//! frame is cut, and a debugger break becomes 250 ms of game time, at most 10 updates,
+//! not a burst of hundreds); no frame cap; real-time speed.
 //!
 //! # Features
 //!
@@ -214,6 +227,7 @@
 //! ```
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 /// The README's code blocks, compiled as doc-tests so its quick start cannot rot.
@@ -232,6 +246,7 @@ mod deadline;
 mod delta;
 mod error;
 mod game_clock;
+mod game_loop;
 mod input;
 mod interpolated;
 mod just_in_time;
@@ -255,6 +270,7 @@ pub use deadline::DeadlineGrid;
 pub use delta::DeltaMode;
 pub use error::TimingError;
 pub use game_clock::{FrameTime, GameClock};
+pub use game_loop::GameLoop;
 pub use input::{InputAccumulator, InputEvent, UpdateInput};
 pub use interpolated::Interpolated;
 pub use just_in_time::{JustInTime, Margin};
@@ -263,6 +279,8 @@ pub use planner::Planner;
 pub use refresh::RefreshEstimator;
 pub use settings::LoopSettings;
 pub use stats::{FrameSample, FrameStats, FrameTimes, StatsSummary, quantile, summarize};
+// Inline: the loop's strategy belongs on the front page, not only in its module.
+#[doc(inline)]
 pub use strategy::{DrawMode, Family, Strategy};
 pub use units::{Rate, TimeScale};
 #[cfg(feature = "spin")]

@@ -77,8 +77,8 @@ impl LoopSettings {
     /// its input several times a second.
     pub const DEFAULT_MAX_UPDATES: u32 = 10;
     /// A quarter of a second: longer than any ordinary slow frame, so none is cut, and short
-    /// enough that a stall becomes at most fifteen 60 Hz updates rather than a burst of
-    /// hundreds. It is also the bound the widely read "Fix Your Timestep!" article and
+    /// enough that a stall owes at most fifteen 60 Hz steps rather than hundreds (of which
+    /// [`DEFAULT_MAX_UPDATES`](Self::DEFAULT_MAX_UPDATES) run in the frame). It is also the bound the widely read "Fix Your Timestep!" article and
     /// bevy's `Time<Virtual>` chose.
     pub const DEFAULT_MAX_FRAME_TIME: Duration = Duration::from_millis(250);
 

@@ -137,11 +137,27 @@ impl TimeScale {
     /// The largest factor accepted. A thousand times real time already turns a second into
     /// a quarter of an hour of game time, past what any loop setting is meant to survive.
     pub const MAX: f64 = accepted::MAX_TIME_SCALE;
+    /// The smallest factor above zero [`TimeScale::new`] takes: it keeps a scale to the
+    /// millionth, and a smaller factor would round to a frozen game. ([`TimeScale::ratio`]
+    /// is exact and takes any.)
+    pub const MIN: f64 = accepted::MIN_TIME_SCALE;
 
     /// A scale from a factor such as 0.5 or 2, kept to the millionth, or an error if it is
-    /// negative, not finite or above [`TimeScale::MAX`].
+    /// negative, not finite, above [`TimeScale::MAX`], or above zero and below
+    /// [`TimeScale::MIN`].
+    ///
+    /// ```
+    /// use looplab_timing::{TimeScale, TimingError};
+    ///
+    /// assert_eq!(TimeScale::new(0.0), Ok(TimeScale::ZERO));
+    /// assert_eq!(TimeScale::new(1e-6)?.as_ratio(), (1, 1_000_000));
+    /// // Not a game frozen without a word:
+    /// assert_eq!(TimeScale::new(1e-7), Err(TimingError::InvalidTimeScale(1e-7)));
+    /// # Ok::<(), TimingError>(())
+    /// ```
     pub fn new(factor: f64) -> Result<Self, TimingError> {
-        if factor.is_finite() && (0.0..=Self::MAX).contains(&factor) {
+        let rounds_to_zero = factor > 0.0 && factor < Self::MIN;
+        if factor.is_finite() && (0.0..=Self::MAX).contains(&factor) && !rounds_to_zero {
             Ok(Self::reduced(round_to_u64(factor * 1e6), PPM as u64))
         } else {
             Err(TimingError::InvalidTimeScale(factor))

@@ -2,8 +2,8 @@
 //!
 //! A wait comes to its deadline in three stretches. It sleeps until an approach a few
 //! milliseconds before it; then it sleeps in ever shorter naps, each half of what is left,
-//! down to [`FrameWait::STEP`]; and it spins the last learnt margin. The naps are what make
-//! it hold on a busy machine: a thread that wakes from one long sleep queues behind
+//! down to [`FrameWait::STEP`]; and it spins the last learnt margin. The naps are what help
+//! on a busy machine: a thread that wakes from one long sleep queues behind
 //! whatever took its core meanwhile and can start a frame milliseconds late, while one
 //! that naps is woken again and again, and a late nap still leaves time before the
 //! deadline. The spin is only as long as a short nap's lateness has lately needed. A turn
@@ -13,13 +13,15 @@
 
 use std::time::{Duration, Instant};
 
-/// How a wait for a frame deadline ends.
+/// How a wait for a frame deadline ends. (With the `spin` feature.)
+#[cfg_attr(docsrs, doc(cfg(feature = "spin")))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum WaitMode {
     /// Sleep to an approach a few milliseconds early, nap in shrinking steps, then spin the
-    /// last stretch. Costs a little CPU; lands within tens of microseconds, on a busy
-    /// machine too.
+    /// last stretch. Costs a little CPU; lands within tens of microseconds where the thread
+    /// has a core to run on. Where the machine is loaded and the OS runs the thread late,
+    /// no wait can make that up: the wait ends late, and says so.
     Precise,
     /// Ask the OS to wake at the deadline and trust it. Its timer granularity and wake-up
     /// latency show up as frame-time jitter: kept for comparison.
@@ -78,7 +80,7 @@ impl Readings {
 }
 
 /// How long before a deadline to start spinning, learnt from how late the OS has recently
-/// woken the loop from a short nap.
+/// woken the loop from a short nap. (With the `spin` feature.)
 ///
 /// A fixed margin is wrong on most machines: too small where the scheduler is slow (a busy
 /// VM wakes a thread a millisecond or two late, and the frame is late), too large where it
@@ -99,6 +101,7 @@ impl Readings {
 /// }
 /// assert_eq!(margin.margin(), Duration::from_micros(400) + WakeMargin::HEADROOM);
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "spin")))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WakeMargin {
     late: Readings,
@@ -163,7 +166,9 @@ impl WakeMargin {
     }
 }
 
-/// What the last stretches of a wait did, counted since it was made.
+/// What the last stretches of a wait did, counted since it was made. (With the `spin`
+/// feature.)
+#[cfg_attr(docsrs, doc(cfg(feature = "spin")))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpinTally {
     /// Deadlines whose last stretch was spun.
@@ -201,7 +206,8 @@ struct Asked {
     nap: bool,
 }
 
-/// Waits for frame deadlines ([`Wake::At`](crate::Wake::At)) the way a frame cap needs.
+/// Waits for frame deadlines ([`Wake::At`](crate::Wake::At)) the way a frame cap needs. (With
+/// the `spin` feature.)
 ///
 /// An OS timer wakes a thread up to a millisecond or more late, and a cap that trusts it
 /// shows that as uneven frames; on a busy machine, several milliseconds. This asks the OS
@@ -219,6 +225,7 @@ struct Asked {
 /// [`sleep_until`](FrameWait::sleep_until) does both. Then ask [`take_late`](FrameWait::take_late): a wait the machine made late
 /// is a reason to restart the deadline grid
 /// ([`Planner::restart_deadlines`](crate::Planner::restart_deadlines)).
+#[cfg_attr(docsrs, doc(cfg(feature = "spin")))]
 #[derive(Clone, Debug)]
 pub struct FrameWait {
     mode: WaitMode,
