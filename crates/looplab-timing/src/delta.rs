@@ -270,7 +270,10 @@ impl DeltaReader {
     }
 
     fn smooth(&mut self, measured: Duration, frames: u8) -> Duration {
-        let window = usize::from(frames.clamp(DeltaMode::MIN_SMOOTHED_FRAMES, DeltaMode::MAX_SMOOTHED_FRAMES));
+        let window = usize::from(frames.clamp(
+            DeltaMode::MIN_SMOOTHED_FRAMES,
+            DeltaMode::MAX_SMOOTHED_FRAMES,
+        ));
         if window != self.window {
             // A new length of average: the ring's order no longer holds.
             self.forget_average();
@@ -368,9 +371,13 @@ impl SyncState {
         // The reads the error bound allows, and the update counts they give.
         let lo = (d - self.error - bound).max(0);
         let hi = (d - self.error + bound).max(0);
-        // Saturating: a frame the length of centuries owes more updates than a u64 counts
-        // (the stall clamp then takes most of it).
-        let count = |read: i128| u64::try_from((lag + read) / s).unwrap_or(u64::MAX);
+        let count = |read: i128| ((lag + read) / s) as u64;
+        if (lag + hi) / s > i128::from(u32::MAX) {
+            // More updates than a frame's count holds (a clock that jumped by years): not
+            // jitter to sync away. Read as measured; the stall clamp takes the rest.
+            self.error = 0;
+            return measured;
+        }
         let (fewest, most) = (count(lo), count(hi));
         // The count that pays the error back in full, kept in the typical band.
         // Where the band and the bound disagree, the bound wins: the band's nearest edge

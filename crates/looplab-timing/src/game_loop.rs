@@ -114,10 +114,14 @@ impl<C: Clock, B: Copy + PartialEq> GameLoop<C, B> {
         self.input.frame(&plan);
         let budget = self.budget.map(|limit| UpdateBudget::new(now, limit));
         let (clock, input) = (&self.clock, &mut self.input);
+        let planned = plan.updates;
         self.planner.run_updates(&mut plan, |step| {
             update(&input.update(step));
             budget.map_or(ControlFlow::Continue(()), |b| b.check(clock.now()))
         });
+        if plan.updates < planned {
+            self.input.updates_given_up(&plan);
+        }
         plan
     }
 
@@ -180,12 +184,17 @@ mod tests {
         // Frames of 7, 16, 33, 5 and 100 ms, a press and release before every frame but
         // the fourth, two presses before the fourth: some updates see two, some frames run
         // none.
-        for mode in [DeltaMode::Measured, DeltaMode::synced(), DeltaMode::smoothed()] {
+        for mode in [
+            DeltaMode::Measured,
+            DeltaMode::synced(),
+            DeltaMode::smoothed(),
+        ] {
             let settings = LoopSettings::default().with_delta_mode(mode);
             let mut game = GameLoop::new(ManualClock::new(), Strategy::CatchUp, settings);
-            let (mut pressed, mut seen, mut updates) = (0, 0, 0);
+            let (mut pressed, mut seen, mut updates) = (0, 0, 0u32);
             for frame in 0..50u64 {
-                game.clock_mut().advance(ms([7, 16, 33, 5, 100][frame as usize % 5]));
+                game.clock_mut()
+                    .advance(ms([7, 16, 33, 5, 100][frame as usize % 5]));
                 let taps = if frame % 5 == 3 { 2 } else { 1 };
                 for _ in 0..taps {
                     game.press(B::Jump);
@@ -197,7 +206,10 @@ mod tests {
                     seen += input.presses(B::Jump);
                     updates += 1;
                 });
-                assert_eq!(u128::from(updates), game.planner().simulated().as_nanos() / plan.step.as_nanos());
+                assert_eq!(
+                    u128::from(updates),
+                    game.planner().simulated().as_nanos() / plan.step.as_nanos()
+                );
             }
             // The last presses wait for the next update.
             let mut tail = 0;

@@ -205,6 +205,15 @@ impl<B: Copy + PartialEq> InputAccumulator<B> {
         self.last_game_now = end;
     }
 
+    /// The frame `plan` describes ended with updates given up
+    /// ([`Planner::run_updates`](crate::Planner::run_updates) stopped by a budget, or
+    /// [`Planner::abandon`](crate::Planner::abandon)): `plan` as they corrected it. The
+    /// game time given up is not the next frame's to place its input in, so without this
+    /// the next frame's events would all land at its end, a frame late.
+    pub fn updates_given_up(&mut self, plan: &FramePlan) {
+        self.last_game_now = plan.game_now;
+    }
+
     /// The input of the next update, `step` long: takes the events within its span and
     /// reports what they amounted to. Call it once for each update the plan runs, in order.
     pub fn update(&mut self, step: Duration) -> UpdateInput<'_, B> {

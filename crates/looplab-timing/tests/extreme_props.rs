@@ -114,7 +114,13 @@ fn a_frame_at_the_largest_duration_is_planned() {
         let mut planner = Planner::new(strategy, LoopSettings::default());
         planner.plan_frame(Duration::ZERO);
         let plan = planner.plan_frame(Duration::MAX);
-        assert!(plan.updates <= LoopSettings::DEFAULT_MAX_UPDATES, "{plan:?}");
-        assert!(!plan.clamped.is_zero(), "{strategy:?}: the stall clamp took the rest: {plan:?}");
+        assert!(
+            plan.updates <= LoopSettings::DEFAULT_MAX_UPDATES,
+            "{plan:?}"
+        );
+        assert!(
+            !plan.clamped.is_zero(),
+            "{strategy:?}: the stall clamp took the rest: {plan:?}"
+        );
     }
 }
