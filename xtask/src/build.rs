@@ -68,21 +68,49 @@ pub fn locked_wasm_bindgen() -> Result<String, String> {
 /// Builds the page into [`dist_dir`].
 pub fn build() -> Result<Built, String> {
     let started = Instant::now();
-    let version = locked_wasm_bindgen()?;
-    let wasm_bindgen = wasm_bindgen(&version)?;
+    let wasm_bindgen = wasm_bindgen(&locked_wasm_bindgen()?)?;
+    cargo_wasm(&["--bin", "looplab", "--profile", "web"])?;
+    let rustc_wasm = target_dir().join("wasm32-unknown-unknown/web/looplab.wasm");
+    let (wasm, unoptimized_bytes) = optimize(rustc_wasm)?;
+    let dist = dist_dir();
+    bindgen(&wasm_bindgen, &wasm, &dist, "looplab")?;
+    std::fs::copy(root().join("web/index.html"), dist.join("index.html"))
+        .map_err(|e| format!("cannot copy web/index.html: {e}"))?;
+    finished(dist, "looplab", unoptimized_bytes, started)
+}
+
+/// Builds the `looplab-winit` example `name` as a page into `target/web/examples/NAME`:
+/// the same code as the native example, on winit's web backend, in a page of its own (a
+/// dev build, not shrunk: it shows the example runs, not what it weighs).
+pub fn build_example(name: &str) -> Result<Built, String> {
+    let started = Instant::now();
+    let wasm_bindgen = wasm_bindgen(&locked_wasm_bindgen()?)?;
+    cargo_wasm(&["-p", "looplab-winit", "--example", name])?;
+    let wasm = target_dir().join(format!("wasm32-unknown-unknown/debug/examples/{name}.wasm"));
+    let dist = target_dir().join("examples").join(name);
+    bindgen(&wasm_bindgen, &wasm, &dist, name)?;
+    let page = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <link rel=\"icon\" href=\"data:,\">\n\
+         <title>looplab-winit: {name}</title>\n\
+         <style>body {{ margin: 0; background: #000; }} canvas {{ display: block; }}</style>\n\
+         </head>\n<body>\n<script type=\"module\">import init from \"./{name}.js\"; init();</script>\n\
+         </body>\n</html>\n"
+    );
+    std::fs::write(dist.join("index.html"), page)
+        .map_err(|e| format!("cannot write {}: {e}", dist.display()))?;
+    finished(dist, name, None, started)
+}
+
+/// Runs `cargo build` for the browser's target with `args`, in [`target_dir`].
+fn cargo_wasm(args: &[&str]) -> Result<(), String> {
     ensure_wasm_target();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let status = Command::new(cargo)
         .current_dir(root())
-        .args([
-            "build",
-            "--bin",
-            "looplab",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--profile",
-            "web",
-        ])
+        .arg("build")
+        .args(args)
+        .args(["--target", "wasm32-unknown-unknown"])
         .env("CARGO_TARGET_DIR", target_dir())
         // Wasm's 128-bit SIMD (in every current browser): the world's update, which
         // the compiler vectorises natively, runs at less than half speed without it.
@@ -92,36 +120,47 @@ pub fn build() -> Result<Built, String> {
         )
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err(
+    if status.success() {
+        Ok(())
+    } else {
+        Err(
             "the wasm build failed (is the target installed? rustup target add wasm32-unknown-unknown)"
                 .to_string(),
-        );
+        )
     }
-    let rustc_wasm = target_dir().join("wasm32-unknown-unknown/web/looplab.wasm");
-    let (wasm, unoptimized_bytes) = optimize(rustc_wasm)?;
-    let dist = dist_dir();
+}
+
+/// Writes `wasm`'s JavaScript glue and the wasm beside it into `dist` (emptied first), as
+/// `NAME.js` and `NAME_bg.wasm`.
+fn bindgen(wasm_bindgen: &Path, wasm: &Path, dist: &Path, name: &str) -> Result<(), String> {
     if dist.exists() {
-        std::fs::remove_dir_all(&dist)
+        std::fs::remove_dir_all(dist)
             .map_err(|e| format!("cannot clear {}: {e}", dist.display()))?;
     }
     run(
-        Command::new(&wasm_bindgen)
+        Command::new(wasm_bindgen)
             .args([
                 "--target",
                 "web",
                 "--no-typescript",
                 "--out-name",
-                "looplab",
+                name,
                 "--out-dir",
             ])
-            .arg(&dist)
-            .arg(&wasm),
+            .arg(dist)
+            .arg(wasm),
         "wasm-bindgen",
-    )?;
-    let bg = dist.join("looplab_bg.wasm");
-    std::fs::copy(root().join("web/index.html"), dist.join("index.html"))
-        .map_err(|e| format!("cannot copy web/index.html: {e}"))?;
+    )
+}
+
+/// The build in `dist`, its wasm weighed.
+fn finished(
+    dist: PathBuf,
+    name: &str,
+    unoptimized_bytes: Option<u64>,
+    started: Instant,
+) -> Result<Built, String> {
+    let bg = dist.join(format!("{name}_bg.wasm"));
     let bytes = std::fs::read(&bg).map_err(|e| format!("cannot read {}: {e}", bg.display()))?;
     Ok(Built {
         dir: dist,

@@ -1,17 +1,18 @@
 //! `cargo xtask book` (the book built and its links checked), `cargo xtask captures` (the
 //! test captures), `cargo xtask shape` (the source tree's figures) or
 //! `cargo xtask web build | serve [PORT] |
-//! screenshot FILE [QUERY] | measure`: see the
+//! screenshot FILE [QUERY] | measure | example NAME [PORT]` (a `looplab-winit` example as a
+//! page, served): see the
 //! library's documentation and the README's "In the browser".
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use xtask::build::build;
+use xtask::build::{build, build_example};
 use xtask::measure::{measure, screenshot};
 use xtask::serve::PageServer;
 
-const USAGE: &str = "usage: cargo xtask book | captures | shape [--edges] [DIR] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure";
+const USAGE: &str = "usage: cargo xtask book | captures | shape [--edges] [DIR] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure | web example NAME [PORT]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,6 +43,24 @@ fn run(args: &[&str]) -> Result<(), String> {
             println!("{}", built.summary());
             let server = PageServer::start(&built.dir, port)?;
             println!("serving Looplab at {} (Ctrl+C stops)", server.url(""));
+            loop {
+                std::thread::park();
+            }
+        }
+        ["web", "example", name, rest @ ..] if rest.len() <= 1 => {
+            let port = match rest.first() {
+                Some(p) => p
+                    .parse()
+                    .map_err(|_| format!("'{p}' is not a port number"))?,
+                None => 8000,
+            };
+            let built = build_example(name)?;
+            println!("{}", built.summary());
+            let server = PageServer::start(&built.dir, port)?;
+            println!(
+                "serving the {name} example at {} (Ctrl+C stops)",
+                server.url("")
+            );
             loop {
                 std::thread::park();
             }

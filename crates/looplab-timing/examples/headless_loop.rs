@@ -7,8 +7,8 @@
 //! cargo run -p looplab-timing --example headless_loop
 //! ```
 //!
-//! Needs nothing but the crate and `std`. The Looplab repository's `examples/square` is the
-//! same loop in a winit window, drawn with wgpu.
+//! Needs nothing but the crate and `std`. The Looplab repository's `looplab-winit` crate runs
+//! the same loop in a winit window (its `square` example draws with wgpu).
 
 use std::time::Duration;
 

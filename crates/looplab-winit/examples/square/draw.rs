@@ -1,5 +1,5 @@
 //! Drawing the square: a wgpu surface, and one triangle in one colour drawn over a viewport
-//! that is the square.
+//! that is the square. Shared by the `square` and `square_by_hand` examples.
 
 use std::sync::Arc;
 
@@ -8,20 +8,22 @@ use winit::window::Window;
 /// The square's side, in pixels.
 pub const SIZE: f32 = 80.0;
 
-/// The window and what draws into it.
+/// What draws into the window.
 pub struct Gpu {
-    pub window: Arc<Window>,
-    pub surface: wgpu::Surface<'static>,
-    pub device: wgpu::Device,
+    surface: wgpu::Surface<'static>,
+    device: wgpu::Device,
     queue: wgpu::Queue,
-    pub config: wgpu::SurfaceConfiguration,
+    config: wgpu::SurfaceConfiguration,
     pipeline: wgpu::RenderPipeline,
 }
 
 impl Gpu {
     pub async fn new(window: Arc<Window>) -> Gpu {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        // In a browser, WebGPU where it answers and WebGL2 where it does not.
+        let instance = wgpu::util::new_instance_with_webgpu_detection(
+            wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+        )
+        .await;
         let surface = instance
             .create_surface(Arc::clone(&window))
             .expect("a surface");
@@ -33,7 +35,12 @@ impl Gpu {
             .await
             .expect("a GPU adapter (on Linux without a GPU: apt-get install mesa-vulkan-drivers)");
         let (device, queue) = adapter
-            .request_device(&Default::default())
+            // What the adapter offers: a browser's WebGL2 has none of the compute limits
+            // wgpu asks for by default.
+            .request_device(&wgpu::DeviceDescriptor {
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
             .await
             .expect("a device");
         let size = window.inner_size();
@@ -74,13 +81,23 @@ impl Gpu {
             cache: None,
         });
         Gpu {
-            window,
             surface,
             device,
             queue,
             config,
             pipeline,
         }
+    }
+
+    /// The window's inner size changed.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        (self.config.width, self.config.height) = (width, height);
+        self.surface.configure(&self.device, &self.config);
+    }
+
+    /// The surface's width in pixels.
+    pub fn width(&self) -> f32 {
+        self.config.width as f32
     }
 
     /// Draws the square at `x`; true when a frame was presented.
@@ -129,7 +146,6 @@ impl Gpu {
             }
         }
         self.queue.submit([encoder.finish()]);
-        self.window.pre_present_notify();
         self.queue.present(frame);
         true
     }

@@ -1,15 +1,19 @@
-//! The smallest game loop on `looplab-timing`: a square bouncing across a winit window,
-//! updated 20 times a second and drawn up to 60 times a second between its last two states.
+//! The `square` example's game with its loop written out on `looplab-timing`, for a game
+//! that owns its winit handler: a square bouncing across a window, updated 20 times a
+//! second and drawn up to 60 times a second between its last two states.
 //!
-//! `cargo run --release --example square` (Esc quits); `-- 3` quits after three seconds.
-//! The loop is all here; `draw.rs` puts the square on the screen with wgpu.
+//! `cargo run --release -p looplab-winit --example square_by_hand` (Esc quits); `-- 3` quits
+//! after three seconds and prints how evenly the frames came, measured as `looplab-winit`
+//! measures its own. The loop is all here; `../square/draw.rs` puts the square on screen.
 
+#[path = "../square/draw.rs"]
 mod draw;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use looplab_timing::{FrameWait, LoopSettings, Planner, Rate, Strategy, SystemClock, Wake};
+use looplab_winit::Pacing;
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -43,22 +47,27 @@ struct App {
     wake: Wake,
     previous: Square,
     current: Square,
+    window: Option<Arc<Window>>,
     gpu: Option<Gpu>,
     quit_after: Option<Duration>,
-    presented: u64,
+    pacing: Pacing,
 }
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.gpu.is_none() {
-            let attributes = Window::default_attributes().with_title("looplab-timing: square");
+            let attributes =
+                Window::default_attributes().with_title("looplab-timing: square by hand");
             let window = Arc::new(event_loop.create_window(attributes).expect("a window"));
+            self.window = Some(Arc::clone(&window));
             self.gpu = Some(pollster::block_on(Gpu::new(window)));
         }
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
-        let Some(gpu) = &mut self.gpu else { return };
+        let (Some(window), Some(gpu)) = (&self.window, &mut self.gpu) else {
+            return;
+        };
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::KeyboardInput { event, .. }
@@ -67,22 +76,25 @@ impl ApplicationHandler for App {
                 event_loop.exit()
             }
             WindowEvent::Resized(size) if size.width > 0 && size.height > 0 => {
-                (gpu.config.width, gpu.config.height) = (size.width, size.height);
-                gpu.surface.configure(&gpu.device, &gpu.config);
+                gpu.resize(size.width, size.height);
             }
             WindowEvent::RedrawRequested => {
                 // The redraw comes a little after the frame was planned: blend for now.
                 let view = self.planner.view_at(self.clock.now());
                 let step = self.planner.settings().step();
                 let x = view.apply(self.previous.x, self.current.x, self.current.velocity, step);
-                self.presented += u64::from(gpu.draw(x));
+                window.pre_present_notify();
+                gpu.draw(x);
+                self.pacing.presented(self.clock.now());
             }
             _ => {}
         }
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(gpu) = &self.gpu else { return };
+        let (Some(window), Some(gpu)) = (&self.window, &self.gpu) else {
+            return;
+        };
         if let Wake::At(t) = self.wake {
             // Let the event loop sleep until just before the deadline (the margin learns how
             // late the OS wakes), then spin the rest through the event loop, a turn at a
@@ -101,20 +113,16 @@ impl ApplicationHandler for App {
         }
         let now = self.clock.now();
         if self.quit_after.is_some_and(|limit| now >= limit) {
-            println!(
-                "presented {} frames in {:.2} s",
-                self.presented,
-                now.as_secs_f64()
-            );
+            println!("{}", self.pacing);
             return event_loop.exit();
         }
         let plan = self.planner.plan_frame(now);
         for _ in 0..plan.updates {
             self.previous = self.current;
-            self.current.update(plan.step, gpu.config.width as f32);
+            self.current.update(plan.step, gpu.width());
         }
         self.wake = plan.wake;
-        gpu.window.request_redraw();
+        window.request_redraw();
         event_loop.set_control_flow(ControlFlow::Wait);
     }
 }
@@ -139,9 +147,10 @@ fn main() {
         wake: Wake::Immediately,
         previous: start,
         current: start,
+        window: None,
         gpu: None,
         quit_after,
-        presented: 0,
+        pacing: Pacing::default(),
     };
     EventLoop::new()
         .expect("an event loop")

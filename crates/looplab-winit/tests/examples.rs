@@ -1,0 +1,112 @@
+//! The examples run for real under Xvfb on lavapipe: `square` (the driver's loop) and
+//! `square_by_hand` (the same game with its loop written out), one after the other for the
+//! same time at the same 60 Hz cap. Each opens its window, keeps to its cap, and exits
+//! cleanly with its pacing; the two are printed side by side.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use looplab_headless::{Scratch, Xvfb};
+
+/// How long each runs.
+const SECONDS: f64 = 3.0;
+
+/// An example's binary, which `cargo test` builds beside this test's.
+fn example(name: &str) -> PathBuf {
+    let test = std::env::current_exe().expect("the test's own path");
+    let dir = test
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test lives in target/PROFILE/deps");
+    let path = dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: build it with `cargo build -p looplab-winit --example {name}`",
+        path.display()
+    );
+    path
+}
+
+/// One example's figures, from its last line: "presented N frames in S s: F FPS, intervals
+/// M ms ± D, worst W ms".
+#[derive(Debug)]
+struct Ran {
+    frames: f64,
+    seconds: f64,
+    fps: f64,
+    line: String,
+}
+
+fn run(name: &str, display: &str, scratch: &Scratch) -> Ran {
+    let started = Instant::now();
+    let out = Command::new(example(name))
+        .arg(SECONDS.to_string())
+        .env("DISPLAY", display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", scratch.runtime_dir())
+        .output()
+        .expect("the example starts");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{name} failed ({}): {stdout}{stderr}",
+        out.status
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{name} ran for {:?}",
+        started.elapsed()
+    );
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("presented "))
+        .unwrap_or_else(|| panic!("{name} printed no pacing: {stdout}{stderr}"))
+        .to_string();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let number = |after: &str| -> f64 {
+        words
+            .iter()
+            .position(|&w| w == after)
+            .and_then(|i| words.get(i + 1)?.trim_end_matches(':').parse().ok())
+            .unwrap_or_else(|| panic!("no number after {after:?} in {line:?}"))
+    };
+    let (frames, seconds) = (number("presented"), number("in"));
+    let fps: f64 = words
+        .iter()
+        .position(|&w| w.starts_with("FPS"))
+        .and_then(|i| words.get(i - 1)?.parse().ok())
+        .unwrap_or_else(|| panic!("no FPS in {line:?}"));
+    Ran {
+        frames,
+        seconds,
+        fps,
+        line,
+    }
+}
+
+#[test]
+fn both_squares_keep_their_60_hz_cap_and_exit_cleanly() {
+    let xvfb = Xvfb::start("1280x800x24").unwrap_or_else(|e| panic!("{e}"));
+    let scratch = Scratch::new("winit-examples").unwrap_or_else(|e| panic!("{e}"));
+    for name in ["square", "square_by_hand"] {
+        let ran = run(name, xvfb.display(), &scratch);
+        println!("{name:>15}: {}", ran.line);
+        // The run ends once the game has run SECONDS; its frames span nearly all of it.
+        assert!(
+            ran.seconds > SECONDS - 0.5 && ran.seconds <= SECONDS,
+            "{name}: {ran:?}"
+        );
+        // The cap is 60 Hz: never more, and on two software-rendering cores at least a
+        // third of it.
+        assert!(ran.fps <= 61.0, "{name}: {ran:?} is over the 60 Hz cap");
+        assert!(
+            ran.fps >= 20.0,
+            "{name}: {ran:?}: frames were not presented"
+        );
+        assert!(ran.frames >= 20.0 * (SECONDS - 0.5), "{name}: {ran:?}");
+    }
+}
