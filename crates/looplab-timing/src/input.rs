@@ -123,6 +123,8 @@ pub struct InputAccumulator<B> {
     simulated: Duration,
     /// The latest arrival time given.
     latest: Duration,
+    /// The length of the last update's span.
+    last_step: Duration,
 }
 
 impl<B> Default for InputAccumulator<B> {
@@ -143,6 +145,7 @@ impl<B> InputAccumulator<B> {
             last_game_now: Duration::ZERO,
             simulated: Duration::ZERO,
             latest: Duration::ZERO,
+            last_step: Duration::ZERO,
         }
     }
 
@@ -182,17 +185,26 @@ impl<B: Copy + PartialEq> InputAccumulator<B> {
     /// [`Planner::plan_frame`](crate::Planner::plan_frame), before the updates.
     pub fn frame(&mut self, plan: &FramePlan) {
         let updates_start = plan.simulated.saturating_sub(plan.game_advance());
-        let end = plan.game_now.max(updates_start);
+        self.frame_at(plan.now, plan.game_now, updates_start);
+    }
+
+    /// [`frame`](InputAccumulator::frame) for a loop whose fixed updates another scheduler
+    /// runs (an engine's fixed timestep, such as Bevy's `Time<Fixed>`): the frame starts at
+    /// `now` on the arrival clock, its game clock reads `game_now`, and its first update
+    /// simulates from `updates_start` of game time (the fixed clock before this frame's
+    /// updates, less than a step behind the game clock's previous reading).
+    pub fn frame_at(&mut self, now: Duration, game_now: Duration, updates_start: Duration) {
+        let end = game_now.max(updates_start);
         // The previous frame's instant, as far as the planner kept it: updates given up
         // since then moved the clock back, and nothing placed may lie beyond it.
         let start = self.last_game_now.clamp(updates_start, end);
         for placed in &mut self.placed {
             placed.2 = placed.2.min(start);
         }
-        let real_start = self.last_frame.unwrap_or(plan.now).min(plan.now);
-        let real = plan.now - real_start;
+        let real_start = self.last_frame.unwrap_or(now).min(now);
+        let real = now - real_start;
         while let Some(&(id, event, at)) = self.arrived.front() {
-            if at > plan.now {
+            if at > now {
                 break;
             }
             self.arrived.pop_front();
@@ -201,7 +213,7 @@ impl<B: Copy + PartialEq> InputAccumulator<B> {
                 .push_back((id, event, start + proportion(end - start, into, real)));
         }
         self.simulated = updates_start;
-        self.last_frame = Some(plan.now);
+        self.last_frame = Some(now);
         self.last_game_now = end;
     }
 
@@ -222,9 +234,17 @@ impl<B: Copy + PartialEq> InputAccumulator<B> {
         let taken = summarize(&mut self.tracks, self.placed.iter().copied(), start, end);
         self.placed.drain(..taken);
         self.simulated = end;
+        self.last_step = step;
+        self.reported()
+    }
+
+    /// What the last [`update`](InputAccumulator::update) reported, again: for a scheduler
+    /// that takes an update's input in one place and reads it in others (an engine's
+    /// systems).
+    pub fn reported(&self) -> UpdateInput<'_, B> {
         UpdateInput {
             tracks: &self.tracks,
-            step,
+            step: self.last_step,
         }
     }
 
@@ -492,6 +512,38 @@ mod tests {
         let second = input.update(plan.step);
         assert!(!second.just_pressed(K::A) && second.is_down(K::A));
         assert_eq!(second.held_fraction(K::A), 1.0);
+    }
+
+    #[test]
+    fn an_engine_scheduled_frame_places_input_as_a_planned_one_does() {
+        // The same frames told by a plan and by the three numbers an engine's fixed
+        // timestep knows: the same updates see the same input, and it can be read again.
+        let (mut p, mut planned, mut told) =
+            (ten_hz(), InputAccumulator::new(), InputAccumulator::new());
+        let mut seen = Vec::new();
+        for (frame, now) in [0, 60, 110, 250, 330].into_iter().enumerate() {
+            if frame == 2 {
+                for input in [&mut planned, &mut told] {
+                    input.press(K::A, ms(70));
+                    input.release(K::A, ms(100));
+                }
+            }
+            let plan = p.plan_frame(ms(now));
+            planned.frame(&plan);
+            let start = plan.simulated.saturating_sub(plan.game_advance());
+            told.frame_at(plan.now, plan.game_now, start);
+            for _ in 0..plan.updates {
+                let a = planned.update(plan.step);
+                let (presses, held) = (a.presses(K::A), a.held(K::A));
+                told.update(plan.step);
+                let again = told.reported();
+                assert_eq!((again.presses(K::A), again.held(K::A)), (presses, held));
+                assert_eq!(again.step(), plan.step);
+                seen.push((presses, held));
+            }
+        }
+        assert_eq!(seen.iter().map(|s| s.0).sum::<u32>(), 1);
+        assert_eq!(seen.iter().map(|s| s.1).sum::<Duration>(), ms(30));
     }
 
     #[test]
