@@ -57,6 +57,7 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
             .clone()
             .with_time_scale(looplab_timing::TimeScale::new(64.0).unwrap())
             .with_max_updates(None)
+            .unwrap()
     } else {
         screen.settings.clone()
     };

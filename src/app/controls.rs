@@ -490,9 +490,12 @@ pub fn settings_after(
             format!("frame cap: {}", Cap(s.frame_cap))
         }
         MaxUpdates(up) => {
-            let next = step_cycle(&MAX_UPDATES, s.max_updates.unwrap_or(0), up);
-            s.max_updates = (next != 0).then_some(next);
-            format!("max updates per frame: {}", MaxUpdatesText(s.max_updates))
+            let next = step_cycle(&MAX_UPDATES, s.max_updates().unwrap_or(0), up);
+            // 0 in the cycle stands for unlimited: never a limit of zero.
+            if let Ok(next) = s.clone().with_max_updates((next != 0).then_some(next)) {
+                s = next;
+            }
+            format!("max updates per frame: {}", MaxUpdatesText(s.max_updates()))
         }
         TogglePause => {
             s.paused = !s.paused;
@@ -727,14 +730,14 @@ mod tests {
         c.apply(Action::FrameCap(false));
         assert_eq!(c.settings().frame_cap, None);
 
-        assert_eq!(c.settings().max_updates, Some(10));
+        assert_eq!(c.settings().max_updates(), Some(10));
         c.apply(Action::MaxUpdates(true));
         c.apply(Action::MaxUpdates(true));
-        assert_eq!(c.settings().max_updates, None, "25 then unlimited");
+        assert_eq!(c.settings().max_updates(), None, "25 then unlimited");
         c.apply(Action::MaxUpdates(true));
-        assert_eq!(c.settings().max_updates, None, "stays at the end");
+        assert_eq!(c.settings().max_updates(), None, "stays at the end");
         c.apply(Action::MaxUpdates(false));
-        assert_eq!(c.settings().max_updates, Some(25));
+        assert_eq!(c.settings().max_updates(), Some(25));
 
         c.apply(Action::UpdateCost(true));
         c.apply(Action::UpdateCost(true));

@@ -25,7 +25,7 @@ pub fn recording_of(
         world: world.clone(),
         strategy,
         update_rate: settings.update_rate,
-        max_updates: settings.max_updates,
+        max_updates: settings.max_updates(),
         frame_cap: settings.frame_cap,
         changes,
         end: RecordedEnd {

@@ -179,16 +179,23 @@ pub struct LoopArgs {
 }
 
 impl LoopArgs {
-    /// The loop settings these arguments describe.
-    pub fn settings(&self) -> LoopSettings {
-        LoopSettings::default()
+    /// The loop settings these arguments describe (the loop refuses a limit of zero, as
+    /// the options' parsers do).
+    pub fn settings(&self) -> Result<LoopSettings, Failure> {
+        fn invalid(option: &'static str) -> impl Fn(looplab_timing::TimingError) -> Failure {
+            move |e| Failure::usage(format!("invalid value for '{option}': {e}"))
+        }
+        Ok(LoopSettings::default()
             .with_update_rate(self.ups)
             .with_frame_cap(self.cap.0)
             .with_max_updates(self.max_updates.0)
+            .map_err(invalid("--max-updates"))?
             .with_max_frame_time(self.stall_clamp.0)
+            .map_err(invalid("--stall-clamp"))?
             .with_resync_after(self.resync_after.0)
+            .map_err(invalid("--resync-after"))?
             .with_substeps(self.substeps)
-            .with_time_scale(self.time_scale)
+            .with_time_scale(self.time_scale))
     }
 
     /// Refuses settings that parse but make no sense together: a hitch limit no longer
@@ -397,12 +404,12 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
 
 impl AppArgs {
     /// The window's start-up options.
-    pub fn options(&self) -> AppOptions {
-        AppOptions {
+    pub fn options(&self) -> Result<AppOptions, Failure> {
+        Ok(AppOptions {
             strategy: self.strategy,
             settings: self
                 .loop_args
-                .settings()
+                .settings()?
                 .with_delta_mode(self.delta.mode(Rate::SIXTY_HZ)),
             world: self.loop_args.world(WorldConfig::DEFAULT_BULLETS),
             knobs: Knobs {
@@ -447,7 +454,7 @@ impl AppArgs {
                 lose_device_at: self.lose_device_at,
                 refuse_new_device: self.refuse_new_device,
             },
-        }
+        })
     }
 }
 

@@ -210,7 +210,7 @@ fn lab_options(
     capture: Option<&ReadCapture>,
 ) -> Result<LabOptions, Failure> {
     let mut options = LabOptions {
-        settings: args.loop_args.settings(),
+        settings: args.loop_args.settings()?,
         world: args.loop_args.world(LabOptions::DEFAULT_BULLETS),
         duration: if args.updates.is_some() {
             Duration::from_secs(86_400)

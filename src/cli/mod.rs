@@ -113,7 +113,7 @@ fn run_bench(bench: BenchArgs) -> Result<(), Failure> {
 /// overwrite a file of the person's, a recording to replay read, and the window run.
 fn run_window(app: &AppArgs) -> Result<(), Failure> {
     app.loop_args.check()?;
-    let mut options = app.options();
+    let mut options = app.options()?;
     for (option, path) in options.outputs.each() {
         files::check_target(option, path)?;
     }

@@ -58,6 +58,7 @@ pub fn answer(
     let own = LoopSettings::default()
         .with_frame_cap(cap)
         .with_max_frame_time(None)
+        .expect("no clamp is never refused")
         .with_delta_mode(DeltaMode::Measured);
     let mut configs = vec![with_keys(
         Strategy::Variable,

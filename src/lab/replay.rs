@@ -193,7 +193,7 @@ mod tests {
             world,
             strategy,
             update_rate: settings.update_rate,
-            max_updates: settings.max_updates,
+            max_updates: settings.max_updates(),
             frame_cap: settings.frame_cap,
             changes: session.steering().changes().to_vec(),
             end: RecordedEnd {

@@ -47,11 +47,13 @@ fn random_settings(rng: &mut Rand32) -> LoopSettings {
             0 => None,
             k => Some([1, 5, 10][k as usize - 1]),
         })
+        .expect("limits of 1 to 10 updates are accepted")
         .with_max_frame_time(match rng.rand_range(0..3) {
             0 => None,
             1 => Some(Duration::from_millis(100)),
             _ => Some(LoopSettings::DEFAULT_MAX_FRAME_TIME),
         })
+        .expect("clamps of 100 and 250 ms are accepted")
         .with_time_scale(
             TimeScale::new(pick(rng, &[0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 3.7]))
                 .unwrap_or(TimeScale::ONE),

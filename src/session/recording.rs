@@ -152,10 +152,14 @@ const MAX_GAME_TIME: Duration = Duration::from_secs(24 * 3600);
 impl Recording {
     /// The loop settings the recording was made with.
     pub fn settings(&self) -> LoopSettings {
-        LoopSettings::default()
+        let settings = LoopSettings::default()
             .with_update_rate(self.update_rate)
+            .with_frame_cap(self.frame_cap);
+        // Never a limit of zero: the reader refuses one, and a run's settings hold none.
+        settings
+            .clone()
             .with_max_updates(self.max_updates)
-            .with_frame_cap(self.frame_cap)
+            .unwrap_or(settings)
     }
 
     /// The file's text.
@@ -180,7 +184,7 @@ impl Recording {
                 bullets: world.bullets,
                 strategy: strategy.id().to_string(),
                 update_hz: settings.update_rate.as_hz(),
-                max_updates: settings.max_updates,
+                max_updates: settings.max_updates(),
                 frame_cap_hz: settings.frame_cap.map(Rate::as_hz),
             },
         );

@@ -362,7 +362,8 @@ mod tests {
     fn dash_in_a_frame_of(mode: InputMode, updates: u32) -> (u32, u32) {
         let settings = LoopSettings::default()
             .with_update_rate(Rate::hz(10.0).unwrap())
-            .with_max_frame_time(None);
+            .with_max_frame_time(None)
+            .unwrap();
         let mut planner = Planner::new(Strategy::CatchUp, settings);
         let mut c = ShipControls::default();
         c.set_mode(mode);

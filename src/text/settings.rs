@@ -106,14 +106,14 @@ pub fn describe_settings(s: &LoopSettings) -> String {
         "{} UPS, cap {}, max updates/frame {}, stall clamp {}, time scale {}",
         s.update_rate.as_hz(),
         Cap(s.frame_cap),
-        MaxUpdates(s.max_updates),
-        DurationOrOff(s.max_frame_time),
+        MaxUpdates(s.max_updates()),
+        DurationOrOff(s.max_frame_time()),
         s.time_scale,
     );
     if s.delta_mode != DeltaMode::Measured {
         text.push_str(&format!(", deltas {}", DeltaKind::of(&s.delta_mode)));
     }
-    if let Some(limit) = s.resync_after {
+    if let Some(limit) = s.resync_after() {
         text.push_str(&format!(", resync after {}", format_duration(limit)));
     }
     if s.substeps {
@@ -298,7 +298,9 @@ mod tests {
     fn the_settings_line_uses_those_words() {
         let s = LoopSettings::default()
             .with_max_updates(None)
+            .unwrap()
             .with_max_frame_time(None)
+            .unwrap()
             .with_time_scale(TimeScale::new(0.5).unwrap());
         assert_eq!(
             describe_settings(&s),

@@ -205,11 +205,15 @@ impl Setup {
     /// The loop settings of the setup.
     pub fn settings(&self) -> LoopSettings {
         let rate = |hz: f64| Rate::hz(hz).ok();
-        LoopSettings::default()
+        let settings = LoopSettings::default()
             .with_update_rate(rate(self.ups).unwrap_or(Rate::SIXTY_HZ))
             .with_frame_cap(self.cap.and_then(rate))
+            .with_delta_mode(self.delta.mode(Rate::SIXTY_HZ));
+        // A stop's limit is a constant of at least one update.
+        settings
+            .clone()
             .with_max_updates(self.max_updates)
-            .with_delta_mode(self.delta.mode(Rate::SIXTY_HZ))
+            .unwrap_or(settings)
     }
 
     /// The machine the headless walk models for it: the lab's fast machine (1 ms frames,

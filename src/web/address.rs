@@ -95,7 +95,7 @@ pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
         )));
     }
     let set_up_by_address = args.len() > 1;
-    let mut app = cli.app.options();
+    let mut app = cli.app.options()?;
     app.tour = tour.unwrap_or(!set_up_by_address);
     Ok(PageOptions { app, webgl_only })
 }

@@ -47,7 +47,8 @@ fn main() {
         .with_update_rate(Rate::SIXTY_HZ)
         .with_frame_cap(Some(Rate::SIXTY_HZ))
         // A frame over a quarter of a second is a hitch: resync, do not burst.
-        .with_resync_after(Some(Duration::from_millis(250)));
+        .with_resync_after(Some(Duration::from_millis(250)))
+        .unwrap();
     let mut planner = Planner::new(Strategy::Interpolated, settings);
     let clock = SystemClock::start();
     let mut ball = Interpolated::new(Ball {

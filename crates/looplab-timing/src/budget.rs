@@ -14,7 +14,8 @@ use core::time::Duration;
 /// use core::time::Duration;
 /// use looplab_timing::{LoopSettings, ManualClock, Planner, Strategy, UpdateBudget};
 ///
-/// let mut planner = Planner::new(Strategy::CatchUp, LoopSettings::default().with_max_updates(None));
+/// let settings = LoopSettings::default().with_max_updates(None)?;
+/// let mut planner = Planner::new(Strategy::CatchUp, settings);
 /// let mut clock = ManualClock::new();
 /// planner.plan_frame(clock.now());
 /// clock.advance(Duration::from_millis(201)); // twelve 16.7 ms steps owed
@@ -26,6 +27,7 @@ use core::time::Duration;
 /// });
 /// assert_eq!(ran, 3); // 60 ms spent: the other nine steps are let go
 /// assert_eq!(plan.skipped, plan.step * 9);
+/// # Ok::<(), looplab_timing::TimingError>(())
 /// ```
 ///
 /// [`LoopSettings::max_updates`]: crate::LoopSettings::max_updates

@@ -30,6 +30,18 @@ pub enum TimingError {
     /// ([`DeltaMode::smoothed_over`](crate::DeltaMode::smoothed_over)) outside
     /// [`DeltaMode::MIN_SMOOTHED_FRAMES`](crate::DeltaMode::MIN_SMOOTHED_FRAMES)..=[`DeltaMode::MAX_SMOOTHED_FRAMES`](crate::DeltaMode::MAX_SMOOTHED_FRAMES).
     InvalidSmoothedFrames(u8),
+    /// A limit of zero updates a frame
+    /// ([`LoopSettings::with_max_updates`](crate::LoopSettings::with_max_updates)), which
+    /// would stop the game.
+    ZeroMaxUpdates,
+    /// A stall clamp of zero
+    /// ([`LoopSettings::with_max_frame_time`](crate::LoopSettings::with_max_frame_time)),
+    /// which would let no time pass.
+    ZeroMaxFrameTime,
+    /// A hitch limit of zero
+    /// ([`LoopSettings::with_resync_after`](crate::LoopSettings::with_resync_after)), which
+    /// would make every frame a hitch.
+    ZeroResyncAfter,
     /// Text that is not a rate.
     ParseRate(String),
     /// Text that is not a time scale.
@@ -73,6 +85,15 @@ impl fmt::Display for TimingError {
                 f,
                 "deltas are smoothed over {} to {} frames, got {n}",
                 SMOOTHED_FRAMES.0, SMOOTHED_FRAMES.1
+            ),
+            TimingError::ZeroMaxUpdates => f.write_str(
+                "at most 0 updates a frame would stop the game (at least 1; None is unlimited)",
+            ),
+            TimingError::ZeroMaxFrameTime => f.write_str(
+                "a stall clamp of 0 s would let no time pass (None turns the clamp off)",
+            ),
+            TimingError::ZeroResyncAfter => f.write_str(
+                "a hitch limit of 0 s would make every frame a hitch (None never resyncs)",
             ),
             TimingError::ParseRate(s) => {
                 write!(
@@ -134,6 +155,10 @@ mod tests {
             (
                 TimingError::InvalidJitterFix(2.5),
                 "a timer sync bound must be a number from 0 to 2 steps, got 2.5",
+            ),
+            (
+                TimingError::ZeroMaxUpdates,
+                "at most 0 updates a frame would stop the game (at least 1; None is unlimited)",
             ),
             (
                 TimingError::InvalidSmoothedFrames(1),

@@ -232,7 +232,8 @@ mod tests {
     fn a_spent_budget_gives_the_rest_up_and_their_input_waits() {
         let settings = LoopSettings::default()
             .with_delta_mode(DeltaMode::Measured)
-            .with_max_updates(None);
+            .with_max_updates(None)
+            .unwrap();
         let time = Rc::new(Cell::new(Duration::ZERO));
         let mut game = GameLoop::new(Shared(time.clone()), Strategy::CatchUp, settings)
             .with_update_budget(Some(ms(50)));

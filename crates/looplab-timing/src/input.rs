@@ -652,7 +652,8 @@ mod tests {
     fn events_in_dropped_time_are_delivered_in_order() {
         let s = LoopSettings::default()
             .with_update_rate(Rate::hz(10.0).unwrap())
-            .with_max_updates(Some(1));
+            .with_max_updates(Some(1))
+            .unwrap();
         let mut p = Planner::new(Strategy::CatchUp, s);
         let mut input = InputAccumulator::new();
         input.frame(&p.plan_frame(ms(0)));

@@ -5,6 +5,7 @@ use core::time::Duration;
 
 use crate::accumulator::{Accumulator, FRACTION_MAX};
 use crate::deadline::DeadlineGrid;
+use crate::error::TimingError;
 use crate::game_clock::GameClock;
 use crate::plan::{FramePlan, PredictFrom, View};
 use crate::settings::LoopSettings;
@@ -329,14 +330,18 @@ impl Planner {
         self.set_settings(self.settings.clone().with_frame_cap(cap));
     }
 
-    /// Sets the limit of updates per frame (see [`LoopSettings::max_updates`]).
-    pub fn set_max_updates(&mut self, max: Option<u32>) {
-        self.set_settings(self.settings.clone().with_max_updates(max));
+    /// Sets the limit of updates per frame (see [`LoopSettings::max_updates`]); zero is
+    /// refused and changes nothing.
+    pub fn set_max_updates(&mut self, max: Option<u32>) -> Result<(), TimingError> {
+        self.set_settings(self.settings.clone().with_max_updates(max)?);
+        Ok(())
     }
 
-    /// Sets the stall clamp (see [`LoopSettings::max_frame_time`]).
-    pub fn set_max_frame_time(&mut self, max: Option<Duration>) {
-        self.set_settings(self.settings.clone().with_max_frame_time(max));
+    /// Sets the stall clamp (see [`LoopSettings::max_frame_time`]); zero is refused and
+    /// changes nothing.
+    pub fn set_max_frame_time(&mut self, max: Option<Duration>) -> Result<(), TimingError> {
+        self.set_settings(self.settings.clone().with_max_frame_time(max)?);
+        Ok(())
     }
 
     /// Pauses (if running) and asks for exactly one update of one step in the next frame.
@@ -419,7 +424,8 @@ mod tests {
         // A one-second step owing one nanosecond less than a step.
         let settings = crate::testing::measured()
             .with_update_rate(Rate::hz(1.0).unwrap())
-            .with_max_frame_time(None);
+            .with_max_frame_time(None)
+            .unwrap();
         let mut p = Planner::new(Strategy::Extrapolated, settings);
         p.plan_frame(Duration::ZERO);
         let plan = p.plan_frame(Duration::from_nanos(999_999_999));
@@ -561,7 +567,8 @@ mod tests {
         // 1 Hz, 900 ms owed, then 1000 Hz: 900 steps are owed.
         let settings = crate::testing::measured()
             .with_update_rate(Rate::hz(1.0).unwrap())
-            .with_max_frame_time(None);
+            .with_max_frame_time(None)
+            .unwrap();
         let mut p = Planner::new(Strategy::CatchUp, settings);
         p.plan_frame(ms(0));
         p.plan_frame(ms(900));
@@ -693,13 +700,15 @@ mod tests {
     fn small_setters_change_one_setting_each() {
         let mut p = planner(Strategy::CatchUp);
         p.set_frame_cap(Some(Rate::SIXTY_HZ));
-        p.set_max_updates(None);
-        p.set_max_frame_time(Some(ms(100)));
+        p.set_max_updates(None).unwrap();
+        p.set_max_frame_time(Some(ms(100))).unwrap();
         p.set_time_scale(TimeScale::new(2.0).unwrap());
         let expected = crate::testing::measured()
             .with_frame_cap(Some(Rate::SIXTY_HZ))
             .with_max_updates(None)
+            .unwrap()
             .with_max_frame_time(Some(ms(100)))
+            .unwrap()
             .with_time_scale(TimeScale::new(2.0).unwrap());
         assert_eq!(p.settings(), &expected);
     }
@@ -746,7 +755,9 @@ mod tests {
 
     #[test]
     fn a_hitch_is_resynced_not_burst() {
-        let settings = crate::testing::measured().with_resync_after(Some(ms(100)));
+        let settings = crate::testing::measured()
+            .with_resync_after(Some(ms(100)))
+            .unwrap();
         let mut p = Planner::new(Strategy::Interpolated, settings.clone());
         let mut clamped = Planner::new(Strategy::Interpolated, crate::testing::measured());
         for planner in [&mut p, &mut clamped] {

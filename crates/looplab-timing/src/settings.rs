@@ -3,6 +3,7 @@
 use core::time::Duration;
 
 use crate::delta::DeltaMode;
+use crate::error::TimingError;
 use crate::units::{Rate, TimeScale};
 
 /// Loop settings shared by all strategies.
@@ -18,7 +19,7 @@ use crate::units::{Rate, TimeScale};
 /// let settings = LoopSettings::default()
 ///     .with_update_rate(Rate::hz(30.0)?)
 ///     .with_frame_cap(Some(Rate::SIXTY_HZ))
-///     .with_max_updates(Some(5));
+///     .with_max_updates(Some(5))?;
 /// assert_eq!(settings.step(), Duration::from_nanos(33_333_333));
 /// # Ok::<(), looplab_timing::TimingError>(())
 /// ```
@@ -34,23 +35,12 @@ pub struct LoopSettings {
     /// `uncapped` and `fixed-sleep`, which have their own). `None` renders as fast as the
     /// machine, or vsync, allows.
     pub frame_cap: Option<Rate>,
-    /// Fixed updates allowed in one frame before the game is let slow down instead: the cap
-    /// that stops the "spiral of death", where updates that take longer than the time they
-    /// simulate make every frame owe more of them. `None` is unlimited.
-    pub max_updates: Option<u32>,
-    /// The longest real time one frame may account for. A longer gap (a debugger break, a
-    /// suspended laptop, a dragged window) is dropped rather than simulated in a burst, and
-    /// reported in [`FramePlan::clamped`](crate::FramePlan::clamped). `None` disables the
-    /// clamp.
-    pub max_frame_time: Option<Duration>,
-    /// A frame longer than this is a hitch (a level load, a debugger break, a window
-    /// dragged): none of its time is simulated and the loop resyncs, so no burst of
-    /// catch-up updates follows it, where the stall clamp would still simulate
-    /// [`max_frame_time`](LoopSettings::max_frame_time) of it. The plan says so in
-    /// [`FramePlan::hitch`](crate::FramePlan::hitch). `None` (the default) leaves long frames
-    /// to the clamp; a game that would rather pause over a hitch than run to catch up sets
-    /// it a little above its slowest ordinary frame.
-    pub resync_after: Option<Duration>,
+    /// See [`max_updates`](LoopSettings::max_updates): never `Some(0)`.
+    pub(crate) max_updates: Option<u32>,
+    /// See [`max_frame_time`](LoopSettings::max_frame_time): never `Some(0)`.
+    pub(crate) max_frame_time: Option<Duration>,
+    /// See [`resync_after`](LoopSettings::resync_after): never `Some(0)`.
+    pub(crate) resync_after: Option<Duration>,
     /// For the accumulator strategies: after the whole steps, simulate the fraction of a
     /// step still owed as one shorter update
     /// ([`FramePlan::substep`](crate::FramePlan::substep)), so the state ends exactly at the
@@ -101,18 +91,59 @@ impl LoopSettings {
         self
     }
 
-    /// These settings with another limit of updates per frame (`None`: unlimited).
-    #[must_use]
-    pub fn with_max_updates(mut self, max: Option<u32>) -> Self {
-        self.max_updates = max;
-        self
+    /// Fixed updates allowed in one frame before the game is let slow down instead: the cap
+    /// that stops the "spiral of death", where updates that take longer than the time they
+    /// simulate make every frame owe more of them. `None` is unlimited.
+    pub fn max_updates(&self) -> Option<u32> {
+        self.max_updates
     }
 
-    /// These settings with another stall clamp (`None`: no clamp).
-    #[must_use]
-    pub fn with_max_frame_time(mut self, max: Option<Duration>) -> Self {
+    /// The longest real time one frame may account for. A longer gap (a debugger break, a
+    /// suspended laptop, a dragged window) is dropped rather than simulated in a burst, and
+    /// reported in [`FramePlan::clamped`](crate::FramePlan::clamped). `None` disables the
+    /// clamp.
+    pub fn max_frame_time(&self) -> Option<Duration> {
+        self.max_frame_time
+    }
+
+    /// A frame longer than this is a hitch (a level load, a debugger break, a window
+    /// dragged): none of its time is simulated and the loop resyncs, so no burst of
+    /// catch-up updates follows it, where the stall clamp would still simulate
+    /// [`max_frame_time`](LoopSettings::max_frame_time) of it. The plan says so in
+    /// [`FramePlan::hitch`](crate::FramePlan::hitch). `None` (the default) leaves long frames
+    /// to the clamp; a game that would rather pause over a hitch than run to catch up sets
+    /// it a little above its slowest ordinary frame.
+    pub fn resync_after(&self) -> Option<Duration> {
+        self.resync_after
+    }
+
+    /// These settings with another limit of updates per frame (`None`: unlimited). Zero
+    /// is refused: no update would ever run.
+    ///
+    /// ```
+    /// use looplab_timing::{LoopSettings, TimingError};
+    ///
+    /// let settings = LoopSettings::default().with_max_updates(Some(5))?;
+    /// assert_eq!(settings.max_updates(), Some(5));
+    /// assert_eq!(settings.with_max_updates(Some(0)), Err(TimingError::ZeroMaxUpdates));
+    /// # Ok::<(), TimingError>(())
+    /// ```
+    pub fn with_max_updates(mut self, max: Option<u32>) -> Result<Self, TimingError> {
+        if max == Some(0) {
+            return Err(TimingError::ZeroMaxUpdates);
+        }
+        self.max_updates = max;
+        Ok(self)
+    }
+
+    /// These settings with another stall clamp (`None`: no clamp). Zero is refused: no
+    /// time would ever pass.
+    pub fn with_max_frame_time(mut self, max: Option<Duration>) -> Result<Self, TimingError> {
+        if max == Some(Duration::ZERO) {
+            return Err(TimingError::ZeroMaxFrameTime);
+        }
         self.max_frame_time = max;
-        self
+        Ok(self)
     }
 
     /// These settings with another time scale.
@@ -136,7 +167,8 @@ impl LoopSettings {
         self
     }
 
-    /// These settings treating frames longer than `limit` as hitches (`None`: never).
+    /// These settings treating frames longer than `limit` as hitches (`None`: never). Zero
+    /// is refused: every frame would be a hitch, and the game would never move.
     ///
     /// ```
     /// use core::time::Duration;
@@ -145,7 +177,7 @@ impl LoopSettings {
     /// let ms = Duration::from_millis;
     /// let settings = LoopSettings::default().with_delta_mode(DeltaMode::Measured);
     /// let mut clamped = Planner::new(Strategy::CatchUp, settings.clone());
-    /// let mut resynced = Planner::new(Strategy::CatchUp, settings.with_resync_after(Some(ms(100))));
+    /// let mut resynced = Planner::new(Strategy::CatchUp, settings.with_resync_after(Some(ms(100)))?);
     /// for planner in [&mut clamped, &mut resynced] {
     ///     planner.plan_frame(ms(0));
     /// }
@@ -157,11 +189,14 @@ impl LoopSettings {
     /// assert_eq!((hitch.updates, hitch.hitch), (0, true));
     /// // From there on, one update a step, as before it.
     /// assert_eq!(resynced.plan_frame(ms(2017)).updates, 1);
+    /// # Ok::<(), looplab_timing::TimingError>(())
     /// ```
-    #[must_use]
-    pub fn with_resync_after(mut self, limit: Option<Duration>) -> Self {
+    pub fn with_resync_after(mut self, limit: Option<Duration>) -> Result<Self, TimingError> {
+        if limit == Some(Duration::ZERO) {
+            return Err(TimingError::ZeroResyncAfter);
+        }
         self.resync_after = limit;
-        self
+        Ok(self)
     }
 
     /// These settings with sub-stepping on or off.
@@ -214,5 +249,49 @@ impl Default for LoopSettings {
             paused: false,
             delta_mode: DeltaMode::synced(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::Planner;
+    use crate::strategy::Strategy;
+
+    #[test]
+    fn limits_of_zero_are_refused_and_change_nothing() {
+        let s = LoopSettings::default();
+        assert_eq!(
+            s.clone().with_max_updates(Some(0)),
+            Err(TimingError::ZeroMaxUpdates)
+        );
+        assert_eq!(
+            s.clone().with_max_frame_time(Some(Duration::ZERO)),
+            Err(TimingError::ZeroMaxFrameTime)
+        );
+        assert_eq!(
+            s.clone().with_resync_after(Some(Duration::ZERO)),
+            Err(TimingError::ZeroResyncAfter)
+        );
+        let one = s.clone().with_max_updates(Some(1)).unwrap();
+        assert_eq!(one.max_updates(), Some(1));
+        let nanosecond = Some(Duration::from_nanos(1));
+        let short = s.clone().with_max_frame_time(nanosecond).unwrap();
+        assert_eq!(short.max_frame_time(), nanosecond);
+        assert_eq!(
+            s.clone().with_resync_after(None).unwrap().resync_after(),
+            None
+        );
+
+        let mut planner = Planner::new(Strategy::CatchUp, s.clone());
+        assert_eq!(
+            planner.set_max_updates(Some(0)),
+            Err(TimingError::ZeroMaxUpdates)
+        );
+        assert_eq!(
+            planner.set_max_frame_time(Some(Duration::ZERO)),
+            Err(TimingError::ZeroMaxFrameTime)
+        );
+        assert_eq!(planner.settings(), &s, "a refused limit changes nothing");
     }
 }

@@ -50,6 +50,7 @@ fn worst_drift(d: &Display, mode: DeltaMode, strategy: LoopStrategy) -> (Duratio
     let settings = LoopSettings::default()
         .with_update_rate(Rate::hz(d.update_hz).unwrap())
         .with_max_updates(None)
+        .unwrap()
         .with_delta_mode(mode);
     let step = settings.step();
     let mut planner = Planner::new(strategy, settings);

@@ -62,8 +62,11 @@ fn settings() -> impl Strategy<Value = LoopSettings> {
                 .with_update_rate(Rate::hz(ups).unwrap())
                 .with_frame_cap(cap.map(|hz| Rate::hz(hz).unwrap()))
                 .with_max_updates(max)
+                .unwrap()
                 .with_max_frame_time(clamp.map(Duration::from_nanos))
+                .unwrap()
                 .with_resync_after(resync.map(Duration::from_nanos))
+                .unwrap()
                 .with_time_scale(TimeScale::new(scale).unwrap())
                 .with_substeps(substeps)
                 .with_delta_mode(mode)
@@ -80,7 +83,7 @@ proptest! {
         first in prop_oneof![Just(Duration::ZERO), Just(Duration::MAX), any::<u64>().prop_map(Duration::from_secs)],
         frames in proptest::collection::vec(at(), 1..60),
     ) {
-        let max_updates = settings.max_updates;
+        let max_updates = settings.max_updates();
         let mut planner = Planner::new(LoopStrategy::ALL[strategy], settings);
         let mut now = first;
         let mut last = planner.plan_frame(now);

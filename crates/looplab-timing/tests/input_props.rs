@@ -131,11 +131,15 @@ fn run(ops: &[Op], strategy: LoopStrategy, hz: f64, drops: bool) -> (Truth, Seen
         .with_delta_mode(looplab_timing::DeltaMode::Measured)
         .with_update_rate(Rate::hz(hz).unwrap())
         .with_max_updates(None)
-        .with_max_frame_time(None);
+        .unwrap()
+        .with_max_frame_time(None)
+        .unwrap();
     if drops {
         settings = settings
             .with_max_updates(Some(3))
-            .with_max_frame_time(Some(Duration::from_millis(150)));
+            .unwrap()
+            .with_max_frame_time(Some(Duration::from_millis(150)))
+            .unwrap();
     }
     let mut planner = Planner::new(strategy, settings);
     let mut input = InputAccumulator::new();

@@ -31,7 +31,9 @@ fn unguarded(hz: f64) -> LoopSettings {
     LoopSettings::default()
         .with_update_rate(Rate::hz(hz).unwrap())
         .with_max_updates(None)
+        .unwrap()
         .with_max_frame_time(None)
+        .unwrap()
         .with_delta_mode(DeltaMode::Measured)
 }
 
@@ -149,7 +151,7 @@ fn bevy_max_delta_a_frame_longer_than_the_clamp_counts_as_the_clamp() {
     // clamp is not clamped.
     let mut p = Planner::new(
         Strategy::Interpolated,
-        unguarded(60.0).with_max_frame_time(Some(ms(500))),
+        unguarded(60.0).with_max_frame_time(Some(ms(500))).unwrap(),
     );
     p.plan_frame(Duration::ZERO);
     let mut t = Duration::ZERO;
@@ -161,7 +163,7 @@ fn bevy_max_delta_a_frame_longer_than_the_clamp_counts_as_the_clamp() {
     assert_eq!(frame(&mut p, ms(250)), (ms(250), Duration::ZERO));
     assert_eq!(frame(&mut p, ms(500)), (ms(500), Duration::ZERO));
     assert_eq!(frame(&mut p, ms(750)), (ms(500), ms(250)));
-    p.set_max_frame_time(Some(ms(1000)));
+    p.set_max_frame_time(Some(ms(1000))).unwrap();
     assert_eq!(frame(&mut p, ms(750)), (ms(750), Duration::ZERO));
     assert_eq!(frame(&mut p, ms(1250)), (ms(1000), ms(250)));
     assert_eq!(p.game_now(), ms(3000));
@@ -179,6 +181,7 @@ fn bevy_clamp_after_speed_differs_here_the_clamp_is_on_real_time_and_the_step_bu
         Strategy::Interpolated,
         unguarded(60.0)
             .with_max_frame_time(Some(ms(10)))
+            .unwrap()
             .with_time_scale(TimeScale::new(0.01).unwrap()),
     );
     p.plan_frame(Duration::ZERO);
@@ -193,7 +196,9 @@ fn bevy_clamp_after_speed_differs_here_the_clamp_is_on_real_time_and_the_step_bu
         Strategy::Interpolated,
         unguarded(60.0)
             .with_max_updates(Some(LoopSettings::DEFAULT_MAX_UPDATES))
+            .unwrap()
             .with_max_frame_time(Some(ms(1000)))
+            .unwrap()
             .with_time_scale(TimeScale::new(TimeScale::MAX).unwrap()),
     );
     p.plan_frame(Duration::ZERO);
@@ -232,7 +237,7 @@ fn game_loop_updates_per_second_frames_of_one_step_run_one_update_each() {
 fn game_loop_max_frame_time_a_long_frame_runs_the_clamps_updates_not_its_own() {
     let mut p = Planner::new(
         Strategy::Interpolated,
-        unguarded(100.0).with_max_frame_time(Some(ms(100))),
+        unguarded(100.0).with_max_frame_time(Some(ms(100))).unwrap(),
     );
     assert_eq!(p.plan_frame(Duration::ZERO).updates, 0);
     let plan = p.plan_frame(ms(200));
@@ -260,7 +265,7 @@ fn game_loop_blending_factor_a_tiny_frame_shows_a_tiny_fraction_of_a_step() {
 fn game_loop_re_accumulate_differs_here_the_fraction_is_always_below_one_step() {
     let mut p = Planner::new(
         Strategy::Interpolated,
-        unguarded(100.0).with_max_frame_time(Some(ms(100))),
+        unguarded(100.0).with_max_frame_time(Some(ms(100))).unwrap(),
     );
     p.plan_frame(Duration::ZERO);
     let first = p.plan_frame(Duration::from_nanos(500));

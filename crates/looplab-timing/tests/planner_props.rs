@@ -56,8 +56,8 @@ fn apply(p: &mut Planner, op: &Op) {
         Op::Strategy(i) => p.set_strategy(LoopStrategy::ALL[i]),
         Op::Ups(hz) => s.update_rate = Rate::hz(hz).unwrap(),
         Op::Cap(c) => s.frame_cap = c.map(|hz| Rate::hz(hz).unwrap()),
-        Op::MaxUpdates(m) => s.max_updates = m,
-        Op::Clamp(c) => s.max_frame_time = c.map(Duration::from_nanos),
+        Op::MaxUpdates(m) => s = s.with_max_updates(m).unwrap(),
+        Op::Clamp(c) => s = s.with_max_frame_time(c.map(Duration::from_nanos)).unwrap(),
         Op::Scale(f) => s.time_scale = TimeScale::new(f).unwrap(),
         Op::Pause => s.paused = !s.paused,
         Op::Step => {
@@ -119,7 +119,7 @@ fn run(ops: &[Op], mut check_frame: impl FnMut(&Planner, &FramePlan, bool)) -> (
         );
         let alpha = plan.view.alpha();
         assert!((0.0..1.0).contains(&alpha), "alpha {alpha}");
-        if let Some(max) = s.max_updates {
+        if let Some(max) = s.max_updates() {
             let allowed = max + u32::from(single);
             assert!(
                 plan.updates <= allowed,
@@ -188,8 +188,8 @@ proptest! {
         let settings = LoopSettings::default()
             .with_delta_mode(looplab_timing::DeltaMode::Measured)
             .with_update_rate(Rate::hz(ups).unwrap())
-            .with_max_updates(None)
-            .with_max_frame_time(None)
+            .with_max_updates(None).unwrap()
+            .with_max_frame_time(None).unwrap()
             .with_time_scale(TimeScale::new(scale).unwrap());
         let mut p = Planner::new(LoopStrategy::ALL[strategy], settings);
         let step = p.settings().step();

@@ -29,11 +29,13 @@ fn random_settings(rng: &mut Rng) -> LoopSettings {
         )
         .with_frame_cap(Rate::hz(rng.pick(&[0.0, 30.0, 60.0, 144.0])).ok())
         .with_max_updates(rng.pick(&[None, Some(1), Some(5), Some(10)]))
+        .unwrap()
         .with_max_frame_time(rng.pick(&[
             None,
             Some(Duration::from_millis(100)),
             Some(LoopSettings::DEFAULT_MAX_FRAME_TIME),
         ]))
+        .unwrap()
         .with_time_scale(TimeScale::new(rng.pick(&[0.0, 0.25, 0.5, 1.0, 1.0, 2.0, 3.7])).unwrap())
         .with_paused(rng.below(10) == 0)
 }

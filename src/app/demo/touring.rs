@@ -280,7 +280,7 @@ mod tests {
             strategy: c.strategy(),
             ups: s.update_rate.as_hz(),
             cap: s.frame_cap.map(|r| r.as_hz()),
-            max_updates: s.max_updates,
+            max_updates: s.max_updates(),
             delta: DeltaKind::of(&s.delta_mode),
             update_cost: c.knobs.update_cost,
             render_cost: c.knobs.render_cost,

@@ -47,7 +47,7 @@ pub(super) fn frame_graph(ui: &mut egui::Ui, session: &Session) {
     let shown: Vec<_> = samples.skip(skip).collect();
     let longest = shown.iter().map(|s| s.duration).max().unwrap_or_default();
     let scale = graph_scale_ms(longest);
-    let max = session.settings().max_updates;
+    let max = session.settings().max_updates();
     let bar = rect.width() / GRAPH_FRAMES as f32;
     // The top band is the label's: the bars stand below it, their scale's top its foot.
     let bars_height = rect.height() - GRAPH_LABEL_BAND;

@@ -231,7 +231,7 @@ mod tests {
         assert_eq!(get("max updates"), "10 a frame");
         assert_eq!(get("ship delay"), "steer with the arrows");
         // No limit reads as one: not "unlimited a frame".
-        s.set_settings(s.settings().clone().with_max_updates(None));
+        s.set_settings(s.settings().clone().with_max_updates(None).unwrap());
         let rows = with_model(&s, &plan, status_rows);
         let limit = rows.iter().find(|(l, _)| *l == "max updates").unwrap();
         assert_eq!(limit.1, "unlimited");

@@ -54,8 +54,8 @@ pub fn status_rows(m: &OverlayModel) -> Vec<(&'static str, String)> {
         ("window", m.facts.hidden_note.clone().unwrap_or_default()),
         (
             "max updates",
-            match s.max_updates {
-                Some(_) => format!("{} a frame", MaxUpdates(s.max_updates)),
+            match s.max_updates() {
+                Some(_) => format!("{} a frame", MaxUpdates(s.max_updates())),
                 None => format!("{}", MaxUpdates(None)),
             },
         ),

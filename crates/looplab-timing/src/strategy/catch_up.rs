@@ -90,7 +90,9 @@ mod tests {
 
     #[test]
     fn stops_at_max_updates_and_the_game_slows_down() {
-        let settings = crate::testing::measured().with_max_updates(Some(4));
+        let settings = crate::testing::measured()
+            .with_max_updates(Some(4))
+            .unwrap();
         let mut p = Planner::new(Strategy::CatchUp, settings);
         let mut clock = ManualClock::new();
         p.plan_frame(clock.now());
@@ -118,7 +120,7 @@ mod tests {
 
     #[test]
     fn unlimited_updates_pay_all_the_lag_up_to_the_clamp() {
-        let settings = crate::testing::measured().with_max_updates(None);
+        let settings = crate::testing::measured().with_max_updates(None).unwrap();
         let mut p = Planner::new(Strategy::CatchUp, settings);
         p.plan_frame(ms(0));
         assert_eq!(p.plan_frame(ms(201)).updates, 12);
