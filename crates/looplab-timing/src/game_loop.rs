@@ -133,6 +133,20 @@ impl<C: Clock, B: Copy + PartialEq> GameLoop<C, B> {
         }
     }
 
+    /// Waits until the plan's wake time to the tens of microseconds on a quiet machine:
+    /// [`FrameWait::sleep_until_on`](crate::FrameWait::sleep_until_on) the loop's clock (the `spin` feature; `wait` keeps
+    /// the margin it learns from one frame to the next).
+    #[cfg(feature = "spin")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "spin")))]
+    pub fn wait_precisely(&mut self, plan: &FramePlan, wait: &mut crate::wait::FrameWait)
+    where
+        C: crate::wait::InstantClock,
+    {
+        if let Wake::At(t) = plan.wake {
+            wait.sleep_until_on(&self.clock, t);
+        }
+    }
+
     /// The view to draw now, some time after the frame was planned ([`Planner::view_at`]).
     pub fn view(&self) -> View {
         self.planner.view_at(self.clock.now())

@@ -39,6 +39,25 @@
 //! happened during its own span of game time ([`UpdateInput`]): no tap lost between two
 //! updates, no press counted by two.
 //!
+//! # The crate at a glance
+//!
+//! Every public item, by what it is for:
+//!
+//! | for | items |
+//! |---|---|
+//! | the loop, one call a frame | [`GameLoop`] |
+//! | the loop, in parts | [`Planner`], [`FramePlan`], [`View`], [`Wake`] |
+//! | its settings | [`LoopSettings`], [`Strategy`], [`Rate`], [`TimeScale`], [`DeltaMode`], [`TimingError`] |
+//! | clocks | [`Clock`], [`SystemClock`], [`ManualClock`], `InstantClock` |
+//! | input for fixed steps | [`InputAccumulator`], [`UpdateInput`], [`InputEvent`] |
+//! | drawing between states | [`Interpolated`], [`Blend`], [`Blendable`], [`lerp`], [`extrapolate`], [`PredictFrom`] |
+//! | the planner's parts | [`Accumulator`], [`GameClock`], [`FrameTime`], [`DeadlineGrid`], [`UpdateBudget`] |
+//! | the display and pacing | [`RefreshEstimator`], [`FrameCallbacks`], [`JustInTime`], [`Margin`], `FrameWait`, `WaitMode`, `WakeMargin`, `SpinTally` |
+//! | measuring frames | [`FrameStats`], [`FrameSample`], [`FrameTimes`], [`StatsSummary`], [`summarize`], [`quantile`] |
+//! | the strategies' own loops | [`strategy`] (its modules), [`DrawMode`], [`Family`] |
+//!
+//! The items in plain text need the `spin` feature (see [Features](#features)).
+//!
 //! # The model
 //!
 //! Every game loop does four things a frame, and this crate decides the numbers for each.
@@ -124,8 +143,13 @@
 //!   `alloc` (for [`FrameStats`] and error messages).
 //! - `spin`: `FrameWait`, the precise frame-deadline wait: a sleep to an approach, naps in
 //!   halving steps, and a spin of a margin learnt from how late the naps wake
-//!   (`WakeMargin`), and what the spins did (`SpinTally`). No
-//!   dependency: the crate has none.
+//!   (`WakeMargin`), and what the spins did (`SpinTally`); `InstantClock`, a clock it can
+//!   wait on by a plan's own times. No dependency.
+//! - `serde`: `Serialize` and `Deserialize` for [`LoopSettings`], [`Rate`], [`TimeScale`],
+//!   [`DeltaMode`] and [`Strategy`], for a game's options file: a rate in hertz, a strategy
+//!   by its id, missing settings at their defaults, and what the loop cannot run with
+//!   refused with its [`TimingError`] message. The crate's one dependency, `serde`, only
+//!   with this feature.
 //!
 //! # Examples
 //!
@@ -253,6 +277,8 @@ mod just_in_time;
 mod plan;
 mod planner;
 mod refresh;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod settings;
 mod stats;
 pub mod strategy;
@@ -284,7 +310,7 @@ pub use stats::{FrameSample, FrameStats, FrameTimes, StatsSummary, quantile, sum
 pub use strategy::{DrawMode, Family, Strategy};
 pub use units::{Rate, TimeScale};
 #[cfg(feature = "spin")]
-pub use wait::{FrameWait, SpinTally, WaitMode, WakeMargin};
+pub use wait::{FrameWait, InstantClock, SpinTally, WaitMode, WakeMargin};
 
 /// What the unit tests share.
 #[cfg(test)]

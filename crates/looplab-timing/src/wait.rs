@@ -13,6 +13,8 @@
 
 use std::time::{Duration, Instant};
 
+use crate::clock::{Clock, SystemClock};
+
 /// How a wait for a frame deadline ends. (With the `spin` feature.)
 #[cfg_attr(docsrs, doc(cfg(feature = "spin")))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -536,6 +538,63 @@ impl FrameWait {
             std::thread::sleep(wake.saturating_duration_since(Instant::now()));
         }
         self.finish(deadline);
+    }
+
+    /// [`sleep_until`](FrameWait::sleep_until) the time `t` of the loop's `clock`: a plan's
+    /// [`Wake::At`](crate::Wake::At) as it is.
+    ///
+    /// ```
+    /// use looplab_timing::{FrameWait, LoopSettings, Planner, Rate, Strategy, SystemClock, Wake};
+    ///
+    /// let clock = SystemClock::start();
+    /// let settings = LoopSettings::default().with_frame_cap(Some(Rate::hz(200.0)?));
+    /// let mut planner = Planner::new(Strategy::Interpolated, settings);
+    /// let mut wait = FrameWait::default();
+    /// for _ in 0..3 {
+    ///     let plan = planner.plan_frame(clock.now());
+    ///     if let Wake::At(t) = plan.wake {
+    ///         wait.sleep_until_on(&clock, t);
+    ///         assert!(clock.now() >= t);
+    ///     }
+    /// }
+    /// # Ok::<(), looplab_timing::TimingError>(())
+    /// ```
+    pub fn sleep_until_on<C: InstantClock>(&mut self, clock: &C, t: Duration) {
+        self.sleep_until(clock.instant_at(t));
+    }
+
+    /// [`os_wake`](FrameWait::os_wake) for the time `t` of the loop's `clock`: the time on
+    /// that clock to ask the OS (or an event loop) to wake at, if any.
+    pub fn os_wake_on<C: InstantClock>(&mut self, clock: &C, t: Duration) -> Option<Duration> {
+        self.os_wake(clock.instant_at(t), Instant::now())
+            .map(|wake| clock.at_instant(wake))
+    }
+
+    /// [`spin_turn`](FrameWait::spin_turn) for the time `t` of the loop's `clock`.
+    pub fn spin_turn_on<C: InstantClock>(&mut self, clock: &C, t: Duration) -> bool {
+        self.spin_turn(clock.instant_at(t))
+    }
+}
+
+/// A [`Clock`] whose times are `Instant`s from a start: what [`FrameWait`] needs to wait on
+/// a plan's time precisely. [`SystemClock`] is one; a windowing library's clock on std's
+/// `Instant` can be another.
+#[cfg_attr(docsrs, doc(cfg(feature = "spin")))]
+pub trait InstantClock: Clock {
+    /// The `Instant` at which the clock reads `t`.
+    fn instant_at(&self, t: Duration) -> Instant;
+
+    /// What the clock reads at `instant` (zero before it started).
+    fn at_instant(&self, instant: Instant) -> Duration;
+}
+
+impl InstantClock for SystemClock {
+    fn instant_at(&self, t: Duration) -> Instant {
+        SystemClock::instant_at(self, t)
+    }
+
+    fn at_instant(&self, instant: Instant) -> Duration {
+        SystemClock::at_instant(self, instant)
     }
 }
 

@@ -47,6 +47,18 @@ impl Clock for WinitClock {
     }
 }
 
+/// Natively its instants are std's, so `FrameWait` can wait on its times precisely.
+#[cfg(not(target_arch = "wasm32"))]
+impl looplab_timing::InstantClock for WinitClock {
+    fn instant_at(&self, t: Duration) -> std::time::Instant {
+        WinitClock::instant_at(self, t)
+    }
+
+    fn at_instant(&self, instant: std::time::Instant) -> Duration {
+        WinitClock::at_instant(self, instant)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

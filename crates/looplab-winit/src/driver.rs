@@ -420,11 +420,11 @@ impl<G: Game> Runner<G> {
         }
         if let Wake::At(t) = self.wake {
             let clock = running.game_loop.clock();
-            let deadline = clock.instant_at(t);
-            if let Some(wake) = self.wait.os_wake(deadline, web_time::Instant::now()) {
+            if let Some(wake) = self.wait.os_wake_on(clock, t) {
+                let wake = clock.instant_at(wake);
                 return event_loop.set_control_flow(ControlFlow::WaitUntil(wake));
             }
-            if self.wait.spin_turn(deadline) {
+            if self.wait.spin_turn_on(clock, t) {
                 return event_loop.set_control_flow(ControlFlow::Poll);
             }
             // The machine made this wait late: one uneven interval, not two.

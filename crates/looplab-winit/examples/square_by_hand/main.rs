@@ -10,7 +10,7 @@
 mod draw;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use looplab_timing::{FrameWait, LoopSettings, Planner, Rate, Strategy, SystemClock, Wake};
 use looplab_winit::Pacing;
@@ -99,11 +99,11 @@ impl ApplicationHandler for App {
             // Let the event loop sleep until just before the deadline (the margin learns how
             // late the OS wakes), then spin the rest through the event loop, a turn at a
             // time, so a key that arrives meanwhile still reaches this frame.
-            let deadline = self.clock.instant_at(t);
-            if let Some(wake) = self.wait.os_wake(deadline, Instant::now()) {
+            if let Some(wake) = self.wait.os_wake_on(&self.clock, t) {
+                let wake = self.clock.instant_at(wake);
                 return event_loop.set_control_flow(ControlFlow::WaitUntil(wake));
             }
-            if self.wait.spin_turn(deadline) {
+            if self.wait.spin_turn_on(&self.clock, t) {
                 return event_loop.set_control_flow(ControlFlow::Poll);
             }
             // The machine made this wait late: one uneven interval, not two.
