@@ -165,13 +165,14 @@ pub struct Image {
 }
 
 impl Image {
-    /// Reads an 8-bit RGB or RGBA PNG.
+    /// Reads a PNG as 8-bit RGB (a palette, grey or 16 bits are expanded or reduced).
     pub fn read_png(path: &Path) -> Result<Image, String> {
         let fail = |e: &dyn std::fmt::Display| format!("cannot read {}: {e}", path.display());
         let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
-        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-            .read_info()
-            .map_err(|e| fail(&e))?;
+        // A screenshot of few colours is written with a palette: expanded to RGB here.
+        let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().map_err(|e| fail(&e))?;
         let mut buf = vec![
             0;
             reader
@@ -182,11 +183,16 @@ impl Image {
         let channels = match (info.color_type, info.bit_depth) {
             (png::ColorType::Rgb, png::BitDepth::Eight) => 3,
             (png::ColorType::Rgba, png::BitDepth::Eight) => 4,
+            (png::ColorType::Grayscale, png::BitDepth::Eight) => 1,
+            (png::ColorType::GrayscaleAlpha, png::BitDepth::Eight) => 2,
             other => return Err(fail(&format!("unexpected pixel format {other:?}"))),
         };
         let rgb = buf[..info.buffer_size()]
             .chunks_exact(channels)
-            .flat_map(|p| [p[0], p[1], p[2]])
+            .flat_map(|p| match channels {
+                1 | 2 => [p[0], p[0], p[0]],
+                _ => [p[0], p[1], p[2]],
+            })
             .collect();
         Ok(Image {
             width: info.width,

@@ -1,13 +1,14 @@
-//! The examples run for real under Xvfb on lavapipe: `square` (the driver's loop) and
-//! `square_by_hand` (the same game with its loop written out), one after the other for the
-//! same time at the same 60 Hz cap. Each opens its window, keeps to its cap, and exits
-//! cleanly with its pacing; the two are printed side by side.
+//! The examples run for real under Xvfb: `square` (the driver's loop) and `square_by_hand`
+//! (the same game with its loop written out) on lavapipe, one after the other for the same
+//! time at the same 60 Hz cap. Each opens its window, keeps to its cap, and exits cleanly
+//! with its pacing; the two are printed side by side. `minimal` (a pixel buffer, no GPU)
+//! draws its square, moves it, and closes on Escape.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use looplab_headless::{Scratch, Xvfb};
+use looplab_headless::{Image, Scratch, Xvfb};
 
 /// How long each runs.
 const SECONDS: f64 = 3.0;
@@ -109,4 +110,65 @@ fn both_squares_keep_their_60_hz_cap_and_exit_cleanly() {
         );
         assert!(ran.frames >= 20.0 * (SECONDS - 0.5), "{name}: {ran:?}");
     }
+}
+
+/// Where `minimal`'s square is on the screen: the leftmost of its colour (255, 191, 51) in
+/// the row through its middle, and how many of its pixels there are in all.
+fn minimal_square(display: &str, scratch: &Scratch) -> (Option<u32>, usize) {
+    let path = scratch.path("minimal.png");
+    looplab_headless::screenshot(display, &path).unwrap_or_else(|e| panic!("{e}"));
+    let image = Image::read_png(&path).unwrap_or_else(|e| panic!("{e}"));
+    let colour = [255, 191, 51];
+    let all = image.count((0, 0, image.width, image.height), colour, 8);
+    let row = (0..image.height)
+        .find(|&y| image.count((0, y, image.width, y + 1), colour, 8) > 0)
+        .map(|top| top + 40);
+    let left = row
+        .and_then(|y| (0..image.width).find(|&x| image.count((x, y, x + 1, y + 1), colour, 8) > 0));
+    (left, all)
+}
+
+#[test]
+fn the_minimal_example_draws_a_moving_square_and_closes_on_escape() {
+    let xvfb = Xvfb::start("1280x800x24").unwrap_or_else(|e| panic!("{e}"));
+    let scratch = Scratch::new("winit-minimal").unwrap_or_else(|e| panic!("{e}"));
+    let mut child = Command::new(example("minimal"))
+        .env("DISPLAY", xvfb.display())
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", scratch.runtime_dir())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the example starts");
+    looplab_headless::wait_for_window(xvfb.display(), "looplab").unwrap_or_else(|e| panic!("{e}"));
+    // Its first frames, then two looks a fifth of a second apart: an 80 px square, moved.
+    std::thread::sleep(Duration::from_millis(500));
+    let (first, pixels) = minimal_square(xvfb.display(), &scratch);
+    std::thread::sleep(Duration::from_millis(200));
+    let (second, _) = minimal_square(xvfb.display(), &scratch);
+    assert!(
+        pixels >= 80 * 80 * 9 / 10,
+        "{pixels} pixels of the square drawn"
+    );
+    assert!(
+        first.is_some() && first != second,
+        "the square stood at {first:?}, {second:?}"
+    );
+    looplab_headless::press_keys(xvfb.display(), "looplab", &["Escape"], 0)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the example's status") {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "Escape did not close it"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().expect("its stderr"), &mut stderr)
+        .expect("its stderr read");
+    assert!(status.success(), "it exited with {status}: {stderr}");
 }
