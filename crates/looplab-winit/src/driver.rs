@@ -173,7 +173,7 @@ impl std::error::Error for RunError {
 
 /// The game, once its start has finished (sent through the event loop in a page, where the
 /// start runs as a future).
-pub struct Started<G>(G);
+struct Started<G>(G);
 
 /// A running game and its loop.
 struct Running<G: Game> {

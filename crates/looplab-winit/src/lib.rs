@@ -76,7 +76,7 @@ mod game;
 mod pacing;
 
 pub use clock::WinitClock;
-pub use driver::{Driver, RunError, Started};
+pub use driver::{Driver, RunError};
 pub use game::{Context, Game, Trigger};
 pub use pacing::Pacing;
 

@@ -141,19 +141,32 @@ fn the_minimal_example_draws_a_moving_square_and_closes_on_escape() {
         .spawn()
         .expect("the example starts");
     looplab_headless::wait_for_window(xvfb.display(), "looplab").unwrap_or_else(|e| panic!("{e}"));
-    // Its first frames, then two looks a fifth of a second apart: an 80 px square, moved.
-    std::thread::sleep(Duration::from_millis(500));
-    let (first, pixels) = minimal_square(xvfb.display(), &scratch);
-    std::thread::sleep(Duration::from_millis(200));
-    let (second, _) = minimal_square(xvfb.display(), &scratch);
-    assert!(
-        pixels >= 80 * 80 * 9 / 10,
-        "{pixels} pixels of the square drawn"
-    );
-    assert!(
-        first.is_some() && first != second,
-        "the square stood at {first:?}, {second:?}"
-    );
+    // Its square drawn whole (a busy machine may take a while to draw a first frame), then
+    // looked at again until it has moved: a guard against a window that stopped, not a speed.
+    let patience = Instant::now();
+    let (first, pixels) = loop {
+        let (left, pixels) = minimal_square(xvfb.display(), &scratch);
+        if left.is_some() && pixels >= 80 * 80 * 9 / 10 {
+            break (left, pixels);
+        }
+        assert!(
+            patience.elapsed() < Duration::from_secs(60),
+            "the square was never drawn whole: {pixels} pixels"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let moved = loop {
+        std::thread::sleep(Duration::from_millis(100));
+        let (left, _) = minimal_square(xvfb.display(), &scratch);
+        if left.is_some() && left != first {
+            break left;
+        }
+        assert!(
+            patience.elapsed() < Duration::from_secs(60),
+            "the square stood at {first:?} ({pixels} pixels)"
+        );
+    };
+    println!("minimal: its square drawn at x = {first:?}, then {moved:?}");
     looplab_headless::press_keys(xvfb.display(), "looplab", &["Escape"], 0)
         .unwrap_or_else(|e| panic!("{e}"));
     let started = Instant::now();
