@@ -2,8 +2,7 @@
 //! [`update`](Game::update) and its [`draw`](Game::draw), the [`Driver`] does the rest.
 //!
 //! ```no_run
-//! use looplab_timing::{LoopSettings, Rate, UpdateInput, View};
-//! use looplab_winit::{Driver, Game, Trigger};
+//! use looplab_winit::{Driver, Game, LoopSettings, Rate, Trigger, UpdateInput, View};
 //! use winit::keyboard::NamedKey;
 //!
 //! #[derive(Clone, Copy, PartialEq)]
@@ -78,6 +77,9 @@ mod pacing;
 pub use clock::WinitClock;
 pub use driver::{Driver, RunError};
 pub use game::{Context, Game, Trigger};
+/// The timing types a game on the driver names: its settings, and what an update and a draw
+/// are given. The rest of the timing crate is under [`looplab_timing`].
+pub use looplab_timing::{LoopSettings, Rate, Strategy, UpdateInput, View};
 pub use pacing::Pacing;
 
 /// The timing crate this driver runs, for its settings, strategies and input types.

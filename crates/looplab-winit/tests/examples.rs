@@ -112,6 +112,21 @@ fn both_squares_keep_their_60_hz_cap_and_exit_cleanly() {
     }
 }
 
+/// The smallest window stays as small as the docs say: at most 30 lines of code, counting
+/// its imports and not its comments or blank lines.
+#[test]
+fn the_minimal_example_is_30_lines_of_code() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/minimal.rs");
+    let source = std::fs::read_to_string(path).expect("the minimal example's source");
+    let code = source
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with("//"))
+        .count();
+    println!("minimal.rs: {code} lines of code");
+    assert!(code <= 30, "minimal.rs has {code} lines of code, over 30");
+}
+
 /// Where `minimal`'s square is on the screen: the leftmost of its colour (255, 191, 51) in
 /// the row through its middle, and how many of its pixels there are in all.
 fn minimal_square(display: &str, scratch: &Scratch) -> (Option<u32>, usize) {

@@ -8,8 +8,8 @@
 
 mod draw;
 
-use looplab_timing::{LoopSettings, Rate, UpdateInput, View};
-use looplab_winit::{Driver, Game, Trigger, winit::keyboard::NamedKey};
+use looplab_winit::{Driver, Game, LoopSettings, Rate, Trigger, UpdateInput, View};
+use looplab_winit::winit::keyboard::NamedKey;
 
 #[derive(Clone, Copy, PartialEq)]
 struct TurnRound;
