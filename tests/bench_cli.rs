@@ -6,6 +6,7 @@ use std::process::Command;
 use std::sync::Mutex;
 
 use looplab::bench::BenchReport;
+use looplab::bench::driver::Example;
 use looplab::bench::headless::{DrawTarget, PacingPair, SpriteVariant, ThroughputResult};
 use looplab::bench::report::{TargetKey, Verdict};
 use looplab::bench::windowed::LatencySetting;
@@ -135,7 +136,7 @@ fn without_a_display_the_headless_parts_run_and_the_rest_is_skipped_with_a_reaso
     // Compare mode: the single view, then two lanes and one for every strategy.
     let lanes: Vec<usize> = r.compare.iter().map(|c| c.lanes).collect();
     assert_eq!(lanes, [1, 2, looplab_timing::Strategy::ALL.len()]);
-    assert!(r.pacing_window.is_empty() && r.latency.is_empty());
+    assert!(r.pacing_window.is_empty() && r.latency.is_empty() && r.driver.is_empty());
     let unmeasured: Vec<TargetKey> = r
         .targets
         .iter()
@@ -155,6 +156,18 @@ fn with_xvfb_the_windowed_parts_run_too() {
     let r = bench(&["--xvfb"], false);
     assert_eq!(r.windowed_skipped, None);
     check_pacing(&r.pacing_window);
+    // The driver's example and the loop written by hand, one run each in the quick bench,
+    // both at their 60 Hz cap (`cargo test --workspace` builds the examples beside it).
+    assert_eq!(r.driver_skipped, None);
+    let examples: Vec<Example> = r.driver.iter().map(|run| run.example).collect();
+    assert_eq!(examples, Example::BOTH);
+    for run in &r.driver {
+        assert!(run.frames >= 20 && run.fps <= 61.0, "{run:?}");
+        assert!(
+            run.worst_ms >= run.mean_ms && run.mean_ms >= 1000.0 / 61.0,
+            "{run:?}"
+        );
+    }
     // 1k, 10k, 100k: bare, sprites, sprites with the overlay.
     check_sprites(&r.sprites_window, DrawTarget::Window, (3, 3));
     let settings: Vec<LatencySetting> = r.latency.iter().map(|l| l.setting).collect();

@@ -284,27 +284,7 @@ impl PeersReport {
                 table.note(format!("on {}:", r.profile));
                 table.headers_again();
             }
-            let c = &r.scorecard;
-            let a = &c.animation_error;
-            table.row([
-                r.peer.clone(),
-                format!("{:.1}", r.frame_times.average_fps),
-                format!("{:.1}", r.ups),
-                format!("{:.2}x", r.game_real),
-                format!(
-                    "{} ({:.1}%)",
-                    c.missed,
-                    c.missed as f64 * 100.0 / c.refreshes.max(1) as f64
-                ),
-                format!("{:.2}", a.mean_abs_ms),
-                format!("{:.2}", a.p99_abs_ms),
-                format!("{:.1}%", a.over_2ms_share * 100.0),
-                format!("{:.1}", c.picture_lag.mean_ms),
-                format!("{:.0} ms ({})", r.dropped_ms, r.dropping_frames),
-                format!("{:.1} ms", r.longest_frame_ms),
-                format!("{}/{} of {}", r.taps_lost, r.taps_doubled, r.taps),
-                r.hash.map_or("-".into(), |h| format!("{:08x}", h >> 32)),
-            ]);
+            table.row(cells(r));
         }
         out += &table.text();
         out.push('\n');
@@ -363,4 +343,29 @@ impl PeersReport {
         }
         out
     }
+}
+
+/// A run's row of the table, in the order of its headers.
+fn cells(r: &Run) -> [String; 13] {
+    let c = &r.scorecard;
+    let a = &c.animation_error;
+    [
+        r.peer.clone(),
+        format!("{:.1}", r.frame_times.average_fps),
+        format!("{:.1}", r.ups),
+        format!("{:.2}x", r.game_real),
+        format!(
+            "{} ({:.1}%)",
+            c.missed,
+            c.missed as f64 * 100.0 / c.refreshes.max(1) as f64
+        ),
+        format!("{:.2}", a.mean_abs_ms),
+        format!("{:.2}", a.p99_abs_ms),
+        format!("{:.1}%", a.over_2ms_share * 100.0),
+        format!("{:.1}", c.picture_lag.mean_ms),
+        format!("{:.0} ms ({})", r.dropped_ms, r.dropping_frames),
+        format!("{:.1} ms", r.longest_frame_ms),
+        format!("{}/{} of {}", r.taps_lost, r.taps_doubled, r.taps),
+        r.hash.map_or("-".into(), |h| format!("{:08x}", h >> 32)),
+    ]
 }

@@ -4,11 +4,13 @@
 //! end. Windowed parts run only when there is a display (or `--xvfb`). The planner's own
 //! cost is the timing crate's criterion bench (`cargo bench -p looplab-timing`).
 
+pub mod driver;
 pub mod headless;
 pub mod host;
 pub mod kernel;
 pub mod measure;
 pub mod report;
+pub mod tables;
 pub mod windowed;
 
 use looplab_timing::Strategy;
@@ -88,6 +90,12 @@ pub struct BenchReport {
     /// Each cap rate with the naive and the precise wait in turn, headless and in the window.
     pub pacing: Vec<PacingPair>,
     pub pacing_window: Vec<PacingPair>,
+    /// The `looplab-winit` driver's example and the same game's loop written by hand, at
+    /// the same cap in turn; or why they did not run.
+    #[serde(default)]
+    pub driver: Vec<driver::ExampleRun>,
+    #[serde(default)]
+    pub driver_skipped: Option<String>,
     pub sprites: Vec<ThroughputResult>,
     /// Each renderer's ratios from the offscreen frames, drawn in turn, with their spreads.
     #[serde(default)]
@@ -122,20 +130,7 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     looplab_headless::private_runtime_dir(&scratch.runtime_dir())?;
     let gpu = Gpu::headless()?;
     let host = Host::describe(gpu.adapter_summary(), gpu.is_software());
-    let mut notes = Vec::new();
-    if host.build == "debug" {
-        notes.push("debug build: run `cargo run --release -- bench` for numbers to quote".into());
-    }
-    // The captions' GPU share could be read from timestamp queries where the adapter has
-    // them; the bench measures it the way every adapter allows, by frames drawn in turn.
-    let timestamps = gpu
-        .adapter
-        .features()
-        .contains(wgpu::Features::TIMESTAMP_QUERY);
-    notes.push(format!(
-        "GPU timestamp queries {} by this adapter; the renderers' costs come from frames drawn in turn",
-        if timestamps { "offered" } else { "not offered" }
-    ));
+    let notes = first_notes(&host, &gpu);
     let progress = |what: &str| eprintln!("bench: {what}");
 
     progress("scheduling noise");
@@ -157,21 +152,10 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         .collect();
 
     progress("sprite throughput, offscreen");
-    let sprite_secs = if q { 0.3 } else { 2.0 };
     let (sprites, sprite_spreads) = offscreen_sprites(&gpu, q)?;
 
     progress("compare mode against the single view, offscreen");
-    let views = [
-        None,
-        Some(Preset::FredAndGeorge),
-        Some(Preset::EveryStrategy),
-    ];
-    let compare = median_runs(
-        &views,
-        if q { 1 } else { 3 },
-        |preset| headless::compare_offscreen(&gpu, preset, COMPARE_BULLETS, sprite_secs),
-        |r| r.fps,
-    )?;
+    let compare = offscreen_compare(&gpu, q)?;
 
     let mut report = BenchReport {
         host,
@@ -180,6 +164,8 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
         windowed_skipped: None,
         pacing,
         pacing_window: vec![],
+        driver: vec![],
+        driver_skipped: None,
         sprites,
         sprite_spreads,
         compare,
@@ -201,6 +187,42 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, String> {
     }
     report.targets = report::judge(&report);
     Ok(report)
+}
+
+/// The notes every report starts with: a debug build's numbers are not to quote, and how
+/// the renderers' costs were read on this adapter.
+fn first_notes(host: &Host, gpu: &Gpu) -> Vec<String> {
+    let mut notes = Vec::new();
+    if host.build == "debug" {
+        notes.push("debug build: run `cargo run --release -- bench` for numbers to quote".into());
+    }
+    // The captions' GPU share could be read from timestamp queries where the adapter has
+    // them; the bench measures it the way every adapter allows, by frames drawn in turn.
+    let timestamps = gpu
+        .adapter
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY);
+    notes.push(format!(
+        "GPU timestamp queries {} by this adapter; the renderers' costs come from frames drawn in turn",
+        if timestamps { "offered" } else { "not offered" }
+    ));
+    notes
+}
+
+/// Compare mode's lanes against the single view offscreen, each view's median run.
+fn offscreen_compare(gpu: &Gpu, q: bool) -> Result<Vec<headless::CompareResult>, String> {
+    let sprite_secs = if q { 0.3 } else { 2.0 };
+    let views = [
+        None,
+        Some(Preset::FredAndGeorge),
+        Some(Preset::EveryStrategy),
+    ];
+    median_runs(
+        &views,
+        if q { 1 } else { 3 },
+        |preset| headless::compare_offscreen(gpu, preset, COMPARE_BULLETS, sprite_secs),
+        |r| r.fps,
+    )
 }
 
 /// No display for the windowed parts: why, and the bench process's own peak memory after
@@ -283,6 +305,11 @@ fn windowed_parts(
 
     progress("frame-cap precision in the window (WaitUntil and precise wait in turn)");
     window_pacing(display, report, q, &light)?;
+    progress("the winit driver beside the same loop written by hand (looplab-winit's examples)");
+    match driver::pacing(display, if q { 1 } else { 3 }, if q { 2.0 } else { 10.0 }) {
+        Ok(runs) => report.driver = runs,
+        Err(why) => report.driver_skipped = Some(why),
+    }
     progress("sprite throughput in the window");
     window_sprites(display, report, q)?;
     progress("input latency (keys from xdotool)");

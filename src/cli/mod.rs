@@ -103,7 +103,7 @@ fn run_bench(bench: BenchArgs) -> Result<(), Failure> {
     })
     .map_err(Failure::runtime)?;
     match bench.format {
-        BenchFormat::Table => print!("{}", crate::bench::report::table(&report)),
+        BenchFormat::Table => print!("{}", crate::bench::tables::table(&report)),
         BenchFormat::Json => println!("{}", files::to_json("report", &report, true)?),
     }
     Ok(())

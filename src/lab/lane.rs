@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::keys::KeyEvent;
-use super::machine::Machine;
+use super::machine::{FrameTimes, Machine};
 use super::profile::Profile;
 use crate::metrics::animation::{AnimationErrorFigures, AnimationErrors};
 use crate::session::Session;
@@ -89,10 +89,9 @@ struct Working {
     shown: Duration,
     /// How long the loop slept of its own accord before the frame began.
     waited: Duration,
-    /// For just in time: the frame's start, its wait for an image and the GPU's end.
+    /// For just in time: the frame's start and the machine's times of it.
     started: Duration,
-    acquire_wait: Duration,
-    gpu_end: Duration,
+    times: FrameTimes,
 }
 
 /// A frame whose updates have run, waiting in the swapchain's queue to be shown: its
@@ -332,8 +331,7 @@ impl Lane {
             shown: times.shown,
             waited: std::mem::take(&mut self.sleeps_before_next),
             started: begun.start,
-            acquire_wait: times.acquire_wait,
-            gpu_end: times.gpu_end,
+            times,
         });
     }
 
@@ -387,14 +385,9 @@ impl Lane {
             take_hashes(checkpoint, hashes, world, step);
             std::ops::ControlFlow::Continue(())
         });
-        let wake = match &mut self.just_in_time {
-            Some(jit) => {
-                jit.frame_done(w.gpu_end - w.started - w.acquire_wait, w.gpu_end);
-                jit.frame_shown(w.shown);
-                jit.pace(w.done, w.plan.wake)
-            }
-            None => w.plan.wake,
-        };
+        let wake = w
+            .times
+            .wake(w.started, self.just_in_time.as_mut(), w.plan.wake);
         self.next_start = self.machine.next_start(wake, w.done);
         self.sleeps_before_next = self.next_start.saturating_sub(w.done);
         let picture = Picture {

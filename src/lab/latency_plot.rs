@@ -30,24 +30,8 @@ fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
-    let plain: Vec<(u32, f64)> = LATENCIES
-        .filter_map(|n| {
-            let row = report.row(PresentMode::Fifo, n, Pacing::Plain)?;
-            Some((n, row.delay_p50_ms?))
-        })
-        .collect();
-    let delays = report
-        .curve
-        .iter()
-        .filter_map(|p| p.delay_p50_ms)
-        .chain(plain.iter().map(|&(_, d)| d));
-    let y_max = delays.fold(20.0f64, f64::max) * 1.1;
-    let x_max = report
-        .curve
-        .iter()
-        .map(|p| p.missed_share * 100.0)
-        .fold(2.0f64, f64::max)
-        * 1.1;
+    let plain = plain_fifo(report);
+    let (x_max, y_max) = extent(report, &plain);
     let mut chart = ChartBuilder::on(root)
         .caption(
             format!(
@@ -101,24 +85,7 @@ fn draw<DB: DrawingBackend>(
         // Each point's margin beside it, on the fixed curve (the controller's sit close),
         // where it does not fall on the last one written.
         if policy == "fixed" {
-            let mut last: Option<(f64, f64)> = None;
-            let mut labels = Vec::new();
-            for p in &points {
-                let Some(y) = p.delay_p50_ms else { continue };
-                let x = p.missed_share * 100.0;
-                let apart = last.is_none_or(|(lx, ly)| {
-                    (x - lx).abs() > x_max * 0.07 || (y - ly).abs() > y_max * 0.05
-                });
-                if apart {
-                    labels.push(Text::new(
-                        format!("{} ms", p.margin_ms),
-                        (x + x_max * 0.01, y - y_max * 0.03),
-                        ("sans-serif", 11).into_font().color(&colour),
-                    ));
-                    last = Some((x, y));
-                }
-            }
-            chart.draw_series(labels)?;
+            chart.draw_series(margin_labels(&points, (x_max, y_max), colour))?;
         }
     }
     chart
@@ -129,6 +96,61 @@ fn draw<DB: DrawingBackend>(
         .label_font(("sans-serif", 12))
         .draw()?;
     Ok(())
+}
+
+/// The chart's reach: a tenth beyond the most missed refreshes (at least 2%) and the
+/// longest delay (at least 20 ms).
+fn extent(report: &LatencyReport, plain: &[(u32, f64)]) -> (f64, f64) {
+    let delays = report
+        .curve
+        .iter()
+        .filter_map(|p| p.delay_p50_ms)
+        .chain(plain.iter().map(|&(_, d)| d));
+    let y_max = delays.fold(20.0f64, f64::max) * 1.1;
+    let x_max = report
+        .curve
+        .iter()
+        .map(|p| p.missed_share * 100.0)
+        .fold(2.0f64, f64::max)
+        * 1.1;
+    (x_max, y_max)
+}
+
+/// The plain loop's median delay under FIFO with each number of frames in flight.
+fn plain_fifo(report: &LatencyReport) -> Vec<(u32, f64)> {
+    LATENCIES
+        .filter_map(|n| {
+            let row = report.row(PresentMode::Fifo, n, Pacing::Plain)?;
+            Some((n, row.delay_p50_ms?))
+        })
+        .collect()
+}
+
+/// Each point's margin written beside it, where it does not fall on the last one written;
+/// `max` is the chart's (x, y) extent.
+fn margin_labels(
+    points: &[&CurvePoint],
+    max: (f64, f64),
+    colour: RGBColor,
+) -> Vec<Text<'static, (f64, f64), String>> {
+    let (x_max, y_max) = max;
+    let mut last: Option<(f64, f64)> = None;
+    let mut labels = Vec::new();
+    for p in points {
+        let Some(y) = p.delay_p50_ms else { continue };
+        let x = p.missed_share * 100.0;
+        let apart = last
+            .is_none_or(|(lx, ly)| (x - lx).abs() > x_max * 0.07 || (y - ly).abs() > y_max * 0.05);
+        if apart {
+            labels.push(Text::new(
+                format!("{} ms", p.margin_ms),
+                (x + x_max * 0.01, y - y_max * 0.03),
+                ("sans-serif", 11).into_font().color(&colour),
+            ));
+            last = Some((x, y));
+        }
+    }
+    labels
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use oorandom::Rand32;
 
 use super::profile::{Profile, Stall};
 use super::swapchain::{Swapchain, refresh_at_or_after};
-use looplab_timing::Wake;
+use looplab_timing::{JustInTime, Wake};
 
 /// Salt of the frame-cost stream ("jitter").
 const COST_STREAM: u64 = 0x6a69_7474_6572;
@@ -71,6 +71,20 @@ pub struct FrameTimes {
     pub cpu_free: Duration,
     /// The GPU finished the frame (at `drawn` with no GPU share).
     pub gpu_end: Duration,
+}
+
+impl FrameTimes {
+    /// When the loop is next due: with just in time, which learns from this frame what it
+    /// cost (from `start`, less its wait for an image) and when it was shown, as the
+    /// window's loop learns it from a real frame; `wake`, the plan's own, without.
+    pub fn wake(&self, start: Duration, jit: Option<&mut JustInTime>, wake: Wake) -> Wake {
+        let Some(jit) = jit else {
+            return wake;
+        };
+        jit.frame_done(self.gpu_end - start - self.acquire_wait, self.gpu_end);
+        jit.frame_shown(self.shown);
+        jit.pace(self.cpu_free, wake)
+    }
 }
 
 /// A modelled machine: a profile, the frame it is at, its random streams and its stall.

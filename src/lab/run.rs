@@ -293,6 +293,37 @@ struct Tally {
     display_wait: Duration,
 }
 
+impl Tally {
+    /// Counts a frame that ran `updates`.
+    fn count(&mut self, updates: u32, times: &FrameTimes, record: &FrameRecord) {
+        self.frames += 1;
+        self.updates += updates as u64;
+        self.repeats += u64::from(updates == 0);
+        self.most = self.most.max(updates);
+        self.busy += times.busy;
+        self.dropped += record.dropped + record.clamped.mul_f64(record.time_scale);
+        self.acquire_wait += times.acquire_wait;
+        self.display_wait += times.shown - times.cpu_free;
+    }
+}
+
+/// A modelled frame's record, begun at `start`: the session's `record` of its plan with the
+/// machine's times in it.
+fn modelled_record(record: FrameRecord, start: Duration, times: &FrameTimes) -> FrameRecord {
+    FrameRecord {
+        update_time: times.updated - start,
+        render: RenderTimes {
+            // A full swapchain's wait for an image, and a blocking present's wait for the
+            // display's refresh.
+            acquire: times.acquire_wait,
+            present: times.cpu_free - times.drawn,
+            ..RenderTimes::default()
+        },
+        presented: Some(times.shown),
+        ..record
+    }
+}
+
 /// The game clock against real time, sampled every `interval`, with the drawn error
 /// averaged since the previous point so that the trace does not alias with a per-frame
 /// oscillation.
@@ -375,28 +406,12 @@ fn run_logged(config: &RunConfig, log: bool) -> (RunResult, Option<Vec<Presented
         let times = machine.finish_frame(&begun, plan.updates);
         let record = FrameRecord {
             waited: begun.start - idle_since,
-            update_time: times.updated - begun.start,
-            render: RenderTimes {
-                // A full swapchain's wait for an image, and a blocking present's wait for
-                // the display's refresh.
-                acquire: times.acquire_wait,
-                present: times.cpu_free - times.drawn,
-                ..RenderTimes::default()
-            },
-            presented: Some(times.shown),
-            ..session.record(&plan)
+            ..modelled_record(session.record(&plan), begun.start, &times)
         };
         if let Some(keys) = &mut keys {
             keys.frame_presented(&record, begun.start, times.cpu_free);
         }
-        tally.frames += 1;
-        tally.updates += plan.updates as u64;
-        tally.repeats += u64::from(plan.updates == 0);
-        tally.most = tally.most.max(plan.updates);
-        tally.busy += times.busy;
-        tally.dropped += record.dropped + record.clamped.mul_f64(record.time_scale);
-        tally.acquire_wait += times.acquire_wait;
-        tally.display_wait += times.shown - times.cpu_free;
+        tally.count(plan.updates, &times, &record);
         screen.frame(&times, tally.updates, &record);
         drift = plan.game_now.as_secs_f64() - begun.start.as_secs_f64();
         idle_since = times.cpu_free;
@@ -405,15 +420,7 @@ fn run_logged(config: &RunConfig, log: bool) -> (RunResult, Option<Vec<Presented
         }
         let accuracy = session.measure_accuracy(&plan);
         tracer.frame(plan.now, plan.game_now, accuracy.mean_error as f64);
-        let wake = match &mut jit {
-            Some(jit) => {
-                let cost = times.gpu_end - begun.start - times.acquire_wait;
-                jit.frame_done(cost, times.gpu_end);
-                jit.frame_shown(times.shown);
-                jit.pace(times.cpu_free, plan.wake)
-            }
-            None => plan.wake,
-        };
+        let wake = times.wake(begun.start, jit.as_mut(), plan.wake);
         now = machine.next_start(wake, times.cpu_free);
         if tally.frames == 1 && !config.step_phase.is_zero() {
             now += config.step_phase;

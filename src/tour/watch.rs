@@ -214,49 +214,14 @@ impl Watch {
             Watch::KeepsRealTime {
                 after_seconds,
                 within,
-            } => (f.seconds >= after_seconds
-                && f.fps > 0
-                && (f.recent_game_per_real - 1.0).abs() <= within)
-                .then(|| {
-                    format!(
-                        "{:.0} s in, the game keeps to real time: {:.2}x over the last second",
-                        f.seconds, f.recent_game_per_real
-                    )
-                }),
-            Watch::WallHolds { darts_at_least } => (f.darts >= darts_at_least
-                && f.tunnel_share == 0.0)
-                .then(|| format!("{} darts reached the wall and none went through", f.darts)),
-            Watch::Stutters { error_at_least_ms } => (f.seconds >= 1.5
-                && f.animation_error.frames > 0
-                && f.animation_error.mean_abs_ms >= error_at_least_ms)
-                .then(|| animation_error_said(f)),
-            Watch::StaysInside { for_seconds } => {
-                (f.seconds >= for_seconds && f.fps > 0 && f.most_overshoot_px < 1.0)
-                    .then(|| format!("{:.0} s and no ball drawn through a wall", f.seconds))
-            }
-            Watch::NoNaps => (f.seconds >= 2.0 && f.fps > 0 && f.napped_share == 0.0).then(|| {
-                format!(
-                    "{} frames a second, none after a nap: the loop never rests",
-                    f.fps
-                )
-            }),
-            Watch::FramesStop { below_fps } => (f.seconds >= 2.0 && f.fps < below_fps).then(|| {
-                format!(
-                    "{} pictures in the last second, up to {} updates in one frame",
-                    f.fps, f.most_updates
-                )
-            }),
-            Watch::NoTapLost { taps_at_least } => (f.taps_made >= taps_at_least
-                && f.taps_reached == f.taps_made)
-                .then(|| format!("all {} taps reached the game", f.taps_made)),
-            Watch::Trails { at_least_px } => {
-                (f.seconds >= 1.5 && f.fps > 0 && f.metronome_error_px >= at_least_px).then(|| {
-                    format!(
-                        "the metronome drawn up to {:.0} px behind where it truly is",
-                        f.metronome_error_px
-                    )
-                })
-            }
+            } => keeps_real_time_seen(f, after_seconds, within),
+            Watch::WallHolds { darts_at_least } => wall_holds_seen(f, darts_at_least),
+            Watch::Stutters { error_at_least_ms } => stutters_seen(f, error_at_least_ms),
+            Watch::StaysInside { for_seconds } => stays_inside_seen(f, for_seconds),
+            Watch::NoNaps => no_naps_seen(f),
+            Watch::FramesStop { below_fps } => frames_stop_seen(f, below_fps),
+            Watch::NoTapLost { taps_at_least } => no_tap_lost_seen(f, taps_at_least),
+            Watch::Trails { at_least_px } => trails_seen(f, at_least_px),
         }
     }
 
@@ -282,9 +247,7 @@ impl Watch {
             Watch::LanesInStep { to_seconds } => {
                 format!("the lanes' worlds identical to game time {to_seconds:.0} s")
             }
-            Watch::Doubles { at_least } => {
-                format!("{at_least} pictures a second showing two updates")
-            }
+            Watch::Doubles { at_least: n } => format!("{n} pictures a second showing two updates"),
             Watch::Smooth { error_at_most_ms } => format!(
                 "a second of pictures whose time moves on with the display's, within {error_at_most_ms:.0} ms on average (animation error)"
             ),
@@ -330,9 +293,7 @@ impl Watch {
                 format!("{for_seconds:.0} s with no ball drawn through a wall")
             }
             Watch::NoNaps => "a second of frames with no nap before them".into(),
-            Watch::FramesStop { below_fps } => {
-                format!("fewer than {below_fps} pictures a second")
-            }
+            Watch::FramesStop { below_fps: n } => format!("fewer than {n} pictures a second"),
             Watch::NoTapLost { taps_at_least } => {
                 format!("{taps_at_least} taps, every one reaching the game")
             }
@@ -341,6 +302,66 @@ impl Watch {
             }
         }
     }
+}
+
+/// A second's game time against real time, `within` of 1 after `after_seconds`.
+fn keeps_real_time_seen(f: &Figures, after_seconds: f64, within: f64) -> Option<String> {
+    (f.seconds >= after_seconds && f.fps > 0 && (f.recent_game_per_real - 1.0).abs() <= within)
+        .then(|| {
+            format!(
+                "{:.0} s in, the game keeps to real time: {:.2}x over the last second",
+                f.seconds, f.recent_game_per_real
+            )
+        })
+}
+
+fn wall_holds_seen(f: &Figures, darts_at_least: u64) -> Option<String> {
+    (f.darts >= darts_at_least && f.tunnel_share == 0.0)
+        .then(|| format!("{} darts reached the wall and none went through", f.darts))
+}
+
+fn stutters_seen(f: &Figures, error_at_least_ms: f64) -> Option<String> {
+    (f.seconds >= 1.5
+        && f.animation_error.frames > 0
+        && f.animation_error.mean_abs_ms >= error_at_least_ms)
+        .then(|| animation_error_said(f))
+}
+
+fn stays_inside_seen(f: &Figures, for_seconds: f64) -> Option<String> {
+    (f.seconds >= for_seconds && f.fps > 0 && f.most_overshoot_px < 1.0)
+        .then(|| format!("{:.0} s and no ball drawn through a wall", f.seconds))
+}
+
+fn no_naps_seen(f: &Figures) -> Option<String> {
+    (f.seconds >= 2.0 && f.fps > 0 && f.napped_share == 0.0).then(|| {
+        format!(
+            "{} frames a second, none after a nap: the loop never rests",
+            f.fps
+        )
+    })
+}
+
+fn frames_stop_seen(f: &Figures, below_fps: usize) -> Option<String> {
+    (f.seconds >= 2.0 && f.fps < below_fps).then(|| {
+        format!(
+            "{} pictures in the last second, up to {} updates in one frame",
+            f.fps, f.most_updates
+        )
+    })
+}
+
+fn no_tap_lost_seen(f: &Figures, taps_at_least: u64) -> Option<String> {
+    (f.taps_made >= taps_at_least && f.taps_reached == f.taps_made)
+        .then(|| format!("all {} taps reached the game", f.taps_made))
+}
+
+fn trails_seen(f: &Figures, at_least_px: f64) -> Option<String> {
+    (f.seconds >= 1.5 && f.fps > 0 && f.metronome_error_px >= at_least_px).then(|| {
+        format!(
+            "the metronome drawn up to {:.0} px behind where it truly is",
+            f.metronome_error_px
+        )
+    })
 }
 
 /// Compare mode's four lanes (1, 2, 3 in flight, then 2 just in time), each with a measured

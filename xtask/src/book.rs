@@ -329,17 +329,6 @@ pub fn check(files: &impl Files) -> Vec<Problem> {
     let mut docs = vec![README.to_string()];
     docs.extend(files.markdown_under(BOOK));
     let mut problems = Vec::new();
-    let mut ids: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut ids_of = |path: &str| -> Option<BTreeSet<String>> {
-        if !ids.contains_key(path) {
-            let text = files.read(path)?;
-            ids.insert(
-                path.to_string(),
-                headings(&text).into_iter().map(|h| h.id).collect(),
-            );
-        }
-        ids.get(path).cloned()
-    };
     let mut texts = BTreeMap::new();
     for doc in &docs {
         match files.read(doc) {
@@ -353,7 +342,28 @@ pub fn check(files: &impl Files) -> Vec<Problem> {
             }),
         }
     }
-    for (doc, text) in &texts {
+    problems.extend(link_problems(files, &texts));
+    problems.extend(unlisted_chapters(&docs, &texts));
+    problems.extend(lost_headings(files, &texts));
+    problems
+}
+
+/// Every link and picture of `texts` that leads nowhere: to no file, out of the repository
+/// or the book, or to a heading its page does not have.
+fn link_problems(files: &impl Files, texts: &BTreeMap<String, String>) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut ids: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut ids_of = |path: &str| -> Option<BTreeSet<String>> {
+        if !ids.contains_key(path) {
+            let text = files.read(path)?;
+            ids.insert(
+                path.to_string(),
+                headings(&text).into_iter().map(|h| h.id).collect(),
+            );
+        }
+        ids.get(path).cloned()
+    };
+    for (doc, text) in texts {
         for link in links(text) {
             if has_scheme(&link.dest) {
                 continue;
@@ -401,56 +411,57 @@ pub fn check(files: &impl Files) -> Vec<Problem> {
             }
         }
     }
-    // mdBook builds only the chapters SUMMARY.md lists.
-    if let Some(summary) = texts.get(SUMMARY) {
-        let listed: BTreeSet<String> = links(summary)
-            .iter()
-            .filter_map(|l| resolve(SUMMARY, l.dest.split('#').next().unwrap_or("")))
-            .collect();
-        for doc in docs.iter().filter(|d| in_book(d) && *d != SUMMARY) {
-            if !listed.contains(doc) {
-                problems.push(Problem {
-                    file: doc.clone(),
-                    line: 1,
-                    what: format!("not listed in {SUMMARY}, so not in the book"),
-                });
-            }
-        }
-    } else {
-        problems.push(Problem {
+    problems
+}
+
+/// The chapters that SUMMARY.md does not list: mdBook builds only the ones it lists.
+fn unlisted_chapters(docs: &[String], texts: &BTreeMap<String, String>) -> Vec<Problem> {
+    let Some(summary) = texts.get(SUMMARY) else {
+        return vec![Problem {
             file: SUMMARY.into(),
             line: 0,
             what: "missing: the book has no table of contents".into(),
-        });
-    }
-    // Every heading the README had still heads a section somewhere.
+        }];
+    };
+    let listed: BTreeSet<String> = links(summary)
+        .iter()
+        .filter_map(|l| resolve(SUMMARY, l.dest.split('#').next().unwrap_or("")))
+        .collect();
+    docs.iter()
+        .filter(|d| in_book(d) && *d != SUMMARY && !listed.contains(*d))
+        .map(|doc| Problem {
+            file: doc.clone(),
+            line: 1,
+            what: format!("not listed in {SUMMARY}, so not in the book"),
+        })
+        .collect()
+}
+
+/// The README's old headings (listed in MOVED_HEADINGS) that no longer head a section
+/// anywhere: a link from outside to one of them would land nowhere.
+fn lost_headings(files: &impl Files, texts: &BTreeMap<String, String>) -> Vec<Problem> {
     let all: BTreeSet<String> = texts
         .values()
         .flat_map(|t| headings(t).into_iter().map(|h| h.text))
         .collect();
-    match files.read(MOVED_HEADINGS) {
-        Some(list) => {
-            for (i, line) in list.lines().enumerate() {
-                let heading = line.trim();
-                if heading.is_empty() || heading.starts_with('#') {
-                    continue;
-                }
-                if !all.contains(heading) {
-                    problems.push(Problem {
-                        file: MOVED_HEADINGS.into(),
-                        line: i + 1,
-                        what: format!(
-                            "\"{heading}\" is no heading of {README} or of any chapter in {BOOK}/"
-                        ),
-                    });
-                }
-            }
-        }
-        None => problems.push(Problem {
+    let Some(list) = files.read(MOVED_HEADINGS) else {
+        return vec![Problem {
             file: MOVED_HEADINGS.into(),
             line: 0,
             what: "missing: the list of the README's old headings".into(),
-        }),
+        }];
+    };
+    let mut problems = Vec::new();
+    for (i, line) in list.lines().enumerate() {
+        let heading = line.trim();
+        if heading.is_empty() || heading.starts_with('#') || all.contains(heading) {
+            continue;
+        }
+        problems.push(Problem {
+            file: MOVED_HEADINGS.into(),
+            line: i + 1,
+            what: format!("\"{heading}\" is no heading of {README} or of any chapter in {BOOK}/"),
+        });
     }
     problems
 }

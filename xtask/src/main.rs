@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use xtask::build::{build, build_example};
+use xtask::build::{Built, build, build_example};
 use xtask::measure::{measure, screenshot};
 use xtask::serve::PageServer;
 
@@ -26,6 +26,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// Serves `built` on `port` (8000 when none is given) until Ctrl+C, saying where.
+fn serve(built: &Built, port: Option<&str>, what: &str) -> Result<(), String> {
+    let port = match port {
+        Some(p) => p
+            .parse()
+            .map_err(|_| format!("'{p}' is not a port number"))?,
+        None => 8000,
+    };
+    println!("{}", built.summary());
+    let server = PageServer::start(&built.dir, port)?;
+    println!("serving {what} at {} (Ctrl+C stops)", server.url(""));
+    loop {
+        std::thread::park();
+    }
+}
+
 fn run(args: &[&str]) -> Result<(), String> {
     match args {
         ["web", "build"] => {
@@ -33,38 +49,13 @@ fn run(args: &[&str]) -> Result<(), String> {
             Ok(())
         }
         ["web", "serve", rest @ ..] if rest.len() <= 1 => {
-            let port = match rest.first() {
-                Some(p) => p
-                    .parse()
-                    .map_err(|_| format!("'{p}' is not a port number"))?,
-                None => 8000,
-            };
-            let built = build()?;
-            println!("{}", built.summary());
-            let server = PageServer::start(&built.dir, port)?;
-            println!("serving Looplab at {} (Ctrl+C stops)", server.url(""));
-            loop {
-                std::thread::park();
-            }
+            serve(&build()?, rest.first().copied(), "Looplab")
         }
-        ["web", "example", name, rest @ ..] if rest.len() <= 1 => {
-            let port = match rest.first() {
-                Some(p) => p
-                    .parse()
-                    .map_err(|_| format!("'{p}' is not a port number"))?,
-                None => 8000,
-            };
-            let built = build_example(name)?;
-            println!("{}", built.summary());
-            let server = PageServer::start(&built.dir, port)?;
-            println!(
-                "serving the {name} example at {} (Ctrl+C stops)",
-                server.url("")
-            );
-            loop {
-                std::thread::park();
-            }
-        }
+        ["web", "example", name, rest @ ..] if rest.len() <= 1 => serve(
+            &build_example(name)?,
+            rest.first().copied(),
+            &format!("the {name} example"),
+        ),
         ["web", "screenshot", file, rest @ ..] if rest.len() <= 1 => {
             let built = build()?;
             screenshot(&built, rest.first().copied().unwrap_or(""), Path::new(file))?;
@@ -91,7 +82,13 @@ fn run(args: &[&str]) -> Result<(), String> {
                 .map_or_else(xtask::root, std::path::PathBuf::from);
             let report = xtask::shape::workspace(&root)?;
             print!("{}", if edges { report.edges() } else { report.text() });
-            Ok(())
+            match report.failures().as_slice() {
+                [] => Ok(()),
+                failures => Err(format!(
+                    "the tree is out of shape:\n  {}",
+                    failures.join("\n  ")
+                )),
+            }
         }
         ["web", "measure"] => {
             let built = build()?;

@@ -507,7 +507,52 @@ pub fn measure(crates: &[(&str, Vec<Source>)], root: &Path) -> Result<Report, St
     Ok(r)
 }
 
+/// The app's files where `cfg(target_arch)` may appear: the driver (native or page), the
+/// platform seam, the program's entry and the page's. Everywhere else one build serves both.
+pub const TARGET_ARCH_HOMES: [&str; 4] = [
+    "src/app/driver/",
+    "src/platform/",
+    "src/main.rs",
+    "src/web/",
+];
+
 impl Report {
+    /// Each way the tree breaks its limits, one line each: a file over [`FILE_LINES`] or a
+    /// function over [`FUNCTION_LINES`] outside tests, files or top-level modules that import
+    /// each other, a `cfg(target_arch)` in the app outside [`TARGET_ARCH_HOMES`].
+    pub fn failures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (path, lines) in &self.long_files {
+            out.push(format!(
+                "{} has {lines} lines, over {FILE_LINES}",
+                path.display()
+            ));
+        }
+        for f in &self.long_functions {
+            out.push(format!(
+                "{}:{} {} has {} lines, over {FUNCTION_LINES}",
+                f.path.display(),
+                f.line,
+                f.name,
+                f.lines
+            ));
+        }
+        for c in self.file_cycles.iter().chain(&self.top_level_cycles) {
+            out.push(format!("these import each other: {}", c.join(" <-> ")));
+        }
+        for (path, lines) in &self.target_arch {
+            let shown = path.to_string_lossy().replace('\\', "/");
+            let app = shown.starts_with("src/");
+            if app && !TARGET_ARCH_HOMES.iter().any(|home| shown.starts_with(home)) {
+                out.push(format!(
+                    "{shown} has {lines} cfg(target_arch) lines: they belong in {}",
+                    TARGET_ARCH_HOMES.join(", ")
+                ));
+            }
+        }
+        out
+    }
+
     /// Every import between file modules, one line per module.
     pub fn edges(&self) -> String {
         let mut out = String::new();
@@ -585,6 +630,9 @@ pub fn workspace(root: &Path) -> Result<Report, String> {
         ("looplab", root.join("src")),
         ("looplab-timing", root.join("crates/looplab-timing/src")),
         ("looplab-peers", root.join("peers/src")),
+        ("looplab-winit", root.join("crates/looplab-winit/src")),
+        ("looplab-bevy", root.join("crates/looplab-bevy/src")),
+        ("looplab-headless", root.join("crates/looplab-headless/src")),
         ("xtask", root.join("xtask/src")),
     ];
     let mut read = Vec::new();
@@ -692,5 +740,29 @@ mod tests {
         assert_eq!(r.long_functions[0].lines, 92);
         assert!(r.long_files.is_empty(), "{:?}", r.long_files);
         assert_eq!(r.app_fields, Some(3));
+    }
+
+    #[test]
+    fn a_target_arch_outside_its_homes_and_a_long_function_fail_the_tree() {
+        let cfg = "#[cfg(target_arch = \"wasm32\")]\nfn f() {}\n";
+        let long = format!("fn long() {{\n{}}}\n", "    let x = 1;\n".repeat(90));
+        let crates = [(
+            "looplab",
+            vec![
+                source("src/platform/clock.rs", cfg),
+                source("src/lab/run.rs", cfg),
+                source("src/world/mod.rs", &long),
+            ],
+        )];
+        let failures = measure(&crates, Path::new("")).unwrap().failures();
+        assert_eq!(failures.len(), 2, "{failures:?}");
+        assert!(
+            failures[0].starts_with("src/world/mod.rs:1 long has 92 lines"),
+            "{failures:?}"
+        );
+        assert!(
+            failures[1].starts_with("src/lab/run.rs has 1 cfg(target_arch) lines"),
+            "{failures:?}"
+        );
     }
 }

@@ -33,23 +33,9 @@ pub struct Touring {
 impl Demo {
     /// The tour's keys; `None` for any other action.
     pub(super) fn tour_key(&mut self, action: Action, now: Duration) -> Option<Effect> {
-        let host = self.host();
         let moved = match (action, self.touring.as_mut()) {
             (Action::TourNext, None) => {
-                let stops = if self.start.in_a_page {
-                    stops::for_a_page()
-                } else {
-                    stops::stops()
-                };
-                let tour = Tour::start(stops, now);
-                let need = tour.stop().map_or(Need::Nothing, |s| s.needs);
-                self.touring = Some(Touring {
-                    tour,
-                    on: true,
-                    tracker: FigureTracker::new(now, need).called_by(host),
-                    status: StopStatus::Watching,
-                    found: self.controls.snapshot(),
-                });
+                self.touring = Some(self.new_tour(now));
                 true
             }
             (Action::TourNext, Some(t)) if !t.on => {
@@ -63,15 +49,7 @@ impl Demo {
             (Action::TourLeave, Some(t)) if t.on => {
                 t.on = false;
                 let found = t.found.clone();
-                let mut effect = self.controls.restore(&found);
-                self.controls.session_mut().resync(now);
-                effect.strategy_changed = true;
-                effect.log = Some(format!(
-                    "tour: left; your settings are back ({}, {})",
-                    found.strategy.id(),
-                    describe_settings(&found.settings)
-                ));
-                return Some(effect);
+                return Some(self.leave_tour(&found, now));
             }
             (Action::ToggleEverything | Action::TourAnswerB, Some(t))
                 if t.on && t.tour.asking().is_some() =>
@@ -113,6 +91,38 @@ impl Demo {
             effect.log.unwrap_or_default()
         ));
         Some(effect)
+    }
+
+    /// The tour from its first stop (the page's stops in a page), begun at `now`, keeping
+    /// what the person had set.
+    fn new_tour(&self, now: Duration) -> Touring {
+        let stops = if self.start.in_a_page {
+            stops::for_a_page()
+        } else {
+            stops::stops()
+        };
+        let tour = Tour::start(stops, now);
+        let need = tour.stop().map_or(Need::Nothing, |s| s.needs);
+        Touring {
+            tour,
+            on: true,
+            tracker: FigureTracker::new(now, need).called_by(self.host()),
+            status: StopStatus::Watching,
+            found: self.controls.snapshot(),
+        }
+    }
+
+    /// Leaves the tour: what the person had set, `found`, is theirs again from `now`.
+    fn leave_tour(&mut self, found: &Snapshot, now: Duration) -> Effect {
+        let mut effect = self.controls.restore(found);
+        self.controls.session_mut().resync(now);
+        effect.strategy_changed = true;
+        effect.log = Some(format!(
+            "tour: left; your settings are back ({}, {})",
+            found.strategy.id(),
+            describe_settings(&found.settings)
+        ));
+        effect
     }
 
     /// Sets `setup` up at `now` and watches the current stop's claim from then: each stop

@@ -8,8 +8,8 @@
 
 mod draw;
 
-use looplab_winit::{Driver, Game, LoopSettings, Rate, Trigger, UpdateInput, View};
 use looplab_winit::winit::keyboard::NamedKey;
+use looplab_winit::{Driver, Game, LoopSettings, Rate, Trigger, UpdateInput, View};
 
 #[derive(Clone, Copy, PartialEq)]
 struct TurnRound;

@@ -1,27 +1,16 @@
-//! Measurements that need no display: pacing a loop with the real clock, the world update,
-//! and sprite throughput rendered offscreen. The bench keeps its own stopwatch
-//! (`std::time::Instant`): measuring this machine is its purpose.
+//! A frame cap's precision in a headless loop with the real clock: a plain sleep to the
+//! deadline and the precise wait (`FrameWait`) in turn, each interval's stall put down to
+//! how its wait ended.
 
-use crate::metrics::frame_times::FrameTimeFigures;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::measure::{Spread, bootstrap, mean, median, percentile, stddev};
-use crate::app::compose::{Composer, FrameInputs, Readouts};
-use crate::app::controls::Knobs;
-use crate::app::overlay::PlatformFacts;
-use crate::lab::compare::{Compare, Preset};
+use crate::bench::measure::{Spread, bootstrap, mean, percentile, stddev};
 use crate::platform::frame_wait::{ALTERNATION, alternating_mode};
-use crate::render::gpu::Gpu;
-use crate::render::offscreen::OffscreenTarget;
-use crate::render::painter::Painter;
 use crate::session::Session;
-use crate::session::frame::{FrameRecord, RenderTimes};
-use crate::world::{World, WorldConfig};
-use looplab_timing::{
-    FramePlan, FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake,
-};
+use crate::world::WorldConfig;
+use looplab_timing::{FrameWait, LoopSettings, Rate, Strategy, SystemClock, WaitMode, Wake};
 
 /// How precisely a frame cap held.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -276,6 +265,7 @@ pub struct PacingPair {
 }
 
 /// The frames of one half-second, all waited for by one wait.
+#[derive(Default)]
 struct Block {
     intervals: Vec<f64>,
     ends: Vec<WaitEnd>,
@@ -289,49 +279,7 @@ impl PacingPair {
     /// at a frame the other wait woke, and pairs each naive half-second with the precise
     /// one after it.
     pub fn from_frames(rate_hz: f64, frames: &[PacedFrame]) -> Self {
-        // (pair, precise?) -> block
-        let mut blocks: Vec<((u128, bool), Block)> = Vec::new();
-        for w in frames.windows(3) {
-            let (Some(before), Some(deadline)) = (w[0].deadline, w[1].deadline) else {
-                continue;
-            };
-            // An interval from a frame the other wait woke to one this wait woke is
-            // neither's: the first of each half-second is left out.
-            let precise = alternating_mode(deadline) == WaitMode::Precise;
-            if (alternating_mode(before) == WaitMode::Precise) != precise {
-                continue;
-            }
-            let w = &w[1..];
-            let key = (deadline.as_nanos() / ALTERNATION.as_nanos() / 2, precise);
-            if blocks.last().is_none_or(|(k, _)| *k != key) {
-                blocks.push((
-                    key,
-                    Block {
-                        intervals: Vec::new(),
-                        ends: Vec::new(),
-                        cpu: Duration::ZERO,
-                        wall: Duration::ZERO,
-                    },
-                ));
-            }
-            let Some((_, block)) = blocks.last_mut() else {
-                continue;
-            };
-            let wall = w[1].start.saturating_sub(w[0].start);
-            block.intervals.push(wall.as_secs_f64() * 1e3);
-            block.ends.push(w[0].wait_end);
-            block.cpu += w[1].cpu.saturating_sub(w[0].cpu);
-            block.wall += wall;
-        }
-        let mut pairs: Vec<(Block, Block)> = Vec::new();
-        let mut naive: Option<(u128, Block)> = None;
-        for ((pair, precise), block) in blocks {
-            match (precise, naive.take()) {
-                (false, _) => naive = Some((pair, block)),
-                (true, Some((n, naive_block))) if n == pair => pairs.push((naive_block, block)),
-                (true, _) => {}
-            }
-        }
+        let pairs = paired(half_seconds(frames));
         let summary = |drawn: &[&(Block, Block)], precise: bool| {
             let blocks = drawn.iter().map(|(n, p)| if precise { p } else { n });
             let (mut intervals, mut ends) = (Vec::new(), Vec::new());
@@ -370,6 +318,51 @@ impl PacingPair {
             }),
         }
     }
+}
+
+/// The intervals of `frames` in half-second blocks, each keyed by its pair of half-seconds
+/// and whether the precise wait paced it. An interval from a frame the other wait woke to
+/// one this wait woke is neither's: the first of each half-second is left out.
+fn half_seconds(frames: &[PacedFrame]) -> Vec<((u128, bool), Block)> {
+    let mut blocks: Vec<((u128, bool), Block)> = Vec::new();
+    for w in frames.windows(3) {
+        let (Some(before), Some(deadline)) = (w[0].deadline, w[1].deadline) else {
+            continue;
+        };
+        let precise = alternating_mode(deadline) == WaitMode::Precise;
+        if (alternating_mode(before) == WaitMode::Precise) != precise {
+            continue;
+        }
+        let w = &w[1..];
+        let key = (deadline.as_nanos() / ALTERNATION.as_nanos() / 2, precise);
+        if blocks.last().is_none_or(|(k, _)| *k != key) {
+            blocks.push((key, Block::default()));
+        }
+        let Some((_, block)) = blocks.last_mut() else {
+            continue;
+        };
+        let wall = w[1].start.saturating_sub(w[0].start);
+        block.intervals.push(wall.as_secs_f64() * 1e3);
+        block.ends.push(w[0].wait_end);
+        block.cpu += w[1].cpu.saturating_sub(w[0].cpu);
+        block.wall += wall;
+    }
+    blocks
+}
+
+/// Each naive half-second with the precise one after it in the same pair; a half-second
+/// whose partner is missing is left out.
+fn paired(blocks: Vec<((u128, bool), Block)>) -> Vec<(Block, Block)> {
+    let mut pairs = Vec::new();
+    let mut naive: Option<(u128, Block)> = None;
+    for ((pair, precise), block) in blocks {
+        match (precise, naive.take()) {
+            (false, _) => naive = Some((pair, block)),
+            (true, Some((n, naive_block))) if n == pair => pairs.push((naive_block, block)),
+            (true, _) => {}
+        }
+    }
+    pairs
 }
 
 /// Runs the interpolated loop capped at `rate_hz` for `seconds` with a light world, the
@@ -415,440 +408,6 @@ pub fn pacing(rate_hz: f64, seconds: f64) -> PacingPair {
         frames.push(frame);
     }
     PacingPair::from_frames(rate_hz, &frames)
-}
-
-/// One world update's cost.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WorldResult {
-    pub bullets: usize,
-    /// Median time of one update, milliseconds.
-    pub update_ms: f64,
-    pub bullet_steps_per_sec: f64,
-}
-
-/// Times `steps` updates of a world of `bullets` (after a warm-up) on this thread.
-pub fn world_update(bullets: usize, steps: usize) -> WorldResult {
-    let mut world = World::new(&WorldConfig { seed: 1, bullets });
-    let step = LoopSettings::default().step();
-    for _ in 0..10 {
-        world.step(step);
-    }
-    let times: Vec<f64> = (0..steps)
-        .map(|_| {
-            let t = Instant::now();
-            world.step(step);
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
-    let m = median(&times);
-    WorldResult {
-        bullets,
-        update_ms: m * 1e3,
-        bullet_steps_per_sec: bullets as f64 / m,
-    }
-}
-
-/// What the render tick adds to a frame: a copy of the world and one partial update of it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RenderTickResult {
-    pub bullets: usize,
-    /// Median time to copy the world into the kept copy, milliseconds.
-    pub copy_ms: f64,
-    /// Median time of the copy's partial update (a third of a 60 Hz step), milliseconds.
-    pub partial_update_ms: f64,
-    /// Median of the two together, a frame's whole render-tick cost.
-    pub total_ms: f64,
-    /// Median time of one real update of the same world, measured in the same loop: the
-    /// yardstick.
-    pub update_ms: f64,
-}
-
-/// Times the render tick's work on a world of `bullets`, `frames` times, beside the real
-/// update it rides along with.
-pub fn render_tick_cost(bullets: usize, frames: usize) -> RenderTickResult {
-    let mut world = World::new(&WorldConfig { seed: 1, bullets });
-    let step = LoopSettings::default().step();
-    for _ in 0..10 {
-        world.step(step);
-    }
-    let mut copy = world.clone();
-    let (mut copies, mut partials, mut totals, mut updates) = (vec![], vec![], vec![], vec![]);
-    for _ in 0..frames {
-        let t = Instant::now();
-        world.step(step);
-        let updated = Instant::now();
-        copy.copy_from(&world);
-        let copied = Instant::now();
-        copy.step(step / 3);
-        let done = Instant::now();
-        updates.push((updated - t).as_secs_f64());
-        copies.push((copied - updated).as_secs_f64());
-        partials.push((done - copied).as_secs_f64());
-        totals.push((done - updated).as_secs_f64());
-    }
-    let ms = |v: &[f64]| median(v) * 1e3;
-    RenderTickResult {
-        bullets,
-        copy_ms: ms(&copies),
-        partial_update_ms: ms(&partials),
-        total_ms: ms(&totals),
-        update_ms: ms(&updates),
-    }
-}
-
-/// What draws the bullets in a throughput run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SpriteVariant {
-    /// The sprite path: bullets and bodies, no words, no timeline, overlay hidden.
-    Sprites,
-    /// The sprite path with the captions and the timeline strip, overlay hidden (offscreen
-    /// only: in the window the captions and the strip are always drawn).
-    Story,
-    /// Everything: captions, timeline strip and the overlay.
-    SpritesOverlay,
-    /// The bare instanced renderer.
-    Bare,
-}
-
-impl SpriteVariant {
-    pub fn label(self) -> &'static str {
-        match self {
-            SpriteVariant::Sprites => "sprites",
-            SpriteVariant::Story => "+captions+timeline",
-            SpriteVariant::SpritesOverlay => "sprites+overlay",
-            SpriteVariant::Bare => "bare",
-        }
-    }
-}
-
-/// Where a throughput run drew.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DrawTarget {
-    /// A texture, waiting for the GPU after every frame.
-    Offscreen,
-    /// The app's own window.
-    Window,
-}
-
-/// Frames per second and where a frame's time went.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ThroughputResult {
-    pub bullets: usize,
-    pub variant: SpriteVariant,
-    pub target: DrawTarget,
-    pub frames: usize,
-    pub fps: f64,
-    /// The field's figures of its frame times (CapFrameX's: the 1% low among them).
-    #[serde(default)]
-    pub frame_times: FrameTimeFigures,
-    /// Medians per frame, milliseconds: acquiring the surface texture (window only), the
-    /// words (egui; offscreen also the strip and shapes), uploads, encoding, and
-    /// submit-to-done (offscreen: submit and wait
-    /// for the GPU; window: submit and present).
-    pub acquire_ms: f64,
-    pub overlay_ms: f64,
-    pub upload_ms: f64,
-    pub encode_ms: f64,
-    pub present_ms: f64,
-}
-
-/// A second of frames as a window capped at 60 Hz makes them (a wait, an update, the
-/// drawing, the present, the deadline), so that the timeline strip has its usual content:
-/// the last frame's plan and the readouts with their history.
-fn a_second_of_frames(session: &mut Session) -> (FramePlan, Readouts) {
-    let mut readouts = Readouts::default();
-    let mut plan = session.frame(Duration::ZERO, |_, _| {});
-    for i in 1..=60 {
-        let start = Duration::from_nanos(16_666_667 * i);
-        plan = session.frame(start, |_, _| {});
-        readouts.history.push(FrameRecord {
-            waited: Duration::from_millis(11),
-            update_time: Duration::from_micros(200),
-            inputs: u32::from(i % 20 == 0),
-            render: RenderTimes {
-                present: Duration::from_millis(1),
-                ..RenderTimes::default()
-            },
-            presented: Some(start + Duration::from_millis(5)),
-            ..session.record(&plan)
-        });
-    }
-    (plan, readouts)
-}
-
-/// What a variant draws: the knobs of the window that shows it, and the composer with its
-/// words or without them.
-fn composition(variant: SpriteVariant) -> (Knobs, Composer) {
-    let story = matches!(
-        variant,
-        SpriteVariant::Story | SpriteVariant::SpritesOverlay
-    );
-    let knobs = Knobs {
-        overlay: variant == SpriteVariant::SpritesOverlay,
-        // The full panel: every row and the graph, the most the overlay draws.
-        everything: variant == SpriteVariant::SpritesOverlay,
-        timeline: story,
-        ..Knobs::default()
-    };
-    let composer = if story {
-        Composer::headless()
-    } else {
-        Composer::headless().without_words()
-    };
-    (knobs, composer)
-}
-
-/// One renderer drawing offscreen at 1280x720, frame after frame, each frame composed by
-/// the window's own composer from the same second of frames.
-struct OffscreenDrawer {
-    variant: SpriteVariant,
-    painter: Painter,
-    knobs: Knobs,
-    composer: Composer,
-}
-
-/// A frame's times, milliseconds: composing, uploading, encoding, submit-to-done (waiting
-/// for the GPU), and the whole.
-type FrameTimes = [f64; 5];
-
-/// Renders `bullets` offscreen at 1280x720 with every renderer of `variants` in turn, frame
-/// by frame (A B C A B C ...), for about `seconds` in all, waiting for the GPU after every
-/// frame (one frame in flight, as a swapchain would allow). A moment of the machine falls
-/// on every renderer alike, so their ratios hold where separate runs' do not. Returns each
-/// renderer's summary, in the order of `variants`, and the frames' times by cycle.
-pub fn sprites_offscreen(
-    gpu: &Gpu,
-    bullets: usize,
-    variants: &[SpriteVariant],
-    seconds: f64,
-) -> Result<(Vec<ThroughputResult>, Vec<Vec<FrameTimes>>), String> {
-    let (width, height) = (1280, 720);
-    let target = OffscreenTarget::new(&gpu.device, width, height);
-    let mut session = Session::new(
-        Strategy::Interpolated,
-        LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ)),
-        &WorldConfig { seed: 1, bullets },
-    );
-    let (plan, readouts) = a_second_of_frames(&mut session);
-    let facts = PlatformFacts::offscreen(wgpu::PresentMode::Immediate);
-    let mut drawers = variants
-        .iter()
-        .map(|&variant| {
-            let (knobs, composer) = composition(variant);
-            Ok(OffscreenDrawer {
-                variant,
-                painter: Painter::new(
-                    &gpu.device,
-                    &gpu.queue,
-                    OffscreenTarget::FORMAT,
-                    variant == SpriteVariant::Bare,
-                )?,
-                knobs,
-                composer,
-            })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let mut run_frame = |d: &mut OffscreenDrawer| -> Result<FrameTimes, String> {
-        let t = Instant::now();
-        let inputs = FrameInputs::new(&session, &d.knobs, &plan, &readouts, &facts);
-        let frame = d.composer.compose(&inputs, None, (width, height));
-        let compose_ms = ms(t.elapsed());
-        let painted = d.painter.paint(
-            &gpu.device,
-            &gpu.queue,
-            &target.view,
-            (width, height),
-            &frame.sprites,
-            frame.words.map(|w| w.paint),
-        );
-        let submitted = Instant::now();
-        gpu.queue.submit(painted.commands);
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| format!("waiting for the GPU: {e}"))?;
-        Ok([
-            compose_ms,
-            ms(painted.timings.upload),
-            ms(painted.timings.encode),
-            ms(submitted.elapsed()),
-            ms(t.elapsed()),
-        ])
-    };
-    for _ in 0..3 {
-        for d in &mut drawers {
-            run_frame(d)?;
-        }
-    }
-    let mut cycles: Vec<Vec<FrameTimes>> = Vec::new();
-    let start = Instant::now();
-    while start.elapsed().as_secs_f64() < seconds || cycles.len() < 10 {
-        let cycle = drawers
-            .iter_mut()
-            .map(&mut run_frame)
-            .collect::<Result<Vec<_>, String>>()?;
-        cycles.push(cycle);
-    }
-    let results = drawers
-        .iter()
-        .enumerate()
-        .map(|(k, d)| {
-            let column = |c: usize| median(&cycles.iter().map(|f| f[k][c]).collect::<Vec<_>>());
-            ThroughputResult {
-                bullets,
-                variant: d.variant,
-                target: DrawTarget::Offscreen,
-                frames: cycles.len(),
-                // A frame after another with nothing between: the median frame's rate.
-                fps: 1e3 / column(4).max(1e-9),
-                frame_times: FrameTimeFigures::of(
-                    &cycles.iter().map(|f| f[k][4]).collect::<Vec<_>>(),
-                ),
-                acquire_ms: 0.0,
-                overlay_ms: column(0),
-                upload_ms: column(1),
-                encode_ms: column(2),
-                present_ms: column(3),
-            }
-        })
-        .collect();
-    Ok((results, cycles))
-}
-
-/// A renderer against the bare one and against the sprites alone, from interleaved frames.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SpriteSpread {
-    pub bullets: usize,
-    pub variant: SpriteVariant,
-    /// Its median frame's rate over the bare renderer's.
-    pub vs_bare: Spread,
-    /// What its median frame takes beyond the sprites' alone, ms.
-    pub added_ms: Spread,
-}
-
-/// Cycles of interleaved frames grouped for the bootstrap: a group is this many cycles in a
-/// row, so a busy spell of the machine stays in one or two groups.
-pub const CYCLES_A_GROUP: usize = 4;
-
-/// The spread of `statistic` of the median frame times (the whole frame, ms) of the
-/// renderers at `a` and `b` in interleaved `cycles`.
-pub fn interleaved_spread(
-    cycles: &[Vec<FrameTimes>],
-    a: usize,
-    b: usize,
-    statistic: impl Fn(f64, f64) -> f64,
-) -> Spread {
-    let groups: Vec<&[Vec<FrameTimes>]> = cycles.chunks(CYCLES_A_GROUP).collect();
-    bootstrap(&groups, |drawn| {
-        let frame = |k: usize| -> Vec<f64> {
-            drawn
-                .iter()
-                .flat_map(|g| g.iter().map(move |c| c[k][4]))
-                .collect()
-        };
-        statistic(median(&frame(a)), median(&frame(b)))
-    })
-}
-
-/// Compare mode against the single view at the same number of bullets in all.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CompareResult {
-    /// The compare preset, or `None` for the single view.
-    pub preset: Option<Preset>,
-    pub lanes: usize,
-    pub bullets_per_lane: usize,
-    pub frames: usize,
-    pub fps: f64,
-    /// Median wall time of a whole frame (simulation, composition, drawing, GPU), ms.
-    pub frame_ms: f64,
-}
-
-impl CompareResult {
-    /// `single view` or the preset's id.
-    pub fn view(&self) -> &'static str {
-        self.preset.map_or("single view", Preset::id)
-    }
-}
-
-/// Renders `total` bullets offscreen at 1280x720 for about `seconds`, as the single view
-/// (captions and timeline, overlay hidden) or as compare mode's `preset` (the bullets
-/// shared among its lanes), advancing the loop by a sixtieth of a second of modelled time a
-/// frame, so each frame also runs the updates the window would.
-pub fn compare_offscreen(
-    gpu: &Gpu,
-    preset: Option<Preset>,
-    total: usize,
-    seconds: f64,
-) -> Result<CompareResult, String> {
-    let (width, height) = (1280, 720);
-    let mut painter = Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false)?;
-    let target = OffscreenTarget::new(&gpu.device, width, height);
-    let settings = LoopSettings::default().with_frame_cap(Some(Rate::SIXTY_HZ));
-    let lanes = preset.map_or(1, |p| p.lanes().len());
-    let world = WorldConfig {
-        seed: 1,
-        bullets: total / lanes,
-    };
-    let mut session = Session::new(Strategy::Interpolated, settings.clone(), &world);
-    let knobs = Knobs {
-        overlay: false,
-        compare: preset,
-        ..Knobs::default()
-    };
-    let mut compare = preset.map(|p| Compare::new(p, &settings, &world, Duration::ZERO));
-    let facts = PlatformFacts::offscreen(wgpu::PresentMode::Immediate);
-    let mut composer = Composer::headless();
-    let mut readouts = Readouts::default();
-    let period = Rate::SIXTY_HZ.period();
-    let mut now = Duration::ZERO;
-    let mut frame = |painter: &mut Painter| -> Result<f64, String> {
-        let t = Instant::now();
-        now += period;
-        let plan = session.frame(now, |_, _| {});
-        readouts.history.push(FrameRecord {
-            update_time: Duration::from_micros(200),
-            presented: Some(now + Duration::from_millis(5)),
-            ..session.record(&plan)
-        });
-        if let Some(c) = &mut compare {
-            c.advance_to(now);
-        }
-        let inputs = FrameInputs::new(&session, &knobs, &plan, &readouts, &facts)
-            .with_lanes(compare.as_ref(), now);
-        let composed = composer.compose(&inputs, None, (width, height));
-        let painted = painter.paint(
-            &gpu.device,
-            &gpu.queue,
-            &target.view,
-            (width, height),
-            &composed.sprites,
-            composed.words.map(|w| w.paint),
-        );
-        gpu.queue.submit(painted.commands);
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| format!("waiting for the GPU: {e}"))?;
-        Ok(t.elapsed().as_secs_f64() * 1e3)
-    };
-    for _ in 0..10 {
-        frame(&mut painter)?;
-    }
-    let mut times = Vec::new();
-    let start = Instant::now();
-    while start.elapsed().as_secs_f64() < seconds || times.len() < 10 {
-        times.push(frame(&mut painter)?);
-    }
-    let elapsed = start.elapsed().as_secs_f64();
-    Ok(CompareResult {
-        preset,
-        lanes,
-        bullets_per_lane: world.bullets,
-        frames: times.len(),
-        fps: times.len() as f64 / elapsed,
-        frame_ms: median(&times),
-    })
 }
 
 #[cfg(test)]
