@@ -367,7 +367,7 @@ fn every_tour_stop_keeps_every_text_in_its_place() {
             let standing = &standing;
             for (help, everything) in [(false, false), (true, false), (false, true), (true, true)] {
                 let knobs = Knobs {
-                    present: looplab::session::queue::PresentMode::for_vsync(setup.vsync),
+                    present: looplab::session::present::PresentMode::for_vsync(setup.vsync),
                     update_cost: setup.update_cost,
                     render_cost: setup.render_cost,
                     compare,

@@ -7,7 +7,7 @@ mod support;
 use std::time::Duration;
 
 use looplab::app::display_rate::RefreshSource;
-use looplab::app::record::StrategyTotals;
+use looplab::app::run_log::StrategyTotals;
 use looplab::app::stats::{Platform, RunEnd, StatsReport};
 use looplab::lab::compare::Preset;
 use looplab::session::frame::ViewKind;

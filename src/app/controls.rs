@@ -10,7 +10,7 @@ use looplab_timing::{DeltaMode, LoopSettings, Rate, Strategy, TimeScale};
 use crate::app::keys::{self, Action};
 use crate::lab::compare::Preset;
 use crate::session::Session;
-use crate::session::queue::{DEFAULT_LATENCY, LATENCIES, PresentMode};
+use crate::session::present::{DEFAULT_LATENCY, LATENCIES, PresentMode};
 use crate::session::ship_input::Direction;
 use crate::session::ship_input::{Button, InputMode};
 use crate::text::settings::{
@@ -187,7 +187,7 @@ impl Controls {
 
     /// The steering the held arrows give.
     pub fn steer_held(&self) -> Steer {
-        self.session.controls().held()
+        self.session.ship_keys().held()
     }
 
     /// The running loop.
@@ -318,7 +318,7 @@ impl Controls {
                 Effect::default()
             }
             ToggleInputMode => {
-                let mode = self.session.controls().mode().toggled();
+                let mode = self.session.ship_keys().mode().toggled();
                 self.session.set_input_mode(mode);
                 Effect::log(format!("input: {}", mode.describe()))
             }
@@ -412,7 +412,7 @@ impl Controls {
             settings: self.settings().clone(),
             knobs: self.knobs.clone(),
             bullets: self.session.world().bullets.len(),
-            input: self.session.controls().mode(),
+            input: self.session.ship_keys().mode(),
         }
     }
 
@@ -837,17 +837,17 @@ mod tests {
         c.release(Direction::Up, Duration::ZERO);
         assert_eq!(c.steer_held(), Steer::NONE);
         assert!(!c.release(Direction::Up, Duration::ZERO).steered);
-        assert_eq!(c.session.controls().taps().made, 2);
+        assert_eq!(c.session.ship_keys().taps().made, 2);
     }
 
     #[test]
     fn the_input_mode_key_switches_how_updates_read_the_keys() {
         let mut c = controls();
-        assert_eq!(c.session.controls().mode(), InputMode::Accumulated);
+        assert_eq!(c.session.ship_keys().mode(), InputMode::Accumulated);
         c.apply(Action::ToggleInputMode);
-        assert_eq!(c.session.controls().mode(), InputMode::Sampled);
+        assert_eq!(c.session.ship_keys().mode(), InputMode::Sampled);
         c.apply(Action::Dash);
-        assert_eq!(c.session.controls().dashes().pressed, 1);
+        assert_eq!(c.session.ship_keys().dashes().pressed, 1);
     }
 
     #[test]

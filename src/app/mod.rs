@@ -8,7 +8,7 @@
 //!   tour, the readouts and what the run keeps for its files; a frame's input, updates,
 //!   picture and present, through a few calls that tests make without a window.
 //! - the demo's parts: [`controls`] (what each key does to the loop), [`input_queue`] (keys
-//!   as they came, until the frame applies them), [`lanes_view`], [`record`], [`replay`],
+//!   as they came, until the frame applies them), [`lanes_view`], [`run_log`], [`replay`],
 //!   [`speed`] (whether the game keeps to real time), [`stats`] (`--stats`);
 //! - the picture: [`compose`] (the sprites and the overlay's words of one frame),
 //!   [`overlay`] and [`overlay_host`] (egui's words and panels), [`display_rate`] and
@@ -27,8 +27,8 @@ pub mod live_figures;
 pub mod overlay;
 pub mod overlay_host;
 pub mod pacing;
-pub mod record;
 pub mod replay;
+pub mod run_log;
 pub mod speed;
 pub mod stats;
 pub mod visibility;

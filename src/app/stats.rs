@@ -9,7 +9,7 @@ use looplab_timing::Strategy;
 use serde::{Deserialize, Serialize};
 
 use super::display_rate::DisplayReport;
-use super::record::StrategyTotals;
+use super::run_log::StrategyTotals;
 use super::visibility::HiddenReport;
 use crate::lab::compare::{Compare, Preset};
 use crate::lab::lane::Agreement;
@@ -164,7 +164,7 @@ pub struct KnobsReport {
 }
 
 fn default_latency() -> u32 {
-    crate::session::queue::DEFAULT_LATENCY
+    crate::session::present::DEFAULT_LATENCY
 }
 
 /// The metronome's figures in the last presented frame: how far the game drawn was from the
@@ -189,7 +189,7 @@ pub struct ShipReport {
     /// Presses of the dash key, and the dashes the ship made.
     pub dashes: Dashes,
     /// How long the arrows were held in all, ms, press to release as the window received
-    /// them (see [`ShipControls::held_for`](crate::session::ship_input::ShipControls::held_for)).
+    /// them (see [`ShipKeys::held_for`](crate::session::ship_input::ShipKeys::held_for)).
     #[serde(default)]
     pub held_ms: f64,
     /// Steering changes measured from their key to the screen.

@@ -197,6 +197,14 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// The captured application's name as a person reads it, without `.exe`; `None` where
+    /// the capture does not name it.
+    pub fn application_name(&self) -> Option<&str> {
+        let name = self.application.trim();
+        let name = name.strip_suffix(".exe").unwrap_or(name);
+        (!name.is_empty()).then_some(name)
+    }
+
     /// Reads a capture of any format Looplab knows, for the application named `process`
     /// (case-insensitively, `.exe` optional), or the one with the most frames.
     pub fn read(bytes: &[u8], process: Option<&str>) -> Result<Capture, String> {

@@ -16,7 +16,7 @@ use crate::hooks::key_script::KeyScript;
 use crate::lab::compare::{LaneSpec, Preset, parse_lane};
 use crate::lab::profile::{Profile, parse_profiles};
 use crate::platform::frame_wait::CapWait;
-use crate::session::queue::{PresentMode, parse_latency};
+use crate::session::present::{PresentMode, parse_latency};
 use crate::text::settings::{
     Cap, DeltaKind, DurationOrOff, MaxUpdates, format_duration, parse_duration,
 };

@@ -7,7 +7,7 @@ use std::time::Duration;
 use looplab_timing::{Rate, Strategy};
 
 use super::args::{BenchFormat, Format, LabArgs, LabCommand};
-use super::load::{load_capture, load_recording, load_trace};
+use super::load::{ReadCapture, load_recording, load_trace, read_capture};
 use crate::failure::Failure;
 use crate::lab::profile::Profile;
 use crate::lab::replay::replay_all;
@@ -101,8 +101,7 @@ fn latency_machine(
 ) -> Result<(Profile, Option<Duration>), Failure> {
     let (mut machine, span) = match capture {
         Some(path) => {
-            let capture = load_capture(path, None)?;
-            let summary = crate::capture::summary::Summary::of(&capture, refresh.map(Rate::as_hz));
+            let (capture, summary) = read_capture(path, None, refresh)?;
             (
                 Profile::from_capture("capture", &capture, &summary),
                 Some(replayed_span(&capture)),
@@ -125,9 +124,6 @@ fn replayed_span(capture: &crate::capture::Capture) -> Duration {
     capture.span().min(LONGEST_REPLAY)
 }
 
-/// A capture and its summary, as the lab reads it.
-type ReadCapture = (crate::capture::Capture, crate::capture::summary::Summary);
-
 /// The modelled run: every strategy on every machine (or a trace's or a capture's), or a
 /// recording replayed on them; the report in the format asked for, and the plot.
 fn run_modelled(args: LabArgs) -> Result<(), Failure> {
@@ -142,9 +138,7 @@ fn run_modelled(args: LabArgs) -> Result<(), Failure> {
     let capture = match &args.capture {
         Some(path) => {
             let began = std::time::Instant::now();
-            let capture = load_capture(path, args.process.as_deref())?;
-            let mut summary =
-                crate::capture::summary::Summary::of(&capture, args.refresh.map(Rate::as_hz));
+            let (capture, mut summary) = read_capture(path, args.process.as_deref(), args.refresh)?;
             if capture.span() > LONGEST_REPLAY {
                 summary.notes.push(format!(
                     "it spans {:.1} days: the lab replays its first day",

@@ -30,6 +30,22 @@ pub fn load_trace(path: &std::path::Path) -> Result<Trace, Failure> {
     Trace::parse(&text).map_err(bad)
 }
 
+/// A capture and its summary, as the lab and the window read it.
+pub type ReadCapture = (crate::capture::Capture, crate::capture::summary::Summary);
+
+/// Reads a frame capture for the application `process` (or the one with the most frames)
+/// and summarises it, on a `refresh` display where one is given (else the one the capture
+/// shows); or says in one line what is wrong with the file (exit status 2).
+pub fn read_capture(
+    path: &std::path::Path,
+    process: Option<&str>,
+    refresh: Option<looplab_timing::Rate>,
+) -> Result<ReadCapture, Failure> {
+    let capture = load_capture(path, process)?;
+    let summary = crate::capture::summary::Summary::of(&capture, refresh.map(|r| r.as_hz()));
+    Ok((capture, summary))
+}
+
 /// Reads a frame capture for the application `process` (or the one with the most frames),
 /// or says in one line what is wrong with the file (exit status 2).
 pub fn load_capture(
@@ -55,26 +71,24 @@ pub(super) fn resolve_captures(args: &AppArgs, options: &mut AppOptions) -> Resu
         ));
     }
     if let Some(path) = &args.capture {
-        let capture = load_capture(path, process)?;
-        let summary = crate::capture::summary::Summary::of(&capture, None);
+        let (capture, summary) = read_capture(path, process, None)?;
         log::info!(
             "load: {} frames of {} ({}), cost median {:.2} ms, p99 {:.2} ms",
             summary.frames,
-            capture_name(&capture),
+            lane_name(&capture),
             capture.format,
             summary.cost_median_ms,
             summary.cost_p99_ms
         );
         options.knobs.capture = crate::app::capture_load::CaptureLoad::new(
-            &capture_name(&capture),
+            lane_name(&capture),
             capture.costs(crate::capture::MAX_FRAMES).collect(),
         );
     }
     for lane in &mut options.lanes {
         if let Some(path) = lane.capture.take() {
-            let capture = load_capture(&path, process)?;
-            let summary = crate::capture::summary::Summary::of(&capture, None);
-            lane.profile = Profile::from_capture(&capture_name(&capture), &capture, &summary);
+            let (capture, summary) = read_capture(&path, process, None)?;
+            lane.profile = Profile::from_capture(lane_name(&capture), &capture, &summary);
         }
     }
     if let [only] = options.lanes.as_slice()
@@ -92,13 +106,7 @@ pub(super) fn resolve_captures(args: &AppArgs, options: &mut AppOptions) -> Resu
     Ok(())
 }
 
-/// A capture's application as a lane or the overlay names it: without `.exe`.
-fn capture_name(capture: &crate::capture::Capture) -> String {
-    let name = capture.application.trim();
-    let name = name.strip_suffix(".exe").unwrap_or(name);
-    if name.is_empty() {
-        "capture".to_string()
-    } else {
-        name.to_string()
-    }
+/// A capture's lane as the overlay names it: its application, or "capture".
+fn lane_name(capture: &crate::capture::Capture) -> &str {
+    capture.application_name().unwrap_or("capture")
 }

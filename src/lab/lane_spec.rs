@@ -7,7 +7,7 @@ use looplab_timing::{Rate, Strategy};
 
 use super::profile::Profile;
 use super::swapchain::SwapchainSpec;
-use crate::session::queue::PresentMode;
+use crate::session::present::PresentMode;
 use crate::text::settings::DeltaKind;
 
 /// One lane: a machine, a strategy, how the strategy reads frame deltas, and an update

@@ -21,7 +21,7 @@ use super::feel::with_keys;
 use super::profile::Profile;
 use super::run::{RunConfig, RunResult};
 use super::swapchain::SwapchainSpec;
-use crate::session::queue::{LATENCIES, PresentMode};
+use crate::session::present::{LATENCIES, PresentMode};
 use crate::session::ship_input::InputMode;
 use crate::text::table::Table;
 use looplab_timing::{LoopSettings, Margin, Strategy};

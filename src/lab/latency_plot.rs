@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 
 use super::latency::{CurvePoint, LatencyReport, Pacing};
-use crate::session::queue::{LATENCIES, PresentMode};
+use crate::session::present::{LATENCIES, PresentMode};
 
 const WIDTH: u32 = 760;
 const HEIGHT: u32 = 460;

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::capture::Capture;
 use crate::capture::summary::Summary;
-use crate::session::queue::{DEFAULT_LATENCY, PresentMode, parse_latency};
+use crate::session::present::{DEFAULT_LATENCY, PresentMode, parse_latency};
 use crate::session::trace::{Trace, TraceFrame};
 
 use super::swapchain::SwapchainSpec;
@@ -210,11 +210,9 @@ impl Profile {
             .hz
             .and_then(|hz| Rate::hz(hz).ok())
             .unwrap_or(Rate::SIXTY_HZ);
-        let app = if capture.application.is_empty() {
-            "a game"
-        } else {
-            &capture.application
-        };
+        let of_app = capture
+            .application_name()
+            .map_or(String::new(), |name| format!(" of {name}"));
         let swapchain = capture_swapchain(capture, summary, refresh);
         let presents = match swapchain {
             Some(spec) => format!(
@@ -233,7 +231,7 @@ impl Profile {
             swapchain,
             recorded: Some(Arc::new(frames)),
             description: format!(
-                "{} frames of {app} captured over {:.1} s ({}); cost median {:.2} ms, p99 {:.2} ms; {:.2} Hz display, {presents}",
+                "{} frames{of_app} captured over {:.1} s ({}); cost median {:.2} ms, p99 {:.2} ms; {:.2} Hz display, {presents}",
                 capture.frame_count(),
                 summary.span_seconds,
                 capture.format,
@@ -538,7 +536,7 @@ pub fn capture_swapchain(
     } else {
         let queued = crate::metrics::median(&waits) - crate::metrics::quantile_of(&waits, 0.05);
         let refreshes = 1.0 + (queued / period_ms).round();
-        (refreshes as u32).clamp(DEFAULT_LATENCY, *crate::session::queue::LATENCIES.end())
+        (refreshes as u32).clamp(DEFAULT_LATENCY, *crate::session::present::LATENCIES.end())
     };
     Some(SwapchainSpec { mode, latency })
 }

@@ -584,12 +584,16 @@ fn result(config: &RunConfig, session: &Session, ended: Ended) -> RunResult {
         frames: ended.frames,
         key_delays: ended.shown.clone().unwrap_or_default(),
         feel: ended.shown.map(|shown| {
-            FeelResult::new(session.controls().mode(), session.controls().taps(), &shown)
+            FeelResult::new(
+                session.ship_keys().mode(),
+                session.ship_keys().taps(),
+                &shown,
+            )
         }),
         to_present_p50_ms: ended.presented.and_then(|presented| {
             FeelResult::new(
-                session.controls().mode(),
-                session.controls().taps(),
+                session.ship_keys().mode(),
+                session.ship_keys().taps(),
                 &presented,
             )
             .delay_p50_ms

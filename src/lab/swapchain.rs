@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::session::queue::PresentMode;
+use crate::session::present::PresentMode;
 
 /// A profile's swapchain: its present mode and frame latency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

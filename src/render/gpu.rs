@@ -1,7 +1,7 @@
 //! The GPU: instance, adapter, device and queue, with errors a person can act on, and the
 //! choice of present mode from what a surface actually offers.
 
-use crate::session::queue::PresentMode;
+use crate::session::present::PresentMode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn present_mode_comes_from_the_surface_capabilities() {
-        use crate::session::queue::PresentMode as Mode;
+        use crate::session::present::PresentMode as Mode;
         let lavapipe = [Immediate, Mailbox, Fifo, FifoRelaxed];
         assert_eq!(choose_present_mode(&lavapipe, Mode::Fifo), Fifo);
         assert_eq!(choose_present_mode(&lavapipe, Mode::Immediate), Immediate);

@@ -22,7 +22,7 @@ use winit::window::Window;
 use crate::hooks::surface_faults::SurfaceFaults;
 use crate::platform::clock::Stopwatch;
 use crate::session::frame::RenderTimes;
-use crate::session::queue::{DEFAULT_LATENCY, PresentMode};
+use crate::session::present::{DEFAULT_LATENCY, PresentMode};
 use gpu::{Gpu, choose_present_mode};
 use painter::Painter;
 use sprites::SpriteFrame;

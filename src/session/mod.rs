@@ -7,7 +7,7 @@ pub mod checkpoint;
 pub mod frame;
 pub mod input_delay;
 pub mod json_lines;
-pub mod queue;
+pub mod present;
 pub mod recording;
 pub mod ship_input;
 pub mod steering;
@@ -24,7 +24,7 @@ use crate::world::ship::{ShipInput, Steer};
 use crate::world::{World, WorldConfig};
 use frame::FrameRecord;
 use looplab_timing::{FramePlan, FrameStats, LoopSettings, Planner, PredictFrom, Strategy, View};
-use ship_input::{Button, InputMode, ShipControls, Taps};
+use ship_input::{Button, InputMode, ShipKeys, Taps};
 use steering::{SteerChange, SteerLog, SteerScript};
 
 /// A planner, its world and their statistics. The world only ever advances by the
@@ -44,8 +44,8 @@ pub struct Session {
     /// Every change of the ship's steering, with the update it applied to.
     steering: SteerLog,
     /// The arrows and the dash as pressed, turned into each update's input.
-    controls: ShipControls,
-    /// When set, the ship is steered by this recording instead of the controls.
+    ship_keys: ShipKeys,
+    /// When set, the ship is steered by this recording instead of the keys.
     script: Option<SteerScript>,
     /// The render tick's copy of the world, run one more update to the present, when the
     /// last frame's view is a prediction. The real world never sees that update.
@@ -103,13 +103,13 @@ struct Baseline {
 }
 
 impl Baseline {
-    fn of(world: &World, controls: &ShipControls) -> Self {
+    fn of(world: &World, keys: &ShipKeys) -> Self {
         Self {
             game: world.time(),
             hits: world.darts.hits,
             tunnels: world.darts.tunnels,
             energy: world.balls.energy(),
-            taps: controls.taps(),
+            taps: keys.taps(),
         }
     }
 }
@@ -141,7 +141,7 @@ impl Session {
             reference: Duration::ZERO,
             hitches: Duration::ZERO,
             steering: SteerLog::default(),
-            controls: ShipControls::default(),
+            ship_keys: ShipKeys::default(),
             script: None,
             prediction: None,
             since: Baseline::default(),
@@ -151,7 +151,7 @@ impl Session {
     }
 
     fn with_baseline(mut self) -> Self {
-        self.since = Baseline::of(&self.world, &self.controls);
+        self.since = Baseline::of(&self.world, &self.ship_keys);
         self
     }
 
@@ -197,13 +197,13 @@ impl Session {
         plan: &mut FramePlan,
         mut before_update: impl FnMut(&World, Duration) -> ControlFlow<()>,
     ) {
-        let (world, script, steering, controls) = (
+        let (world, script, steering, keys) = (
             &mut self.world,
             &mut self.script,
             &mut self.steering,
-            &mut self.controls,
+            &mut self.ship_keys,
         );
-        controls.frame(plan);
+        keys.frame(plan);
         self.planner.run_updates(plan, |step| {
             match script.as_mut() {
                 Some(script) => {
@@ -211,14 +211,14 @@ impl Session {
                         world.set_ship_input(input);
                     }
                 }
-                None => world.set_ship_input(controls.update(step)),
+                None => world.set_ship_input(keys.update(step)),
             }
             steering.observe(world);
             let flow = before_update(world, step);
             world.step(step);
             flow
         });
-        controls.frame_done();
+        keys.frame_done();
         self.stats.record_plan(plan);
         self.predict(plan.view);
         let s = self.planner.settings();
@@ -241,7 +241,7 @@ impl Session {
         let world = &self.world;
         let thrust = match &self.script {
             Some(script) => script.peek(to).unwrap_or(world.ship.input).thrust,
-            None => self.controls.preview(to.saturating_sub(world.time())),
+            None => self.ship_keys.preview(to.saturating_sub(world.time())),
         };
         let newest = ShipInput { thrust, dashes: 0 };
         let copy = match (&mut self.prediction, from) {
@@ -290,19 +290,19 @@ impl Session {
     /// `button` went down at `arrival` (on the clock the frames are planned on). Returns
     /// whether it changed anything. Ignored while a recording steers the ship.
     pub fn press(&mut self, button: Button, arrival: Duration) -> bool {
-        self.script.is_none() && self.controls.press(button, arrival)
+        self.script.is_none() && self.ship_keys.press(button, arrival)
     }
 
     /// `button` came up at `arrival`. Returns whether it was held.
     pub fn release(&mut self, button: Button, arrival: Duration) -> bool {
-        self.script.is_none() && self.controls.release(button, arrival)
+        self.script.is_none() && self.ship_keys.release(button, arrival)
     }
 
     /// Holds exactly the arrows of `steer` from `arrival` on. Ignored while a recording
     /// steers the ship.
     pub fn steer(&mut self, steer: Steer, arrival: Duration) {
         if self.script.is_none() {
-            self.controls.steer(steer, arrival);
+            self.ship_keys.steer(steer, arrival);
         }
     }
 
@@ -312,17 +312,17 @@ impl Session {
     /// first update that reads it. What a key-to-screen delay is measured from
     /// ([`InputDelay`](input_delay::InputDelay)).
     pub fn press_acts_from(&self, arrival: Duration) -> Option<Duration> {
-        (self.controls.mode() == InputMode::Accumulated).then(|| self.planner.game_now_at(arrival))
+        (self.ship_keys.mode() == InputMode::Accumulated).then(|| self.planner.game_now_at(arrival))
     }
 
-    /// The ship's controls: how they read the keys, and the taps and dashes so far.
-    pub fn controls(&self) -> &ShipControls {
-        &self.controls
+    /// The ship's keys: how the updates read them, and the taps and dashes so far.
+    pub fn ship_keys(&self) -> &ShipKeys {
+        &self.ship_keys
     }
 
     /// Switches how the updates read the keys.
     pub fn set_input_mode(&mut self, mode: InputMode) {
-        self.controls.set_mode(mode);
+        self.ship_keys.set_mode(mode);
     }
 
     /// Steers the ship by `script` from now on (a recording played back).
@@ -407,7 +407,7 @@ impl Session {
         self.stats.clear();
         self.reference = self.planner.game_now();
         self.hitches = Duration::ZERO;
-        self.since = Baseline::of(&self.world, &self.controls);
+        self.since = Baseline::of(&self.world, &self.ship_keys);
         self.counting = from;
     }
 
@@ -415,7 +415,7 @@ impl Session {
     /// change of strategy or update rate, a tour stop, a key at one, or a reset starts them
     /// afresh).
     pub fn since_chosen(&self) -> SinceChosen {
-        let now = Baseline::of(&self.world, &self.controls);
+        let now = Baseline::of(&self.world, &self.ship_keys);
         let tunnels = now.tunnels.saturating_sub(self.since.tunnels);
         let (taps, before) = (now.taps, self.since.taps);
         SinceChosen {

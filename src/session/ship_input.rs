@@ -104,9 +104,9 @@ pub struct Dashes {
     pub made: u64,
 }
 
-/// The ship's controls and what they have done.
+/// The ship's keys (the arrows and the dash) and what they have done.
 #[derive(Clone, Debug, Default)]
-pub struct ShipControls {
+pub struct ShipKeys {
     mode: InputMode,
     accumulator: InputAccumulator<Button>,
     /// The arrows held, as the events so far say.
@@ -125,7 +125,7 @@ pub struct ShipControls {
     dashes: Dashes,
 }
 
-impl ShipControls {
+impl ShipKeys {
     pub fn mode(&self) -> InputMode {
         self.mode
     }
@@ -304,7 +304,7 @@ mod tests {
     fn ten_taps(mode: InputMode) -> (Taps, f32, Duration) {
         let settings = LoopSettings::default().with_update_rate(Rate::hz(10.0).unwrap());
         let mut planner = Planner::new(Strategy::CatchUp, settings);
-        let mut c = ShipControls::default();
+        let mut c = ShipKeys::default();
         c.set_mode(mode);
         let mut events: Vec<(Duration, bool)> = (0..10u64)
             .flat_map(|i| [(ms(1013 + 500 * i), true), (ms(1043 + 500 * i), false)])
@@ -365,7 +365,7 @@ mod tests {
             .with_max_frame_time(None)
             .unwrap();
         let mut planner = Planner::new(Strategy::CatchUp, settings);
-        let mut c = ShipControls::default();
+        let mut c = ShipKeys::default();
         c.set_mode(mode);
         c.frame(&planner.plan_frame(ms(0)));
         c.frame_done();
@@ -403,7 +403,7 @@ mod tests {
 
     #[test]
     fn steer_presses_and_releases_what_changes() {
-        let mut c = ShipControls::default();
+        let mut c = ShipKeys::default();
         c.steer(Steer::from_held(false, true, true, false), ms(1));
         assert_eq!(c.held(), Steer::from_held(false, true, true, false));
         c.steer(Steer::from_held(false, true, false, false), ms(2));

@@ -232,7 +232,7 @@ impl FigureTracker {
         }
         let darts = &session.world().darts;
         let counts = (darts.hits, darts.tunnels);
-        let taps = session.controls().taps();
+        let taps = session.ship_keys().taps();
         if self.game_at_start.is_none() {
             self.game_at_start = Some(plan.game_now);
             self.darts_at_start = counts;

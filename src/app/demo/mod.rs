@@ -33,13 +33,13 @@ use super::controls::{Controls, Effect, Knobs};
 use super::input_queue::{Input, InputQueue};
 use super::lanes_view;
 use super::pacing::{JitReadout, Pacing};
-use super::record::RunRecord;
 use super::replay::ReplayCheck;
+use super::run_log::RunLog;
 use crate::app::keys::{self, Action};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::session::Session;
 use crate::session::frame::FrameRecord;
-use crate::session::queue::PresentMode;
+use crate::session::present::PresentMode;
 use crate::session::recording::Recording;
 use crate::session::ship_input::Button;
 use crate::session::steering::SteerScript;
@@ -88,7 +88,7 @@ pub struct Demo {
     readouts: Readouts,
     /// Compare mode's lanes, while it is on.
     compare: Option<Compare>,
-    run: RunRecord,
+    run: RunLog,
     /// The recording being played back, and the state reached at its end.
     replay: Option<ReplayCheck>,
     /// The guided tour, once started.
@@ -121,7 +121,7 @@ impl Demo {
             input,
             readouts: Readouts::default(),
             compare: None,
-            run: RunRecord::new(start.keep_frames, start.keep_trace),
+            run: RunLog::new(start.keep_frames, start.keep_trace),
             replay,
             touring: None,
             pacing: Pacing::default(),

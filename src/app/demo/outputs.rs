@@ -32,7 +32,7 @@ impl Demo {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let session = self.controls.session();
         let ship = &session.world().ship;
-        let ship_controls = session.controls();
+        let ship_keys = session.ship_keys();
         let delays = &self.run.steer_delays;
         let last = &self.readouts.last;
         StatsReport {
@@ -78,13 +78,13 @@ impl Demo {
             ship: ShipReport {
                 position: ship.pos.to_array(),
                 travelled_px: ship.travelled,
-                input_mode: ship_controls.mode(),
-                taps: ship_controls.taps(),
+                input_mode: ship_keys.mode(),
+                taps: ship_keys.taps(),
                 dashes: Dashes {
                     made: ship.dashes,
-                    ..ship_controls.dashes()
+                    ..ship_keys.dashes()
                 },
-                held_ms: ms(ship_controls.held_for()),
+                held_ms: ms(ship_keys.held_for()),
                 input_delays: delays.len(),
                 input_delay_median_ms: input_delay::median(delays).map(ms),
                 input_delay_max_ms: delays.iter().max().copied().map(ms),

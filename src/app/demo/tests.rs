@@ -1,7 +1,7 @@
 //! The demo driven as the driver drives it, with a manual clock and no window: keys in,
 //! frames run, pictures reported presented.
 
-use crate::session::queue::PresentMode;
+use crate::session::present::PresentMode;
 use std::time::Duration;
 
 use looplab_timing::{LoopSettings, ManualClock, Strategy};

@@ -278,7 +278,7 @@ mod tests {
 
     use crate::app::controls::{Controls, Knobs};
     use crate::app::keys;
-    use crate::session::queue::PresentMode;
+    use crate::session::present::PresentMode;
     use crate::text::settings::DeltaKind;
     use crate::tour::{Setup, stops, walk};
     use crate::world::WorldConfig;
@@ -296,7 +296,7 @@ mod tests {
             render_cost: c.knobs.render_cost,
             vsync: c.knobs.vsync(),
             compare: c.knobs.compare,
-            input: c.session().controls().mode(),
+            input: c.session().ship_keys().mode(),
         }
     }
 

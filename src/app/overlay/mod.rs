@@ -68,7 +68,7 @@ impl PlatformFacts {
     pub fn offscreen(present_mode: wgpu::PresentMode) -> Self {
         Self {
             present_mode,
-            frame_latency: crate::session::queue::DEFAULT_LATENCY,
+            frame_latency: crate::session::present::DEFAULT_LATENCY,
             just_in_time: None,
             paced_by: PacedBy::Loop,
             hidden_note: None,

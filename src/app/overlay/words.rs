@@ -353,7 +353,7 @@ pub fn captions(m: &OverlayModel) -> Vec<(Region, String)> {
                 "{}bullet stream: {} bullets   ship: arrow keys, {} input, delay {}{}",
                 strategy_prefix(m),
                 world.bullets.len(),
-                match session.controls().mode() {
+                match session.ship_keys().mode() {
                     InputMode::Accumulated => "accumulated",
                     InputMode::Sampled => "sampled",
                 },

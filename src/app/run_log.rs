@@ -252,7 +252,7 @@ mod tests {
 /// Everything kept of a run: the totals, the frame log when asked for, and the counts of
 /// frames presented and skipped.
 #[derive(Debug, Default)]
-pub struct RunRecord {
+pub struct RunLog {
     pub totals: Recorder,
     /// The game-speed warning, checked as the run goes.
     pub speed: SpeedWatch,
@@ -270,7 +270,7 @@ pub struct RunRecord {
     pub trace: Option<Vec<TraceFrame>>,
 }
 
-impl RunRecord {
+impl RunLog {
     /// A record that keeps a frame log when `frame_log`, and a trace when `trace`.
     pub fn new(frame_log: bool, trace: bool) -> Self {
         Self {
@@ -344,7 +344,7 @@ mod run_record_tests {
     #[test]
     fn keys_are_measured_to_the_next_presented_frame() {
         let ms = Duration::from_millis;
-        let mut run = RunRecord::new(true, false);
+        let mut run = RunLog::new(true, false);
         run.key_applied(ms(10));
         run.key_applied(ms(12));
         let shown = FrameRecord {
@@ -375,7 +375,7 @@ mod run_record_tests {
         );
         assert_eq!(run.presented, 2);
 
-        let mut no_log = RunRecord::new(false, false);
+        let mut no_log = RunLog::new(false, false);
         no_log.key_applied(ms(1));
         no_log.presented(&shown);
         assert!(no_log.log.is_none() && no_log.unshown_keys.is_empty());
