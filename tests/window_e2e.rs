@@ -795,7 +795,7 @@ fn shift_v_and_j_set_the_queue_and_pace_each_frame_just_in_time() {
     let stats = stats(&stats_path);
     let k = &stats.knobs;
     assert_eq!(stats.gpu_errors, 0);
-    assert_eq!(stats.present_mode.as_deref(), Some("Fifo"));
+    assert_eq!(stats.present_mode.as_deref(), Some("fifo"));
     assert_eq!(k.frame_latency, 2, "Shift+V from 1: {k:?}");
     assert!(k.just_in_time, "{k:?}");
     let frames = frame_log(&log_path).frames;

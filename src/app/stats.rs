@@ -101,6 +101,7 @@ pub struct StatsReport {
     pub gpu_recoveries: u64,
     pub gpu_errors: u64,
     pub adapter: Option<String>,
+    /// The surface's present mode by its id (`fifo`, `relaxed`, `mailbox`, `immediate`).
     pub present_mode: Option<String>,
     pub surface_size: Option<(u32, u32)>,
     pub bullets: usize,

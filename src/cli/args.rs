@@ -107,6 +107,16 @@ pub enum BenchFormat {
     Json,
 }
 
+impl BenchFormat {
+    /// The format's name on the command line, as the peers' program takes it too.
+    pub fn id(self) -> &'static str {
+        match self {
+            BenchFormat::Table => "table",
+            BenchFormat::Json => "json",
+        }
+    }
+}
+
 /// Loop and world settings shared by the window and the lab.
 #[derive(Args, Debug, Clone)]
 pub struct LoopArgs {

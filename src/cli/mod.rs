@@ -90,8 +90,7 @@ fn run_bench(bench: BenchArgs) -> Result<(), Failure> {
         return Ok(());
     }
     if bench.peers {
-        let format = format!("{:?}", bench.format).to_lowercase();
-        let mut options = vec!["--format".to_string(), format];
+        let mut options = vec!["--format".to_string(), bench.format.id().to_string()];
         if bench.quick {
             options.extend(["--seconds".to_string(), "0.2".to_string()]);
         }

@@ -48,8 +48,8 @@ impl Gpu {
     /// The backend the page reports when it draws with this.
     pub fn backend(self) -> &'static str {
         match self {
-            Gpu::WebGl => "Gl",
-            Gpu::WebGpu => "BrowserWebGpu",
+            Gpu::WebGl => "gl",
+            Gpu::WebGpu => "webgpu",
         }
     }
 }

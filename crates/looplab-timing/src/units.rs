@@ -341,7 +341,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 }
 
 /// `(a / b, a % b)`, in 64 bits when both fit, as a frame's nanoseconds always do: a
-/// target without 128-bit division (wasm) otherwise divides in software, which made the
+/// target without 128-bit division (wasm) otherwise divides in software, which makes the
 /// planner three times slower in a page than natively. `b` must not be zero.
 pub(crate) fn div_rem(a: u128, b: u128) -> (u128, u128) {
     match (u64::try_from(a), u64::try_from(b)) {

@@ -428,7 +428,9 @@ impl App {
             gpu_recoveries: self.lost_devices.recoveries,
             gpu_errors: self.lost_devices.gpu_errors + gfx.map_or(0, |g| g.gpu.error_count()),
             adapter: gfx.map(|g| g.gpu.adapter_summary()),
-            present_mode: gfx.map(|g| format!("{:?}", g.present_mode())),
+            present_mode: gfx
+                .and_then(|g| crate::render::gpu::from_wgpu(g.present_mode()))
+                .map(|mode| mode.id().to_string()),
             surface_size: gfx.map(|g| g.size()),
             frame_wait: self.pacer.report(),
             display: self

@@ -258,7 +258,7 @@ pub fn lose_device() {
 pub struct PageStats {
     /// The run as the native window's `--stats` writes it.
     pub run: StatsReport,
-    /// The GPU backend: `BrowserWebGpu` or `Gl` (WebGL2).
+    /// The GPU backend: `webgpu` or `gl` (WebGL2), as wgpu names it.
     pub backend: Option<String>,
     /// From the page's navigation to its first frame on screen, ms.
     pub load_to_first_frame_ms: Option<f64>,
@@ -562,7 +562,7 @@ impl App {
             backend: self
                 .window
                 .as_ref()
-                .map(|w| format!("{:?}", w.gfx.gpu.adapter.get_info().backend)),
+                .map(|w| w.gfx.gpu.adapter.get_info().backend.to_str().to_string()),
             load_to_first_frame_ms: self.platform.first_frame_ms,
             refresh_ms: ms(self.platform.callbacks.refresh()),
             callbacks_taken: self.platform.taken,
