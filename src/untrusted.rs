@@ -65,17 +65,17 @@ impl Reader {
     /// Reads `input` as Looplab does: `Ok` for a value, or the line it would print.
     pub fn read(self, input: &str) -> Result<(), String> {
         match self {
-            Reader::Recording => Recording::parse(input).map(drop),
-            Reader::Trace => Trace::parse(input).map(drop),
+            Reader::Recording => Recording::parse(input).map(drop).map_err(|e| e.to_string()),
+            Reader::Trace => Trace::parse(input).map(drop).map_err(|e| e.to_string()),
             Reader::Capture => {
-                let capture = Capture::read(input.as_bytes(), None)?;
+                let capture = Capture::read(input.as_bytes(), None).map_err(|e| e.to_string())?;
                 // What `lab --capture` does next with it, which must not panic either.
                 crate::capture::summary::Summary::of(&capture, None);
                 Ok(())
             }
-            Reader::KeyScript => KeyScript::parse(input).map(drop),
-            Reader::Profiles => parse_profiles(input).map(drop),
-            Reader::Lane => parse_lane(input).map(drop),
+            Reader::KeyScript => KeyScript::parse(input).map(drop).map_err(|e| e.to_string()),
+            Reader::Profiles => parse_profiles(input).map(drop).map_err(|e| e.to_string()),
+            Reader::Lane => parse_lane(input).map(drop).map_err(|e| e.to_string()),
             Reader::CommandLine => {
                 let words = std::iter::once("looplab").chain(input.split_whitespace());
                 Cli::try_parse_from(words)

@@ -888,7 +888,7 @@ fn the_latency_experiment_on_a_real_capture_cuts_a_refresh_and_draws_its_curve()
     };
     let (plain, jit) = (find("plain"), find("just-in-time"));
     let p50 = |r: &Value| r["delay_p50_ms"].as_f64().unwrap();
-    // The goal, on a game's captured frames on a 60 Hz display: a refresh sooner,
+    // The goal, on a game's captured frames on a 60 Hz display: a refresh sooner,
     // with at most 1% of refreshes missed.
     assert!(p50(plain) - p50(jit) >= 1e3 / 60.0, "{plain} {jit}");
     assert!(jit["missed_share"].as_f64().unwrap() <= 0.01, "{jit}");

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use looplab::app::compose::{Composer, FrameInputs, Readouts};
 use looplab::app::controls::Knobs;
-use looplab::app::overlay::{PacedBy, PlacedText, PlatformFacts, layout_faults as faults};
+use looplab::app::overlay::{PacedBy, PlacedText, WindowFacts, layout_faults as faults};
 use looplab::app::visibility::{Moment, Visibility};
 use looplab::lab::blind::{Blind, Judged};
 use looplab::lab::compare::{Compare, Preset};
@@ -108,7 +108,7 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
     };
     visibility.occluded(true, moment(0.0));
     visibility.occluded(false, moment(12.34));
-    let facts = PlatformFacts {
+    let facts = WindowFacts {
         cpu_percent: Some(100.0),
         hidden_note: visibility.note(Duration::from_secs(13), true),
         // A page says the most: its present line and the strategy's note on pages.
@@ -127,7 +127,7 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
             missed: 99_999,
             grid: None,
         }),
-        ..PlatformFacts::offscreen(wgpu::PresentMode::FifoRelaxed)
+        ..WindowFacts::offscreen(wgpu::PresentMode::FifoRelaxed)
     };
     let inputs = FrameInputs::new(&session, knobs, &plan, &readouts, &facts)
         .with_lanes(compare.as_ref(), now)

@@ -8,7 +8,7 @@ use std::time::Duration;
 use glam::Vec2;
 use looplab::app::compose::{Composer, FrameInputs, Readouts};
 use looplab::app::controls::Knobs;
-use looplab::app::overlay::PlatformFacts;
+use looplab::app::overlay::WindowFacts;
 use looplab::render::gpu::Gpu;
 use looplab::render::offscreen::{OffscreenTarget, render};
 use looplab::render::painter::Painter;
@@ -54,11 +54,11 @@ fn showing(view: View) -> SceneView {
     }
 }
 
-fn facts() -> PlatformFacts {
-    PlatformFacts {
+fn facts() -> WindowFacts {
+    WindowFacts {
         cpu_percent: Some(50.0),
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
-        ..PlatformFacts::offscreen(wgpu::PresentMode::Fifo)
+        ..WindowFacts::offscreen(wgpu::PresentMode::Fifo)
     }
 }
 

@@ -8,7 +8,7 @@ mod support;
 use std::time::Duration;
 
 use looplab::app::display_rate::RefreshSource;
-use looplab::app::stats::{Platform, RunEnd};
+use looplab::app::stats::{RunEnd, WindowSystem};
 use looplab::bench::windowed::queue_from_log;
 use looplab::lab::latency::Pacing;
 use looplab_timing::Strategy;
@@ -39,7 +39,7 @@ fn the_window_runs_switches_strategies_and_quits_on_wayland() {
     assert_eq!(stats.end, RunEnd::QuitKey, "Escape quit it: {stats:?}");
     assert!(stats.seconds < 20.0, "{stats:?}");
     assert_eq!(stats.gpu_errors, 0);
-    assert_eq!(stats.platform, Platform::Wayland);
+    assert_eq!(stats.window_system, WindowSystem::Wayland);
     assert!(stats.knobs.ghosts, "the scripted keys took effect");
     assert_eq!(stats.final_strategy, Strategy::Interpolated);
     assert_eq!(stats.surface_size, Some((1280, 720)));
@@ -211,7 +211,7 @@ fn a_lost_gpu_device_is_made_again_on_wayland() {
     let stats = stats(&stats_path);
     assert_eq!(stats.gpu_recoveries, 1, "{stats:?}");
     assert_eq!(stats.end, RunEnd::ExitAfter);
-    assert_eq!(stats.platform, Platform::Wayland);
+    assert_eq!(stats.window_system, WindowSystem::Wayland);
     // Drawn after the loss: the scene, in many colours.
     let colours = colours(&shot, None);
     assert!(colours > 500, "{colours} colours after the loss");

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use looplab::app::display_rate::RefreshSource;
 use looplab::app::run_log::StrategyTotals;
-use looplab::app::stats::{Platform, RunEnd, StatsReport};
+use looplab::app::stats::{RunEnd, StatsReport, WindowSystem};
 use looplab::lab::compare::Preset;
 use looplab::session::frame::ViewKind;
 use looplab::session::ship_input::InputMode;
@@ -258,7 +258,7 @@ fn a_light_scene_is_paced_by_the_cap_and_drawn_on_screen() {
         "hitches are the frames' own clamps ({clamped} ms): {m:?}"
     );
     // The precise wait learnt its margin from the wake-ups of those capped frames.
-    assert_eq!(stats.platform, Platform::X11);
+    assert_eq!(stats.window_system, WindowSystem::X11);
     let wait = &stats.frame_wait;
     assert_eq!(wait.mode, "precise");
     assert!(wait.wake_readings >= 8, "{wait:?}");

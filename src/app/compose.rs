@@ -16,7 +16,7 @@ use winit::window::Window;
 use super::controls::Knobs;
 use super::lanes_view::compare_frame;
 use super::live_figures::LiveFigures;
-use super::overlay::{OverlayModel, PlatformFacts};
+use super::overlay::{OverlayModel, WindowFacts};
 use super::overlay_host::{OverlayFrame, OverlayHost};
 use crate::lab::compare::Compare;
 use crate::platform::process::CpuMeter;
@@ -59,7 +59,7 @@ pub struct FrameInputs<'a> {
     pub lanes: Option<&'a Compare>,
     /// Real time of the frame on the loop's clock (the lanes' captions count from it).
     pub now: Duration,
-    pub facts: &'a PlatformFacts,
+    pub facts: &'a WindowFacts,
     /// The guided tour's current stop, while it is on.
     pub tour: Option<&'a TourPanel>,
     /// Whether to say, in one quiet line, how to start the tour.
@@ -73,7 +73,7 @@ impl<'a> FrameInputs<'a> {
         knobs: &'a Knobs,
         plan: &'a FramePlan,
         readouts: &'a Readouts,
-        facts: &'a PlatformFacts,
+        facts: &'a WindowFacts,
     ) -> Self {
         Self {
             session,

@@ -7,7 +7,7 @@ use super::capture_load::CaptureLoad;
 
 use looplab_timing::{DeltaMode, LoopSettings, Rate, Strategy, TimeScale};
 
-use crate::app::keys::{self, Action};
+use crate::app::keys::{self, KnobKey, LoopKey, SettingKey, ShipKey};
 use crate::lab::compare::Preset;
 use crate::session::Session;
 use crate::session::present::{DEFAULT_LATENCY, LATENCIES, PresentMode};
@@ -95,10 +95,12 @@ impl Knobs {
     }
 }
 
-/// What the app must do after an action, besides logging.
+/// What a key did, and what the app must do after it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Effect {
-    /// The line to log, if anything changed.
+    /// Something the key names changed (a setting, a knob, the strategy, a tour stop).
+    pub changed: bool,
+    /// The line to log, if there is one.
     pub log: Option<String>,
     pub quit: bool,
     /// The present mode or the frame latency changed: the surface is set up again.
@@ -112,10 +114,28 @@ pub struct Effect {
 }
 
 impl Effect {
-    pub fn log(line: String) -> Self {
+    /// Something changed, as `line` says.
+    pub fn changed(line: String) -> Self {
+        Self {
+            changed: true,
+            log: Some(line),
+            ..Self::default()
+        }
+    }
+
+    /// Nothing changed; `line` says why or what is there.
+    pub fn said(line: String) -> Self {
         Self {
             log: Some(line),
             ..Self::default()
+        }
+    }
+
+    /// The window closes.
+    pub fn quit() -> Self {
+        Self {
+            quit: true,
+            ..Self::said("quit".to_string())
         }
     }
 }
@@ -214,13 +234,12 @@ impl Controls {
         }
         self.session.set_strategy(strategy);
         Effect {
-            log: Some(format!(
+            strategy_changed: true,
+            ..Effect::changed(format!(
                 "strategy: {} ({})",
                 strategy.id(),
                 strategy_text::text(strategy).name
-            )),
-            strategy_changed: true,
-            ..Effect::default()
+            ))
         }
     }
 
@@ -279,128 +298,121 @@ impl Controls {
         effect
     }
 
-    /// Applies one action, as of no particular time (the tests' shorthand).
-    #[cfg(test)]
-    pub fn apply(&mut self, action: Action) -> Effect {
-        self.apply_at(action, Duration::ZERO)
-    }
-
-    /// Applies one action that arrived at `arrival` (on the loop's clock).
-    pub fn apply_at(&mut self, action: Action, arrival: Duration) -> Effect {
-        use Action::*;
-        if let Some((settings, line)) = settings_after(action, self.settings(), self.display) {
-            self.session.set_settings(settings);
-            return Effect::log(line);
-        }
-        if let Some(effect) = self.apply_to_knobs(action) {
-            return effect;
-        }
-        match action {
-            // Changes of the loop's settings, made above; here only when nothing changed.
-            UpdateRate(_) | FrameCap(_) | MaxUpdates(_) | TogglePause | TimeScale(_)
-            | NextDelta => Effect::default(),
-            SelectStrategy(s) => self.set_strategy(s),
-            NextStrategy => self.set_strategy(keys::next_strategy(self.strategy())),
-            SingleStep => {
+    /// A key of the loop's, on the window's loop: its strategy, its settings, a single step,
+    /// the bullets.
+    pub fn loop_key(&mut self, key: LoopKey) -> Effect {
+        match key {
+            LoopKey::Strategy(s) => self.set_strategy(s),
+            LoopKey::NextStrategy => self.set_strategy(keys::next_strategy(self.strategy())),
+            LoopKey::Setting(key) => match settings_after(key, self.settings(), self.display) {
+                Some((settings, line)) => {
+                    self.session.set_settings(settings);
+                    Effect::changed(line)
+                }
+                None => Effect::default(),
+            },
+            LoopKey::SingleStep => {
                 self.session.single_step();
-                Effect::log("single step".to_string())
+                Effect::changed("single step".to_string())
             }
-            Bullets(up) => {
+            LoopKey::Bullets(up) => {
                 let next = bullets_after(self.session.world().bullets.len(), up);
                 self.session.set_bullet_count(next);
-                Effect::log(format!("bullets: {next}"))
+                Effect::changed(format!("bullets: {next}"))
             }
-            // The lanes' and the tour's keys: the demo acts on them before they get here.
-            SelectLane | TourNext | TourPrevious | TourLeave | TourAnswerB => Effect::default(),
-            Steer(direction) => self.hold(direction, true, arrival),
-            Dash => {
+        }
+    }
+
+    /// A key of the ship's, pressed at `arrival` (on the loop's clock).
+    pub fn ship_key(&mut self, key: ShipKey, arrival: Duration) -> Effect {
+        match key {
+            ShipKey::Steer(direction) => self.hold(direction, true, arrival),
+            ShipKey::Dash => {
                 self.session.press(Button::Dash, arrival);
                 Effect::default()
             }
-            ToggleInputMode => {
+            ShipKey::InputMode => {
                 let mode = self.session.ship_keys().mode().toggled();
                 self.session.set_input_mode(mode);
-                Effect::log(format!("input: {}", mode.describe()))
+                Effect::changed(format!("input: {}", mode.describe()))
             }
-            ResetKnobs => self.reset(),
-            Quit => Effect {
-                log: Some("quit".to_string()),
-                quit: true,
-                ..Effect::default()
-            },
-            // The knobs' keys, applied above.
-            NextPresentMode | FrameLatency | ToggleJustInTime | UpdateCost(_) | RenderCost(_)
-            | Stall | ToggleGhosts | ToggleHelp | ToggleOverlay | ToggleTimeline
-            | ToggleEverything | ToggleCompare | ComparePreset(_) => Effect::default(),
         }
     }
 
-    /// The keys that change a knob rather than the loop: what is drawn, the simulated
-    /// costs, vsync and compare mode. `None` for any other action.
-    fn apply_to_knobs(&mut self, action: Action) -> Option<Effect> {
-        use Action::*;
+    /// A knob's key: the swapchain, the simulated costs, what is drawn, or the reset.
+    pub fn knob_key(&mut self, key: KnobKey) -> Effect {
         let knobs = &mut self.knobs;
-        Some(match action {
-            NextPresentMode => {
+        match key {
+            KnobKey::NextPresentMode => {
                 knobs.present = knobs.present.next_offered(&self.offered);
                 Effect {
-                    log: Some(format!(
+                    swapchain_changed: true,
+                    ..Effect::changed(format!(
                         "present mode: {} (vsync {})",
                         knobs.present,
                         on_off(knobs.present.paces())
-                    )),
-                    swapchain_changed: true,
-                    ..Effect::default()
+                    ))
                 }
             }
-            FrameLatency => {
+            KnobKey::FrameLatency => {
                 knobs.latency = knobs.latency % LATENCIES.end() + 1;
                 Effect {
-                    log: Some(format!("frames in flight: {}", knobs.latency)),
                     swapchain_changed: true,
-                    ..Effect::default()
+                    ..Effect::changed(format!("frames in flight: {}", knobs.latency))
                 }
             }
-            ToggleJustInTime => toggle(&mut knobs.just_in_time, "just in time"),
-            UpdateCost(up) => step_cost(&mut knobs.update_cost, &UPDATE_COSTS_MS, up, "update"),
-            RenderCost(up) => step_cost(&mut knobs.render_cost, &RENDER_COSTS_MS, up, "render"),
-            Stall => Effect {
-                log: Some(format!("stall: {}", format_duration(STALL))),
+            KnobKey::JustInTime => toggle(&mut knobs.just_in_time, "just in time"),
+            KnobKey::UpdateCost(up) => {
+                step_cost(&mut knobs.update_cost, &UPDATE_COSTS_MS, up, "update")
+            }
+            KnobKey::RenderCost(up) => {
+                step_cost(&mut knobs.render_cost, &RENDER_COSTS_MS, up, "render")
+            }
+            KnobKey::Stall => Effect {
                 stall: Some(STALL),
-                ..Effect::default()
+                ..Effect::changed(format!("stall: {}", format_duration(STALL)))
             },
-            ToggleGhosts => toggle(&mut knobs.ghosts, "ghosts"),
-            ToggleHelp => toggle(&mut knobs.help, "help"),
-            ToggleOverlay => toggle(&mut knobs.overlay, "overlay"),
-            ToggleTimeline => toggle(&mut knobs.timeline, "timeline"),
-            ToggleEverything => toggle(
-                &mut knobs.everything,
-                "every figure (the tour: the whole screen)",
-            ),
-            ToggleCompare => {
-                knobs.compare = match knobs.compare {
-                    Some(_) => None,
-                    None => Some(self.last_preset),
-                };
-                Effect::log(match knobs.compare {
-                    Some(p) => format!("compare: {p} ({})", p.description()),
-                    None => "compare: off".to_string(),
-                })
-            }
-            ComparePreset(p) => {
-                knobs.compare = Some(p);
-                knobs.selected_lane = None;
-                self.last_preset = p;
-                Effect::log(format!("compare: {p} ({})", p.description()))
-            }
-            _ => return None,
+            KnobKey::Ghosts => toggle(&mut knobs.ghosts, "ghosts"),
+            KnobKey::Help => toggle(&mut knobs.help, "help"),
+            KnobKey::Overlay => toggle(&mut knobs.overlay, "overlay"),
+            KnobKey::Timeline => toggle(&mut knobs.timeline, "timeline"),
+            KnobKey::Reset => self.reset(),
+        }
+    }
+
+    /// The tour's A outside a question: the whole screen, or the stop's region and figures.
+    pub fn toggle_everything(&mut self) -> Effect {
+        toggle(
+            &mut self.knobs.everything,
+            "every figure (the tour: the whole screen)",
+        )
+    }
+
+    /// Compare mode on, with the last preset, or off.
+    pub fn toggle_compare(&mut self) -> Effect {
+        self.knobs.compare = match self.knobs.compare {
+            Some(_) => None,
+            None => Some(self.last_preset),
+        };
+        Effect::changed(match self.knobs.compare {
+            Some(p) => format!("compare: {p} ({})", p.description()),
+            None => "compare: off".to_string(),
         })
+    }
+
+    /// Compare mode with `preset`, its keys on all lanes.
+    pub fn compare_preset(&mut self, preset: Preset) -> Effect {
+        self.knobs.compare = Some(preset);
+        self.knobs.selected_lane = None;
+        self.last_preset = preset;
+        Effect::changed(format!("compare: {preset} ({})", preset.description()))
     }
 
     /// 0: every knob, the strategy, the loop's settings and the bullet count back to what
     /// the run started with.
     fn reset(&mut self) -> Effect {
         let mut effect = self.restore(&self.initial.clone());
+        effect.changed = true;
         effect.log = Some("reset: every knob back to its start value".to_string());
         effect
     }
@@ -457,24 +469,23 @@ pub struct Snapshot {
     pub input: InputMode,
 }
 
-/// The loop settings `action` asks for, from `current`, and the line that says so; `None`
-/// when `action` is not a change of the loop's settings (or changes nothing). The window's
-/// loop and compare mode's lanes change their settings through this one place.
+/// The loop settings `key` asks for, from `current`, and the line that says so; `None` when
+/// the update rate would leave the range a rate may have. The window's loop and compare
+/// mode's lanes change their settings through this one place.
 ///
 /// `refresh` is the display's refresh rate, for snapping frame deltas to.
 pub fn settings_after(
-    action: Action,
+    key: SettingKey,
     current: &LoopSettings,
     refresh: Rate,
 ) -> Option<(LoopSettings, String)> {
-    use Action::*;
     let mut s = current.clone();
-    let line = match action {
-        NextDelta => {
+    let line = match key {
+        SettingKey::NextDelta => {
             s.delta_mode = DeltaKind::of(&s.delta_mode).next().mode(refresh);
             format!("frame deltas: {}", delta_text(&s.delta_mode))
         }
-        UpdateRate(up) => {
+        SettingKey::UpdateRate(up) => {
             let next = step_f64(&UPDATE_RATES, s.update_rate.as_hz(), up);
             let rate = Rate::hz(next).ok()?;
             s.update_rate = rate;
@@ -484,12 +495,12 @@ pub fn settings_after(
                 format_duration(rate.period())
             )
         }
-        FrameCap(up) => {
+        SettingKey::FrameCap(up) => {
             let next = step_f64(&FRAME_CAPS, s.frame_cap.map_or(0.0, Rate::as_hz), up);
             s.frame_cap = Rate::hz(next).ok();
             format!("frame cap: {}", Cap(s.frame_cap))
         }
-        MaxUpdates(up) => {
+        SettingKey::MaxUpdates(up) => {
             let next = step_cycle(&MAX_UPDATES, s.max_updates().unwrap_or(0), up);
             // 0 in the cycle stands for unlimited: never a limit of zero.
             if let Ok(next) = s.clone().with_max_updates((next != 0).then_some(next)) {
@@ -497,15 +508,14 @@ pub fn settings_after(
             }
             format!("max updates per frame: {}", MaxUpdatesText(s.max_updates()))
         }
-        TogglePause => {
+        SettingKey::Pause => {
             s.paused = !s.paused;
             format!("paused: {}", on_off(s.paused))
         }
-        TimeScale(up) => {
+        SettingKey::TimeScale(up) => {
             s.time_scale = step_time_scale(s.time_scale, up);
             format!("time scale: {}", s.time_scale)
         }
-        _ => return None,
     };
     Some((s, line))
 }
@@ -546,13 +556,13 @@ pub fn delta_text(delta: &DeltaMode) -> String {
 fn step_cost(cost: &mut Duration, costs_ms: &[u64], up: bool, what: &str) -> Effect {
     let ms = step_u64(costs_ms, cost.as_millis() as u64, up);
     *cost = Duration::from_millis(ms);
-    Effect::log(format!("simulated {what} cost: {ms} ms"))
+    Effect::changed(format!("simulated {what} cost: {ms} ms"))
 }
 
 /// Turns `knob` on or off, and says so.
 fn toggle(knob: &mut bool, name: &str) -> Effect {
     *knob = !*knob;
-    Effect::log(format!("{name}: {}", on_off(*knob)))
+    Effect::changed(format!("{name}: {}", on_off(*knob)))
 }
 
 fn on_off(b: bool) -> &'static str {
@@ -624,7 +634,7 @@ mod tests {
     fn a_tour_stop_sets_up_what_it_says_and_keys_act_on_it_as_ever() {
         for stop in crate::tour::stops::stops() {
             let mut c = controls();
-            c.apply(Action::ToggleGhosts);
+            c.knob_key(KnobKey::Ghosts);
             let effect = c.apply_setup(&stop.setup);
             let setup = &stop.setup;
             assert_eq!(c.strategy(), setup.strategy, "{}", stop.id);
@@ -650,7 +660,7 @@ mod tests {
             .find(|s| s.id == "a-nap-on-a-weak-gpu")
             .unwrap();
         c.apply_setup(&nap.setup);
-        c.apply(Action::RenderCost(false));
+        c.knob_key(KnobKey::RenderCost(false));
         assert!(c.knobs.render_cost < nap.setup.render_cost);
     }
 
@@ -659,15 +669,15 @@ mod tests {
         let mut c = controls();
         let tv = Rate::hz(59.94).unwrap();
         c.set_display(tv);
-        let e = c.apply(Action::NextDelta);
+        let e = c.loop_key(LoopKey::Setting(SettingKey::NextDelta));
         assert_eq!(c.settings().delta_mode, DeltaMode::snapped(tv));
         assert_eq!(e.log.as_deref(), Some("frame deltas: snapped to 59.94 Hz"));
-        c.apply(Action::NextDelta);
+        c.loop_key(LoopKey::Setting(SettingKey::NextDelta));
         assert_eq!(c.settings().delta_mode, DeltaMode::smoothed());
-        let e = c.apply(Action::NextDelta);
+        let e = c.loop_key(LoopKey::Setting(SettingKey::NextDelta));
         assert_eq!(c.settings().delta_mode, DeltaMode::synced());
         assert_eq!(e.log.as_deref(), Some("frame deltas: synced, ±0.5 step"));
-        c.apply(Action::NextDelta);
+        c.loop_key(LoopKey::Setting(SettingKey::NextDelta));
         assert_eq!(c.settings().delta_mode, DeltaMode::Measured);
         // Snapping chosen before the window knew its display follows the display.
         let mut early = Controls::new(
@@ -681,14 +691,14 @@ mod tests {
         );
         early.set_display(tv);
         assert_eq!(early.settings().delta_mode, DeltaMode::snapped(tv));
-        early.apply(Action::ResetKnobs);
+        early.knob_key(KnobKey::Reset);
         assert_eq!(early.settings().delta_mode, DeltaMode::snapped(tv));
     }
 
     #[test]
     fn strategy_keys_switch_and_log_once() {
         let mut c = controls();
-        let e = c.apply(Action::SelectStrategy(Strategy::CatchUp));
+        let e = c.loop_key(LoopKey::Strategy(Strategy::CatchUp));
         assert_eq!(c.strategy(), Strategy::CatchUp);
         assert!(e.strategy_changed);
         assert_eq!(
@@ -696,27 +706,27 @@ mod tests {
             Some("strategy: catch-up (Fixed update, variable render)")
         );
         assert_eq!(
-            c.apply(Action::SelectStrategy(Strategy::CatchUp)),
+            c.loop_key(LoopKey::Strategy(Strategy::CatchUp)),
             Effect::default()
         );
-        c.apply(Action::NextStrategy);
+        c.loop_key(LoopKey::NextStrategy);
         assert_eq!(c.strategy(), Strategy::Interpolated);
     }
 
     #[test]
     fn update_rate_steps_through_the_list_and_stops_at_the_ends() {
         let mut c = controls();
-        c.apply(Action::UpdateRate(true));
+        c.loop_key(LoopKey::Setting(SettingKey::UpdateRate(true)));
         assert_eq!(c.settings().update_rate.as_hz(), 100.0);
-        c.apply(Action::UpdateRate(false));
-        c.apply(Action::UpdateRate(false));
+        c.loop_key(LoopKey::Setting(SettingKey::UpdateRate(false)));
+        c.loop_key(LoopKey::Setting(SettingKey::UpdateRate(false)));
         assert_eq!(c.settings().update_rate.as_hz(), 50.0);
         for _ in 0..20 {
-            c.apply(Action::UpdateRate(true));
+            c.loop_key(LoopKey::Setting(SettingKey::UpdateRate(true)));
         }
         assert_eq!(c.settings().update_rate.as_hz(), 1000.0);
         for _ in 0..20 {
-            c.apply(Action::UpdateRate(false));
+            c.loop_key(LoopKey::Setting(SettingKey::UpdateRate(false)));
         }
         assert_eq!(c.settings().update_rate.as_hz(), 1.0);
     }
@@ -724,65 +734,65 @@ mod tests {
     #[test]
     fn frame_cap_max_updates_and_costs_cycle() {
         let mut c = controls();
-        let e = c.apply(Action::FrameCap(true));
+        let e = c.loop_key(LoopKey::Setting(SettingKey::FrameCap(true)));
         assert_eq!(c.settings().frame_cap.map(Rate::as_hz), Some(30.0));
         assert_eq!(e.log.as_deref(), Some("frame cap: 30 Hz"));
-        c.apply(Action::FrameCap(false));
+        c.loop_key(LoopKey::Setting(SettingKey::FrameCap(false)));
         assert_eq!(c.settings().frame_cap, None);
 
         assert_eq!(c.settings().max_updates(), Some(10));
-        c.apply(Action::MaxUpdates(true));
-        c.apply(Action::MaxUpdates(true));
+        c.loop_key(LoopKey::Setting(SettingKey::MaxUpdates(true)));
+        c.loop_key(LoopKey::Setting(SettingKey::MaxUpdates(true)));
         assert_eq!(c.settings().max_updates(), None, "25 then unlimited");
-        c.apply(Action::MaxUpdates(true));
+        c.loop_key(LoopKey::Setting(SettingKey::MaxUpdates(true)));
         assert_eq!(c.settings().max_updates(), None, "stays at the end");
-        c.apply(Action::MaxUpdates(false));
+        c.loop_key(LoopKey::Setting(SettingKey::MaxUpdates(false)));
         assert_eq!(c.settings().max_updates(), Some(25));
 
-        c.apply(Action::UpdateCost(true));
-        c.apply(Action::UpdateCost(true));
+        c.knob_key(KnobKey::UpdateCost(true));
+        c.knob_key(KnobKey::UpdateCost(true));
         assert_eq!(c.knobs.update_cost, Duration::from_millis(2));
-        c.apply(Action::RenderCost(true));
+        c.knob_key(KnobKey::RenderCost(true));
         assert_eq!(c.knobs.render_cost, Duration::from_millis(5));
-        c.apply(Action::RenderCost(false));
-        c.apply(Action::RenderCost(false));
+        c.knob_key(KnobKey::RenderCost(false));
+        c.knob_key(KnobKey::RenderCost(false));
         assert_eq!(c.knobs.render_cost, Duration::ZERO);
     }
 
     #[test]
     fn pause_single_step_time_scale_and_stall() {
         let mut c = controls();
-        c.apply(Action::TogglePause);
+        c.loop_key(LoopKey::Setting(SettingKey::Pause));
         assert!(c.settings().paused);
-        c.apply(Action::TogglePause);
+        c.loop_key(LoopKey::Setting(SettingKey::Pause));
         assert!(!c.settings().paused);
-        c.apply(Action::SingleStep);
+        c.loop_key(LoopKey::SingleStep);
         assert!(c.settings().paused, "single step pauses");
         let plan = c.session.frame(Duration::from_millis(5), |_, _| {});
         assert_eq!(plan.updates, 1);
-        c.apply(Action::TimeScale(false));
+        c.loop_key(LoopKey::Setting(SettingKey::TimeScale(false)));
         assert_eq!(c.settings().time_scale.factor(), 0.5);
         for _ in 0..10 {
-            c.apply(Action::TimeScale(true));
+            c.loop_key(LoopKey::Setting(SettingKey::TimeScale(true)));
         }
         assert_eq!(c.settings().time_scale.factor(), 64.0, "stays at the top");
-        let e = c.apply(Action::Stall);
+        let e = c.knob_key(KnobKey::Stall);
         assert_eq!(e.stall, Some(STALL));
     }
 
     #[test]
     fn bullets_double_and_halve_within_bounds() {
         let mut c = controls();
-        c.apply(Action::Bullets(true));
+        c.loop_key(LoopKey::Bullets(true));
         assert_eq!(c.session.world().bullets.len(), 200);
         for _ in 0..20 {
-            c.apply(Action::Bullets(false));
+            c.loop_key(LoopKey::Bullets(false));
         }
         assert_eq!(c.session.world().bullets.len(), 0);
-        c.apply(Action::Bullets(true));
+        c.loop_key(LoopKey::Bullets(true));
         assert_eq!(c.session.world().bullets.len(), 1);
         for _ in 0..40 {
-            c.apply(Action::Bullets(true));
+            c.loop_key(LoopKey::Bullets(true));
         }
         assert_eq!(c.session.world().bullets.len(), WorldConfig::MAX_BULLETS);
     }
@@ -790,16 +800,16 @@ mod tests {
     #[test]
     fn toggles_and_reset() {
         let mut c = controls();
-        assert!(c.apply(Action::NextPresentMode).swapchain_changed);
-        assert!(c.apply(Action::FrameLatency).swapchain_changed);
-        c.apply(Action::ToggleJustInTime);
-        c.apply(Action::ToggleGhosts);
-        c.apply(Action::ToggleHelp);
-        c.apply(Action::ToggleOverlay);
-        c.apply(Action::ToggleTimeline);
-        c.apply(Action::SelectStrategy(Strategy::Variable));
-        c.apply(Action::UpdateRate(false));
-        c.apply(Action::Bullets(true));
+        assert!(c.knob_key(KnobKey::NextPresentMode).swapchain_changed);
+        assert!(c.knob_key(KnobKey::FrameLatency).swapchain_changed);
+        c.knob_key(KnobKey::JustInTime);
+        c.knob_key(KnobKey::Ghosts);
+        c.knob_key(KnobKey::Help);
+        c.knob_key(KnobKey::Overlay);
+        c.knob_key(KnobKey::Timeline);
+        c.loop_key(LoopKey::Strategy(Strategy::Variable));
+        c.loop_key(LoopKey::Setting(SettingKey::UpdateRate(false)));
+        c.loop_key(LoopKey::Bullets(true));
         assert!(c.knobs.ghosts && c.knobs.help && !c.knobs.overlay);
         // From immediate (the test's start), V goes on to mailbox; Shift+V from 2 to 3.
         assert_eq!(
@@ -808,9 +818,8 @@ mod tests {
         );
         assert!(c.knobs.just_in_time);
         assert!(!c.knobs.timeline);
-        let e = c.apply(Action::ResetKnobs);
+        let e = c.knob_key(KnobKey::Reset);
         assert!(e.swapchain_changed && e.strategy_changed);
-        assert_eq!(c.knobs, Knobs::default());
         assert_eq!(c.knobs, Knobs::default());
         assert_eq!(c.strategy(), Strategy::Interpolated);
         assert_eq!(
@@ -819,18 +828,21 @@ mod tests {
             "the settings it started with"
         );
         assert_eq!(c.session.world().bullets.len(), 100);
-        assert!(c.apply(Action::Quit).quit);
     }
 
     #[test]
     fn held_arrows_steer_the_ship_until_let_go() {
         let mut c = controls();
-        assert!(c.apply(Action::Steer(Direction::Right)).steered);
         assert!(
-            !c.apply(Action::Steer(Direction::Right)).steered,
+            c.ship_key(ShipKey::Steer(Direction::Right), Duration::ZERO)
+                .steered
+        );
+        assert!(
+            !c.ship_key(ShipKey::Steer(Direction::Right), Duration::ZERO)
+                .steered,
             "already held"
         );
-        c.apply(Action::Steer(Direction::Up));
+        c.ship_key(ShipKey::Steer(Direction::Up), Duration::ZERO);
         assert_eq!(c.steer_held(), Steer { x: 1, y: -1 });
         assert!(c.release(Direction::Right, Duration::ZERO).steered);
         assert_eq!(c.steer_held(), Steer { x: 0, y: -1 });
@@ -844,9 +856,9 @@ mod tests {
     fn the_input_mode_key_switches_how_updates_read_the_keys() {
         let mut c = controls();
         assert_eq!(c.session.ship_keys().mode(), InputMode::Accumulated);
-        c.apply(Action::ToggleInputMode);
+        c.ship_key(ShipKey::InputMode, Duration::ZERO);
         assert_eq!(c.session.ship_keys().mode(), InputMode::Sampled);
-        c.apply(Action::Dash);
+        c.ship_key(ShipKey::Dash, Duration::ZERO);
         assert_eq!(c.session.ship_keys().dashes().pressed, 1);
     }
 

@@ -1,4 +1,4 @@
-//! The display's refresh rate, as snapped deltas need it: the monitor's where the platform
+//! The display's refresh rate, as snapped deltas need it: the monitor's where the windowing system
 //! tells it, otherwise estimated from when frames reached the screen.
 //!
 //! X11 tells the monitor's rate through winit. Wayland may not (it reports an output's
@@ -26,7 +26,7 @@ pub enum RefreshSource {
     /// Measured from the browser's frame callbacks (`requestAnimationFrame`), which come
     /// once a refresh.
     Callbacks,
-    /// Given on the command line (`--refresh`): kept whatever the platform or the frames
+    /// Given on the command line (`--refresh`): kept whatever the windowing system or the frames
     /// say.
     Given,
 }
@@ -123,7 +123,7 @@ impl DisplayRate {
     /// A gap between callbacks of more refreshes than this is not a refresh missed.
     pub const MISSED_AT_MOST: u32 = 8;
 
-    /// 60 Hz, assumed until the platform or the frames say otherwise.
+    /// 60 Hz, assumed until the windowing system or the frames say otherwise.
     pub fn new() -> Self {
         Self {
             rate: Rate::SIXTY_HZ,
@@ -143,7 +143,7 @@ impl DisplayRate {
     }
 
     /// The person running the window gave the display's rate: it is used from now on, and
-    /// nothing the platform or the frames say replaces it.
+    /// nothing the windowing system or the frames say replaces it.
     pub fn given(&mut self, rate: Rate) -> Option<Rate> {
         self.source = RefreshSource::Given;
         self.take(rate)
@@ -196,7 +196,7 @@ impl DisplayRate {
 
     /// A frame reached the screen at `at`. `on_the_grid`: presents wait for the display and
     /// the loop keeps up with it (vsync or a compositor's pacing, and no frame cap of its
-    /// own), so the time lies on the refresh grid. Where the platform told nothing, an
+    /// own), so the time lies on the refresh grid. Where the windowing system told nothing, an
     /// estimate that moved is taken, and returned.
     pub fn presented(&mut self, at: Duration, on_the_grid: bool) -> Option<Rate> {
         if matches!(

@@ -88,6 +88,7 @@ impl InputQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::keys::{KnobKey, LoopKey, SettingKey, ShipKey};
     use looplab_timing::Strategy;
 
     #[test]
@@ -100,8 +101,11 @@ mod tests {
         assert_eq!(
             q.take(),
             [
-                (Input::Press(Action::Steer(Direction::Up)), ms(1)),
-                (Input::Press(Action::ToggleGhosts), ms(2)),
+                (
+                    Input::Press(Action::Ship(ShipKey::Steer(Direction::Up))),
+                    ms(1)
+                ),
+                (Input::Press(Action::Knob(KnobKey::Ghosts)), ms(2)),
             ]
         );
     }
@@ -116,18 +120,26 @@ mod tests {
         q.key(KeyCode::KeyZ, true, false, ms(3));
         q.key(KeyCode::ArrowLeft, false, false, ms(4));
         q.key_with_shift(KeyCode::KeyF, false, true, ms(5));
-        q.clicked([Action::ToggleGhosts], ms(6));
+        q.clicked([Action::Knob(KnobKey::Ghosts)], ms(6));
         assert_eq!(
             q.take(),
             [
                 (
-                    Input::Press(Action::SelectStrategy(Strategy::CatchUp)),
+                    Input::Press(Action::Loop(LoopKey::Strategy(Strategy::CatchUp))),
                     ms(1)
                 ),
-                (Input::Press(Action::UpdateRate(false)), ms(2)),
+                (
+                    Input::Press(Action::Loop(LoopKey::Setting(SettingKey::UpdateRate(
+                        false
+                    )))),
+                    ms(2)
+                ),
                 (Input::Release(Direction::Left), ms(4)),
-                (Input::Press(Action::UpdateRate(true)), ms(5)),
-                (Input::Press(Action::ToggleGhosts), ms(6)),
+                (
+                    Input::Press(Action::Loop(LoopKey::Setting(SettingKey::UpdateRate(true)))),
+                    ms(5)
+                ),
+                (Input::Press(Action::Knob(KnobKey::Ghosts)), ms(6)),
             ],
             "Z does nothing; Shift+F lowers the rate"
         );

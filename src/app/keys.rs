@@ -7,60 +7,108 @@ use winit::keyboard::KeyCode;
 use crate::lab::compare::Preset;
 use crate::session::ship_input::Direction;
 
-/// Something a person can ask of the running loop.
+/// Something a person can ask of the running window, by the part of it that answers: each
+/// group has one owner, and the demo routes a key to it once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// The ship's keys, which the session's input turns into each update's.
+    Ship(ShipKey),
+    /// The loop: its strategy and settings, and the world's bullets. In compare mode the
+    /// lanes take these (the selected one, or all).
+    Loop(LoopKey),
+    /// What the window simulates and shows.
+    Knob(KnobKey),
+    /// Compare mode: on and off, its preset, the lane the loop keys act on.
+    Lanes(LanesKey),
+    /// The guided tour.
+    Tour(TourKey),
+    Quit,
+}
+
+/// The ship's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShipKey {
     /// Steer the ship while the key is held.
     Steer(Direction),
     /// The ship's one-shot action: a dash ahead.
     Dash,
     /// How updates read the keys: accumulated over each update's span, or sampled.
-    ToggleInputMode,
-    SelectStrategy(Strategy),
+    InputMode,
+}
+
+/// The loop's keys: its strategy, its settings, a single step and the world's bullets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKey {
+    Strategy(Strategy),
     NextStrategy,
+    Setting(SettingKey),
+    /// One update while paused (it pauses).
+    SingleStep,
+    /// Double (`true`) or halve the bullets.
+    Bullets(bool),
+}
+
+/// The keys that change the loop's settings ([`LoopSettings`](looplab_timing::LoopSettings)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingKey {
     /// Raise (`true`) or lower the update rate.
     UpdateRate(bool),
     /// Next (`true`) or previous frame cap.
     FrameCap(bool),
+    /// How the loop reads frame deltas: measured, snapped to the display, smoothed, synced.
+    NextDelta,
+    /// More (`true`) or fewer updates a frame at the most.
+    MaxUpdates(bool),
+    Pause,
+    /// Double (`true`) or halve the time scale.
+    TimeScale(bool),
+}
+
+/// The knobs' keys: the swapchain, the simulated costs, what is drawn, and the reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KnobKey {
     /// The next present mode the surface offers (vsync on and off among them).
     NextPresentMode,
     /// Frames in flight: 1, 2, 3, and round again.
     FrameLatency,
     /// Start each frame just in time for its refresh, or as the strategy says.
-    ToggleJustInTime,
-    /// How the loop reads frame deltas: measured, snapped to the display, smoothed, synced.
-    NextDelta,
-    MaxUpdates(bool),
+    JustInTime,
     UpdateCost(bool),
     RenderCost(bool),
     Stall,
-    TogglePause,
-    SingleStep,
-    TimeScale(bool),
-    Bullets(bool),
-    ToggleGhosts,
-    ToggleHelp,
-    ToggleOverlay,
-    ToggleTimeline,
+    Ghosts,
+    Help,
+    Overlay,
+    Timeline,
+    /// Every knob, the strategy, the loop's settings and the bullets as the run began.
+    Reset,
+}
+
+/// Compare mode's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LanesKey {
     /// Compare mode on (the last preset) or off.
-    ToggleCompare,
+    Compare,
     /// Compare mode with this preset.
-    ComparePreset(Preset),
-    /// Compare mode: the next lane, or all lanes, for the strategy and loop keys.
-    SelectLane,
-    ResetKnobs,
-    /// The guided tour: start it, or go to its next stop.
-    TourNext,
-    /// The tour's previous stop.
-    TourPrevious,
+    Preset(Preset),
+    /// The next lane, or all lanes, for the strategy and loop keys.
+    Select,
+}
+
+/// The tour's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TourKey {
+    /// Start the tour, or go to its next stop.
+    Next,
+    /// The previous stop.
+    Previous,
     /// Leave the tour (the settings it found come back).
-    TourLeave,
-    /// On the tour: the whole screen, or only what the stop is about; at a stop that asks
-    /// which of two lanes is smoother or sooner, the answer "A".
-    ToggleEverything,
-    /// At a tour stop that asks which of two lanes is smoother or sooner: "B".
-    TourAnswerB,
-    Quit,
+    Leave,
+    /// The whole screen, or only what the stop is about; at a stop that asks which of two
+    /// lanes is smoother or sooner, the answer "A".
+    Everything,
+    /// At a stop that asks which of two lanes is smoother or sooner: "B".
+    AnswerB,
 }
 
 impl Action {
@@ -69,22 +117,22 @@ impl Action {
     pub fn changes_the_loop(self) -> bool {
         matches!(
             self,
-            SelectStrategy(_)
-                | NextStrategy
-                | UpdateRate(_)
-                | FrameCap(_)
-                | NextPresentMode
-                | FrameLatency
-                | ToggleJustInTime
-                | NextDelta
-                | MaxUpdates(_)
-                | UpdateCost(_)
-                | RenderCost(_)
-                | TimeScale(_)
-                | ToggleInputMode
-                | ToggleCompare
-                | ComparePreset(_)
-                | ResetKnobs
+            Loop(LoopKey::Strategy(_))
+                | Loop(LoopKey::NextStrategy)
+                | Loop(LoopKey::Setting(SettingKey::UpdateRate(_)))
+                | Loop(LoopKey::Setting(SettingKey::FrameCap(_)))
+                | Knob(KnobKey::NextPresentMode)
+                | Knob(KnobKey::FrameLatency)
+                | Knob(KnobKey::JustInTime)
+                | Loop(LoopKey::Setting(SettingKey::NextDelta))
+                | Loop(LoopKey::Setting(SettingKey::MaxUpdates(_)))
+                | Knob(KnobKey::UpdateCost(_))
+                | Knob(KnobKey::RenderCost(_))
+                | Loop(LoopKey::Setting(SettingKey::TimeScale(_)))
+                | Ship(ShipKey::InputMode)
+                | Lanes(LanesKey::Compare)
+                | Lanes(LanesKey::Preset(_))
+                | Knob(KnobKey::Reset)
         )
     }
 }
@@ -124,189 +172,231 @@ pub const BINDINGS: &[Binding] = &[
         label: "Enter / Bksp / End / A / B",
         does: "the tour: start or go on / back a stop / leave it / every figure, or the short panel / answer A or B",
         keys: &[
-            (key(K::Enter), TourNext),
-            (key(K::NumpadEnter), TourNext),
-            (key(K::Backspace), TourPrevious),
-            (key(K::End), TourLeave),
-            (key(K::KeyA), ToggleEverything),
-            (key(K::KeyB), TourAnswerB),
+            (key(K::Enter), Tour(TourKey::Next)),
+            (key(K::NumpadEnter), Tour(TourKey::Next)),
+            (key(K::Backspace), Tour(TourKey::Previous)),
+            (key(K::End), Tour(TourKey::Leave)),
+            (key(K::KeyA), Tour(TourKey::Everything)),
+            (key(K::KeyB), Tour(TourKey::AnswerB)),
         ],
     },
     Binding {
         label: "arrows",
         does: "steer the ship (held; each update gets the share of its step a key was held)",
         keys: &[
-            (key(K::ArrowLeft), Steer(Direction::Left)),
-            (key(K::ArrowRight), Steer(Direction::Right)),
-            (key(K::ArrowUp), Steer(Direction::Up)),
-            (key(K::ArrowDown), Steer(Direction::Down)),
+            (key(K::ArrowLeft), Ship(ShipKey::Steer(Direction::Left))),
+            (key(K::ArrowRight), Ship(ShipKey::Steer(Direction::Right))),
+            (key(K::ArrowUp), Ship(ShipKey::Steer(Direction::Up))),
+            (key(K::ArrowDown), Ship(ShipKey::Steer(Direction::Down))),
         ],
     },
     Binding {
         label: "X / I",
         does: "dash, once per press / input: each update's own share of the keys, or the keys held (sampled)",
-        keys: &[(key(K::KeyX), Dash), (key(K::KeyI), ToggleInputMode)],
+        keys: &[
+            (key(K::KeyX), Ship(ShipKey::Dash)),
+            (key(K::KeyI), Ship(ShipKey::InputMode)),
+        ],
     },
     Binding {
         label: "1-8",
         does: "choose a strategy (1 uncapped ... 6 extrapolated, 7 and 8 the render ticks)",
         keys: &[
-            (key(K::Digit1), SelectStrategy(S::Uncapped)),
-            (key(K::Digit2), SelectStrategy(S::FixedSleep)),
-            (key(K::Digit3), SelectStrategy(S::Variable)),
-            (key(K::Digit4), SelectStrategy(S::CatchUp)),
-            (key(K::Digit5), SelectStrategy(S::Interpolated)),
-            (key(K::Digit6), SelectStrategy(S::Extrapolated)),
-            (key(K::Digit7), SelectStrategy(S::Predicted)),
-            (key(K::Digit8), SelectStrategy(S::PredictedKept)),
-            (key(K::Numpad1), SelectStrategy(S::Uncapped)),
-            (key(K::Numpad2), SelectStrategy(S::FixedSleep)),
-            (key(K::Numpad3), SelectStrategy(S::Variable)),
-            (key(K::Numpad4), SelectStrategy(S::CatchUp)),
-            (key(K::Numpad5), SelectStrategy(S::Interpolated)),
-            (key(K::Numpad6), SelectStrategy(S::Extrapolated)),
-            (key(K::Numpad7), SelectStrategy(S::Predicted)),
-            (key(K::Numpad8), SelectStrategy(S::PredictedKept)),
+            (key(K::Digit1), Loop(LoopKey::Strategy(S::Uncapped))),
+            (key(K::Digit2), Loop(LoopKey::Strategy(S::FixedSleep))),
+            (key(K::Digit3), Loop(LoopKey::Strategy(S::Variable))),
+            (key(K::Digit4), Loop(LoopKey::Strategy(S::CatchUp))),
+            (key(K::Digit5), Loop(LoopKey::Strategy(S::Interpolated))),
+            (key(K::Digit6), Loop(LoopKey::Strategy(S::Extrapolated))),
+            (key(K::Digit7), Loop(LoopKey::Strategy(S::Predicted))),
+            (key(K::Digit8), Loop(LoopKey::Strategy(S::PredictedKept))),
+            (key(K::Numpad1), Loop(LoopKey::Strategy(S::Uncapped))),
+            (key(K::Numpad2), Loop(LoopKey::Strategy(S::FixedSleep))),
+            (key(K::Numpad3), Loop(LoopKey::Strategy(S::Variable))),
+            (key(K::Numpad4), Loop(LoopKey::Strategy(S::CatchUp))),
+            (key(K::Numpad5), Loop(LoopKey::Strategy(S::Interpolated))),
+            (key(K::Numpad6), Loop(LoopKey::Strategy(S::Extrapolated))),
+            (key(K::Numpad7), Loop(LoopKey::Strategy(S::Predicted))),
+            (key(K::Numpad8), Loop(LoopKey::Strategy(S::PredictedKept))),
         ],
     },
     Binding {
         label: "Tab",
         does: "next strategy",
-        keys: &[(key(K::Tab), NextStrategy)],
+        keys: &[(key(K::Tab), Loop(LoopKey::NextStrategy))],
     },
     Binding {
         label: "F / Shift+F, PgUp / PgDn",
         does: "update rate up / down (1 ... 1000 Hz)",
         keys: &[
-            (key(K::KeyF), UpdateRate(true)),
-            (shift(K::KeyF), UpdateRate(false)),
-            (key(K::PageUp), UpdateRate(true)),
-            (key(K::PageDown), UpdateRate(false)),
+            (
+                key(K::KeyF),
+                Loop(LoopKey::Setting(SettingKey::UpdateRate(true))),
+            ),
+            (
+                shift(K::KeyF),
+                Loop(LoopKey::Setting(SettingKey::UpdateRate(false))),
+            ),
+            (
+                key(K::PageUp),
+                Loop(LoopKey::Setting(SettingKey::UpdateRate(true))),
+            ),
+            (
+                key(K::PageDown),
+                Loop(LoopKey::Setting(SettingKey::UpdateRate(false))),
+            ),
         ],
     },
     Binding {
         label: "C / Shift+C",
         does: "frame cap: next / previous (off, 30, 60, 120, 144, 240 Hz)",
         keys: &[
-            (key(K::KeyC), FrameCap(true)),
-            (shift(K::KeyC), FrameCap(false)),
+            (
+                key(K::KeyC),
+                Loop(LoopKey::Setting(SettingKey::FrameCap(true))),
+            ),
+            (
+                shift(K::KeyC),
+                Loop(LoopKey::Setting(SettingKey::FrameCap(false))),
+            ),
         ],
     },
     Binding {
         label: "V / Shift+V / J",
         does: "present mode: the next offered (fifo is vsync) / frames in flight 1-3 / just in time",
         keys: &[
-            (key(K::KeyV), NextPresentMode),
-            (shift(K::KeyV), FrameLatency),
-            (key(K::KeyJ), ToggleJustInTime),
+            (key(K::KeyV), Knob(KnobKey::NextPresentMode)),
+            (shift(K::KeyV), Knob(KnobKey::FrameLatency)),
+            (key(K::KeyJ), Knob(KnobKey::JustInTime)),
         ],
     },
     Binding {
         label: "D",
         does: "frame deltas: measured / snapped to the refresh / smoothed / synced",
-        keys: &[(key(K::KeyD), NextDelta)],
+        keys: &[(key(K::KeyD), Loop(LoopKey::Setting(SettingKey::NextDelta)))],
     },
     Binding {
         label: "M / Shift+M",
         does: "max updates per frame up / down (1 ... unlimited)",
         keys: &[
-            (key(K::KeyM), MaxUpdates(true)),
-            (shift(K::KeyM), MaxUpdates(false)),
+            (
+                key(K::KeyM),
+                Loop(LoopKey::Setting(SettingKey::MaxUpdates(true))),
+            ),
+            (
+                shift(K::KeyM),
+                Loop(LoopKey::Setting(SettingKey::MaxUpdates(false))),
+            ),
         ],
     },
     Binding {
         label: "U / Shift+U",
         does: "simulated update cost up / down (weak CPU)",
         keys: &[
-            (key(K::KeyU), UpdateCost(true)),
-            (shift(K::KeyU), UpdateCost(false)),
+            (key(K::KeyU), Knob(KnobKey::UpdateCost(true))),
+            (shift(K::KeyU), Knob(KnobKey::UpdateCost(false))),
         ],
     },
     Binding {
         label: "R / Shift+R",
         does: "simulated render cost up / down (weak GPU)",
         keys: &[
-            (key(K::KeyR), RenderCost(true)),
-            (shift(K::KeyR), RenderCost(false)),
+            (key(K::KeyR), Knob(KnobKey::RenderCost(true))),
+            (shift(K::KeyR), Knob(KnobKey::RenderCost(false))),
         ],
     },
     Binding {
         label: "S",
         does: "a one-off 1 s stall",
-        keys: &[(key(K::KeyS), Stall)],
+        keys: &[(key(K::KeyS), Knob(KnobKey::Stall))],
     },
     Binding {
         label: "Space or P",
         does: "pause / resume",
-        keys: &[(key(K::Space), TogglePause), (key(K::KeyP), TogglePause)],
+        keys: &[
+            (key(K::Space), Loop(LoopKey::Setting(SettingKey::Pause))),
+            (key(K::KeyP), Loop(LoopKey::Setting(SettingKey::Pause))),
+        ],
     },
     Binding {
         label: "N or .",
         does: "single step (pauses)",
-        keys: &[(key(K::KeyN), SingleStep), (key(K::Period), SingleStep)],
+        keys: &[
+            (key(K::KeyN), Loop(LoopKey::SingleStep)),
+            (key(K::Period), Loop(LoopKey::SingleStep)),
+        ],
     },
     Binding {
         label: "] / [",
         does: "time scale x2 / x0.5",
         keys: &[
-            (key(K::BracketRight), TimeScale(true)),
-            (key(K::BracketLeft), TimeScale(false)),
+            (
+                key(K::BracketRight),
+                Loop(LoopKey::Setting(SettingKey::TimeScale(true))),
+            ),
+            (
+                key(K::BracketLeft),
+                Loop(LoopKey::Setting(SettingKey::TimeScale(false))),
+            ),
         ],
     },
     Binding {
         label: "+ / -",
         does: "bullets x2 / x0.5",
         keys: &[
-            (key(K::Equal), Bullets(true)),
-            (key(K::NumpadAdd), Bullets(true)),
-            (key(K::Minus), Bullets(false)),
-            (key(K::NumpadSubtract), Bullets(false)),
+            (key(K::Equal), Loop(LoopKey::Bullets(true))),
+            (key(K::NumpadAdd), Loop(LoopKey::Bullets(true))),
+            (key(K::Minus), Loop(LoopKey::Bullets(false))),
+            (key(K::NumpadSubtract), Loop(LoopKey::Bullets(false))),
         ],
     },
     Binding {
         label: "G / T",
         does: "ghosts (true positions) / the loop's timeline, shown or hidden",
-        keys: &[(key(K::KeyG), ToggleGhosts), (key(K::KeyT), ToggleTimeline)],
+        keys: &[
+            (key(K::KeyG), Knob(KnobKey::Ghosts)),
+            (key(K::KeyT), Knob(KnobKey::Timeline)),
+        ],
     },
     Binding {
         label: "H or F1 / O or F2",
         does: "help / hide or show the overlay",
         keys: &[
-            (key(K::KeyH), ToggleHelp),
-            (key(K::F1), ToggleHelp),
-            (key(K::KeyO), ToggleOverlay),
-            (key(K::F2), ToggleOverlay),
+            (key(K::KeyH), Knob(KnobKey::Help)),
+            (key(K::F1), Knob(KnobKey::Help)),
+            (key(K::KeyO), Knob(KnobKey::Overlay)),
+            (key(K::F2), Knob(KnobKey::Overlay)),
         ],
     },
     Binding {
         label: "L",
         does: "compare mode: modelled machines side by side, the same steering (on / off)",
-        keys: &[(key(K::KeyL), ToggleCompare)],
+        keys: &[(key(K::KeyL), Lanes(LanesKey::Compare))],
     },
     Binding {
         label: "F5 / F6 / F7 / F8 / F9 / F10 / F11",
         does: "compare: Fred and George (variable step) / fixed step / every strategy / the weak GPU / snapping on a noisy 60 Hz display / the render ticks at 10 UPS / frames in flight",
         keys: &[
-            (key(K::F5), ComparePreset(Preset::FredAndGeorge)),
-            (key(K::F6), ComparePreset(Preset::FixedStep)),
-            (key(K::F7), ComparePreset(Preset::EveryStrategy)),
-            (key(K::F8), ComparePreset(Preset::WeakGpu)),
-            (key(K::F9), ComparePreset(Preset::Snapping)),
-            (key(K::F10), ComparePreset(Preset::RenderTicks)),
-            (key(K::F11), ComparePreset(Preset::FramesInFlight)),
+            (key(K::F5), Lanes(LanesKey::Preset(Preset::FredAndGeorge))),
+            (key(K::F6), Lanes(LanesKey::Preset(Preset::FixedStep))),
+            (key(K::F7), Lanes(LanesKey::Preset(Preset::EveryStrategy))),
+            (key(K::F8), Lanes(LanesKey::Preset(Preset::WeakGpu))),
+            (key(K::F9), Lanes(LanesKey::Preset(Preset::Snapping))),
+            (key(K::F10), Lanes(LanesKey::Preset(Preset::RenderTicks))),
+            (key(K::F11), Lanes(LanesKey::Preset(Preset::FramesInFlight))),
         ],
     },
     Binding {
         label: "K",
         does: "compare: the strategy and loop keys act on the next lane, or on all lanes",
-        keys: &[(key(K::KeyK), SelectLane)],
+        keys: &[(key(K::KeyK), Lanes(LanesKey::Select))],
     },
     Binding {
         label: "0 / Esc or Q",
         does: "reset every knob to its start value / quit",
         keys: &[
-            (key(K::Digit0), ResetKnobs),
-            (key(K::Numpad0), ResetKnobs),
+            (key(K::Digit0), Knob(KnobKey::Reset)),
+            (key(K::Numpad0), Knob(KnobKey::Reset)),
             (key(K::Escape), Quit),
             (key(K::KeyQ), Quit),
         ],
@@ -353,7 +443,7 @@ pub fn key_named(name: &str) -> Option<Key> {
 /// The way `code` steers the ship, if it does (for key releases, which end a steer).
 pub fn steer_direction(code: KeyCode) -> Option<Direction> {
     match action_for(code, false) {
-        Some(Steer(d)) => Some(d),
+        Some(Ship(ShipKey::Steer(d))) => Some(d),
         _ => None,
     }
 }
@@ -400,7 +490,7 @@ mod tests {
         for (i, key) in DIGITS[1..=8].iter().copied().enumerate() {
             assert_eq!(
                 action_for(key, false),
-                Some(Action::SelectStrategy(Strategy::ALL[i]))
+                Some(Action::Loop(LoopKey::Strategy(Strategy::ALL[i])))
             );
         }
     }
@@ -436,22 +526,27 @@ mod tests {
     fn shift_reverses_the_cycling_knobs() {
         assert_eq!(
             action_for(KeyCode::KeyC, false),
-            Some(Action::FrameCap(true))
+            Some(Action::Loop(LoopKey::Setting(SettingKey::FrameCap(true))))
         );
         assert_eq!(
             action_for(KeyCode::KeyC, true),
-            Some(Action::FrameCap(false))
+            Some(Action::Loop(LoopKey::Setting(SettingKey::FrameCap(false))))
         );
         assert_eq!(
             action_for(KeyCode::KeyU, true),
-            Some(Action::UpdateCost(false))
+            Some(Action::Knob(KnobKey::UpdateCost(false)))
         );
         assert_eq!(
             action_for(KeyCode::KeyF, true),
-            Some(Action::UpdateRate(false))
+            Some(Action::Loop(LoopKey::Setting(SettingKey::UpdateRate(
+                false
+            ))))
         );
         assert_eq!(action_for(KeyCode::KeyZ, false), None);
-        assert_eq!(action_for(KeyCode::KeyV, true), Some(Action::FrameLatency));
+        assert_eq!(
+            action_for(KeyCode::KeyV, true),
+            Some(Action::Knob(KnobKey::FrameLatency))
+        );
         assert_eq!(steer_direction(KeyCode::ArrowUp), Some(Direction::Up));
         assert_eq!(steer_direction(KeyCode::KeyF), None);
     }
@@ -460,39 +555,39 @@ mod tests {
     /// is counted, and then fails the test below until it has a key.
     fn kind(a: Action) -> usize {
         match a {
-            Steer(_) => 18,
-            ToggleTimeline => 19,
-            ToggleCompare => 20,
-            ComparePreset(_) => 21,
-            SelectLane => 22,
-            NextDelta => 23,
-            SelectStrategy(_) => 0,
-            NextStrategy => 1,
-            UpdateRate(_) => 2,
-            FrameCap(_) => 3,
-            NextPresentMode => 4,
-            FrameLatency => 29,
-            ToggleJustInTime => 30,
-            MaxUpdates(_) => 5,
-            UpdateCost(_) => 6,
-            RenderCost(_) => 7,
-            Stall => 8,
-            TogglePause => 9,
-            SingleStep => 10,
-            TimeScale(_) => 11,
-            Bullets(_) => 12,
-            ToggleGhosts => 13,
-            ToggleHelp => 14,
-            ToggleOverlay => 15,
-            ResetKnobs => 16,
+            Ship(ShipKey::Steer(_)) => 18,
+            Knob(KnobKey::Timeline) => 19,
+            Lanes(LanesKey::Compare) => 20,
+            Lanes(LanesKey::Preset(_)) => 21,
+            Lanes(LanesKey::Select) => 22,
+            Loop(LoopKey::Setting(SettingKey::NextDelta)) => 23,
+            Loop(LoopKey::Strategy(_)) => 0,
+            Loop(LoopKey::NextStrategy) => 1,
+            Loop(LoopKey::Setting(SettingKey::UpdateRate(_))) => 2,
+            Loop(LoopKey::Setting(SettingKey::FrameCap(_))) => 3,
+            Knob(KnobKey::NextPresentMode) => 4,
+            Knob(KnobKey::FrameLatency) => 29,
+            Knob(KnobKey::JustInTime) => 30,
+            Loop(LoopKey::Setting(SettingKey::MaxUpdates(_))) => 5,
+            Knob(KnobKey::UpdateCost(_)) => 6,
+            Knob(KnobKey::RenderCost(_)) => 7,
+            Knob(KnobKey::Stall) => 8,
+            Loop(LoopKey::Setting(SettingKey::Pause)) => 9,
+            Loop(LoopKey::SingleStep) => 10,
+            Loop(LoopKey::Setting(SettingKey::TimeScale(_))) => 11,
+            Loop(LoopKey::Bullets(_)) => 12,
+            Knob(KnobKey::Ghosts) => 13,
+            Knob(KnobKey::Help) => 14,
+            Knob(KnobKey::Overlay) => 15,
+            Knob(KnobKey::Reset) => 16,
             Quit => 17,
-            Dash => 24,
-            ToggleInputMode => 25,
-            TourNext => 26,
-            TourPrevious => 27,
-            TourLeave => 28,
-            ToggleEverything => 31,
-            TourAnswerB => 32,
+            Ship(ShipKey::Dash) => 24,
+            Ship(ShipKey::InputMode) => 25,
+            Tour(TourKey::Next) => 26,
+            Tour(TourKey::Previous) => 27,
+            Tour(TourKey::Leave) => 28,
+            Tour(TourKey::Everything) => 31,
+            Tour(TourKey::AnswerB) => 32,
         }
     }
 
@@ -518,7 +613,7 @@ mod tests {
         for s in Strategy::ALL {
             let digit = strategy_key(s).to_digit(10).unwrap() as usize;
             let code = DIGITS[digit];
-            assert_eq!(action_for(code, false), Some(SelectStrategy(s)));
+            assert_eq!(action_for(code, false), Some(Loop(LoopKey::Strategy(s))));
         }
     }
 

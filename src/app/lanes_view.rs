@@ -3,11 +3,8 @@
 
 use std::time::Duration;
 
-use super::controls::{bullets_after, settings_after};
-use crate::app::keys::{self, Action};
 use crate::lab::blind::LETTERS;
 use crate::lab::compare::{Compare, LaneStatus, Preset};
-use crate::lab::lane::LaneChange;
 use crate::render::lanes::{self, LanePicture, LaneView, LanesScratch};
 use crate::render::scene::SceneView;
 use crate::render::shapes::ViewTransform;
@@ -82,117 +79,5 @@ pub fn lane_caption(s: &LaneStatus, lines: usize) -> String {
         1 => format!("{head}   {rates}  {clock}"),
         2 => format!("{head}\n{rates}  {clock}"),
         _ => format!("{head}\n{rates}\n{clock}"),
-    }
-}
-
-/// The lanes `selected` names: one, or all.
-fn targets(compare: &Compare, selected: Option<usize>) -> Vec<usize> {
-    match selected {
-        Some(i) if i < compare.lanes.len() => vec![i],
-        _ => (0..compare.lanes.len()).collect(),
-    }
-}
-
-/// The next selection: all lanes, then each lane in turn, then all again.
-pub fn next_selection(compare: &Compare, selected: Option<usize>) -> Option<usize> {
-    match selected {
-        None => Some(0),
-        Some(i) if i + 1 < compare.lanes.len() => Some(i + 1),
-        Some(_) => None,
-    }
-}
-
-/// Applies a strategy or loop key to the selected lane (or to all): the line to log, or
-/// `None` when `action` is not one of those keys, which then acts on the window.
-pub fn apply_to_lanes(
-    compare: &mut Compare,
-    selected: Option<usize>,
-    action: Action,
-) -> Option<String> {
-    let mut lines = Vec::new();
-    for i in targets(compare, selected) {
-        let lane = &mut compare.lanes[i];
-        let line = match action {
-            Action::SelectStrategy(s) => {
-                lane.change(LaneChange::Strategy(s));
-                format!("strategy: {}", s.id())
-            }
-            Action::NextStrategy => {
-                let s = keys::next_strategy(lane.strategy());
-                lane.change(LaneChange::Strategy(s));
-                format!("strategy: {}", s.id())
-            }
-            Action::Bullets(up) => {
-                let n = bullets_after(lane.bullets(), up);
-                lane.change(LaneChange::Bullets(n));
-                format!("bullets: {n}")
-            }
-            Action::SingleStep => {
-                lane.change(LaneChange::SingleStep);
-                "single step".to_string()
-            }
-            other => {
-                let (settings, line) =
-                    settings_after(other, &lane.settings(), lane.profile().refresh)?;
-                lane.change(LaneChange::Settings(settings));
-                line
-            }
-        };
-        lines.push(format!("lane {} ({}): {line}", i + 1, lane.profile().name));
-    }
-    (!lines.is_empty()).then(|| lines.join("; "))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lab::compare::Preset;
-    use crate::world::WorldConfig;
-    use looplab_timing::{LoopSettings, Strategy};
-
-    #[test]
-    fn keys_act_on_the_selected_lane_or_on_all() {
-        let mut c = Compare::new(
-            Preset::FixedStep,
-            &LoopSettings::default(),
-            &WorldConfig {
-                seed: 1,
-                bullets: 10,
-            },
-            Duration::ZERO,
-        );
-        let second = next_selection(&c, next_selection(&c, None));
-        assert_eq!(second, Some(1));
-        assert_eq!(next_selection(&c, second), None, "then all again");
-
-        let line = apply_to_lanes(&mut c, second, Action::SelectStrategy(Strategy::Variable));
-        assert_eq!(
-            line.as_deref(),
-            Some("lane 2 (weak-gpu): strategy: variable")
-        );
-        assert_eq!(c.lanes[0].strategy(), Strategy::Interpolated);
-        assert_eq!(c.lanes[1].strategy(), Strategy::Variable);
-
-        let line = apply_to_lanes(&mut c, None, Action::UpdateRate(false)).unwrap();
-        assert!(
-            line.starts_with("lane 1 (fast): update rate: 50") && line.contains("lane 2"),
-            "{line}"
-        );
-        assert!(
-            c.lanes
-                .iter()
-                .all(|l| l.settings().update_rate.as_hz() == 50.0)
-        );
-        assert_eq!(
-            apply_to_lanes(&mut c, None, Action::NextPresentMode),
-            None,
-            "the window's key"
-        );
-        // Taken at each lane's next frame start.
-        c.advance_to(Duration::from_millis(100));
-        assert_eq!(
-            c.lanes[1].session().planner().strategy(),
-            Strategy::Variable
-        );
     }
 }

@@ -2,14 +2,17 @@
 //! knows none of them.
 //!
 //! - [`driver`]: the winit `ApplicationHandler`, the loop's phases, the pacer and the
-//!   surface; one file for a native window and one for a browser page, picked by the only
-//!   `cfg(target_arch)` lines of the window (in the driver's `mod.rs`).
+//!   surface; a frame's path for both targets, and a `Target` for what a native window and
+//!   a browser page do apart, picked by the only `cfg(target_arch)` lines of the window (in
+//!   the driver's `mod.rs`).
 //! - [`demo`]: the controls and the session they steer, compare mode's lanes, the guided
 //!   tour, the readouts and what the run keeps for its files; a frame's input, updates,
 //!   picture and present, through a few calls that tests make without a window.
-//! - the demo's parts: [`controls`] (what each key does to the loop), [`input_queue`] (keys
-//!   as they came, until the frame applies them), [`lanes_view`], [`run_log`], [`replay`],
-//!   [`speed`] (whether the game keeps to real time), [`stats`] (`--stats`);
+//! - the demo's parts: [`keys`] (the key table, each action in its owner's group),
+//!   [`controls`] (what a key does to the loop, the knobs and the ship), [`input_queue`]
+//!   (keys as they came, until the frame applies them), [`lanes_keys`] (compare mode's
+//!   keys), [`lanes_view`] (its pictures), [`run_log`], [`replay`], [`speed`] (whether the
+//!   game keeps to real time), [`stats`] (`--stats`);
 //! - the picture: [`compose`] (the sprites and the overlay's words of one frame),
 //!   [`overlay`] and [`overlay_host`] (egui's words and panels), [`display_rate`] and
 //!   [`visibility`] (what the driver learns of the display and the window).
@@ -22,6 +25,7 @@ pub mod display_rate;
 pub mod driver;
 pub mod input_queue;
 pub mod keys;
+pub mod lanes_keys;
 pub mod lanes_view;
 pub mod live_figures;
 pub mod overlay;
@@ -87,7 +91,7 @@ pub struct AppOptions {
     pub settings: LoopSettings,
     pub world: WorldConfig,
     pub knobs: Knobs,
-    /// The display's refresh rate as given (`--refresh`), in place of what the platform or
+    /// The display's refresh rate as given (`--refresh`), in place of what the windowing system or
     /// the frames say.
     pub refresh: Option<Rate>,
     /// The window's inner size in physical pixels (`--size`), where not the world's.

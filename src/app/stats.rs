@@ -23,7 +23,7 @@ use crate::world::hash::StateHash;
 /// Which windowing system the window ran under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Platform {
+pub enum WindowSystem {
     X11,
     /// A Wayland client: its compositor paces it.
     Wayland,
@@ -81,7 +81,7 @@ pub enum RunEnd {
 pub struct StatsReport {
     /// Real time the run lasted.
     pub seconds: f64,
-    pub platform: Platform,
+    pub window_system: WindowSystem,
     pub end: RunEnd,
     /// Per strategy, the frames it drew while it was active.
     #[serde(with = "crate::text::serde_ids::strategy_map")]
@@ -120,11 +120,11 @@ pub struct StatsReport {
     pub replay: Option<ReplayReport>,
 }
 
-/// The driver's part of `--stats`: the platform, the window's surface and GPU, the loop's
+/// The driver's part of `--stats`: the windowing system, the window's surface and GPU, the loop's
 /// waits, and how the run ended. The demo adds the rest ([`crate::app::demo::Demo::stats_report`]).
 #[derive(Clone, Debug)]
 pub struct WindowReport {
-    pub platform: Platform,
+    pub window_system: WindowSystem,
     pub end: RunEnd,
     pub surface_recoveries: SurfaceRecoveries,
     pub gpu_recoveries: u64,

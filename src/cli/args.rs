@@ -1,14 +1,14 @@
-//! The command line's options, as clap reads them, and the parsers of their values. Every
-//! value a person can get wrong is refused by a parser here in one line, naming the problem.
+//! The command line's options, as clap reads them. Every value a person can get wrong is
+//! refused in one line, naming the problem, by its parser (`values.rs` and the readers'
+//! own).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale, WaitMode};
+use looplab_timing::{LoopSettings, Rate, Strategy, TimeScale};
 
 use crate::app::controls::Knobs;
-use crate::app::keys;
 use crate::app::{AppOptions, Outputs};
 use crate::failure::Failure;
 use crate::hooks::Hooks;
@@ -21,6 +21,11 @@ use crate::text::settings::{
     Cap, DeltaKind, DurationOrOff, MaxUpdates, format_duration, parse_duration,
 };
 use crate::world::WorldConfig;
+
+use super::values::{
+    parse_boxed_profile, parse_bullets, parse_hours, parse_on_off, parse_pacing, parse_seconds,
+    parse_size, parse_strategy,
+};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -258,9 +263,9 @@ pub struct AppArgs {
     /// is fresh (the J key turns it on and off).
     #[arg(long)]
     pub just_in_time: bool,
-    /// The display's refresh rate in Hz, where the platform tells none or the wrong one
-    /// (Xvfb, a remote desktop): snapped deltas and just in time keep to it, and the
-    /// presents no longer estimate it.
+    /// The display's refresh rate in Hz, where the windowing system tells none or the wrong
+    /// one (Xvfb, a remote desktop): snapped deltas and just in time keep to it, and the
+    /// presents do not estimate it.
     #[arg(long, value_name = "HZ")]
     pub refresh: Option<Rate>,
     /// The window's inner size in physical pixels, `WIDTHxHEIGHT` (1280x720 when not
@@ -385,33 +390,6 @@ pub struct AppArgs {
     pub refuse_new_device: bool,
 }
 
-fn parse_pacing(s: &str) -> Result<CapWait, String> {
-    match s.trim() {
-        "precise" => Ok(CapWait::Only(WaitMode::Precise)),
-        "naive" => Ok(CapWait::Only(WaitMode::Naive)),
-        "alternating" => Ok(CapWait::Alternating),
-        other => Err(format!("{other:?} is not precise, naive or alternating")),
-    }
-}
-
-/// A strategy by its id (`catch-up`) or by the key that selects it in the window (`4`).
-fn parse_strategy(s: &str) -> Result<Strategy, String> {
-    let t = s.trim();
-    let mut chars = t.chars();
-    if let (Some(key), None) = (chars.next(), chars.next())
-        && let Some(strategy) = keys::strategy_for_key(key)
-    {
-        return Ok(strategy);
-    }
-    t.parse().map_err(|_: looplab_timing::TimingError| {
-        let ids: Vec<&str> = Strategy::ALL.iter().map(|s| s.id()).collect();
-        format!(
-            "unknown strategy {t:?}: name one ({}) or give its key in the window, 1 to 8",
-            ids.join(", ")
-        )
-    })
-}
-
 impl AppArgs {
     /// The window's start-up options.
     pub fn options(&self) -> Result<AppOptions, Failure> {
@@ -465,14 +443,6 @@ impl AppArgs {
                 refuse_new_device: self.refuse_new_device,
             },
         })
-    }
-}
-
-fn parse_on_off(s: &str) -> Result<bool, String> {
-    match s.trim() {
-        "on" | "true" | "yes" | "1" => Ok(true),
-        "off" | "false" | "no" | "0" => Ok(false),
-        other => Err(format!("{other:?} is not on or off")),
     }
 }
 
@@ -628,109 +598,9 @@ pub enum LabCommand {
     },
 }
 
-/// One profile, boxed: a profile is large beside the other commands' options.
-fn parse_boxed_profile(s: &str) -> Result<Box<Profile>, String> {
-    Profile::parse(s).map(Box::new)
-}
-
-fn parse_hours(s: &str) -> Result<f64, String> {
-    let h: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number of hours"))?;
-    if !h.is_finite() || h <= 0.0 || h > 1000.0 {
-        return Err(format!(
-            "must be more than 0 and at most 1000 hours, got {s}"
-        ));
-    }
-    Ok(h)
-}
-
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Table,
     Csv,
     Json,
-}
-
-/// A window size, `WIDTHxHEIGHT` in pixels, each side from 160 to 7680.
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let side = |v: &str| -> Result<u32, String> {
-        let n: u32 = v
-            .trim()
-            .parse()
-            .map_err(|_| format!("{s:?} is not WIDTHxHEIGHT in whole pixels, like 960x540"))?;
-        if (160..=7680).contains(&n) {
-            Ok(n)
-        } else {
-            Err(format!(
-                "each side must be from 160 to 7680 pixels, got {n}"
-            ))
-        }
-    };
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("{s:?} is not WIDTHxHEIGHT in whole pixels, like 960x540"))?;
-    Ok((side(w)?, side(h)?))
-}
-
-fn parse_bullets(s: &str) -> Result<usize, String> {
-    let n: i64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a whole number"))?;
-    if n < 0 || n as usize > WorldConfig::MAX_BULLETS {
-        return Err(format!(
-            "must be from 0 to {}, got {n}",
-            WorldConfig::MAX_BULLETS
-        ));
-    }
-    Ok(n as usize)
-}
-
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let x: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
-    if !x.is_finite() || x <= 0.0 {
-        return Err(format!("must be a positive number of seconds, got {s}"));
-    }
-    if x > 86_400.0 {
-        return Err(format!("must be at most 86400 seconds (a day), got {s}"));
-    }
-    Ok(Duration::from_secs_f64(x))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_strategy_is_named_by_id_or_key_and_a_wrong_one_says_both() {
-        assert_eq!(parse_strategy("4"), Ok(Strategy::CatchUp));
-        assert_eq!(parse_strategy("catch-up"), Ok(Strategy::CatchUp));
-        let e = parse_strategy("9").unwrap_err();
-        assert!(
-            e.contains("unknown strategy") && e.contains("1 to 8"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn a_window_size_is_width_by_height_and_a_bad_one_says_why() {
-        assert_eq!(parse_size("960x540"), Ok((960, 540)));
-        assert_eq!(parse_size("1920X1080"), Ok((1920, 1080)));
-        for (bad, says) in [
-            ("960", "WIDTHxHEIGHT"),
-            ("960x", "WIDTHxHEIGHT"),
-            ("x540", "WIDTHxHEIGHT"),
-            ("-960x540", "WIDTHxHEIGHT"),
-            ("100x540", "got 100"),
-            ("960x9000", "got 9000"),
-        ] {
-            let e = parse_size(bad).unwrap_err();
-            assert!(e.contains(says), "{bad}: {e}");
-        }
-    }
 }

@@ -1,6 +1,8 @@
 //! Reading the files a person names on the command line (recordings, traces, frame
 //! captures), each with a size limit and one line saying what is wrong with a bad one.
 
+use std::path::Path;
+
 use super::args::AppArgs;
 use crate::app::AppOptions;
 use crate::failure::Failure;
@@ -15,19 +17,22 @@ pub const MAX_RECORDING_BYTES: u64 = 64 << 20;
 /// parsed, it takes about twice its size in memory.
 pub const MAX_TRACE_BYTES: u64 = 256 << 20;
 
+/// The one line that says what is wrong with the `noun` file at `path` (exit status 2).
+fn bad_file<E: std::fmt::Display>(noun: &str, path: &Path) -> impl Fn(E) -> Failure {
+    move |problem| Failure::usage(format!("{noun} {}: {problem}", path.display()))
+}
+
 /// Reads a recording, or says in one line what is wrong with the file (exit status 2).
-pub fn load_recording(path: &std::path::Path) -> Result<Recording, Failure> {
-    let bad = |problem: String| Failure::usage(format!("recording {}: {problem}", path.display()));
-    let text = files::read_text(path, MAX_RECORDING_BYTES).map_err(bad)?;
-    Recording::parse(&text).map_err(bad)
+pub fn load_recording(path: &Path) -> Result<Recording, Failure> {
+    let text = files::read_text(path, MAX_RECORDING_BYTES).map_err(bad_file("recording", path))?;
+    Recording::parse(&text).map_err(bad_file("recording", path))
 }
 
 /// Reads a frame-timing trace, or says in one line what is wrong with the file (exit
 /// status 2).
-pub fn load_trace(path: &std::path::Path) -> Result<Trace, Failure> {
-    let bad = |problem: String| Failure::usage(format!("trace {}: {problem}", path.display()));
-    let text = files::read_text(path, MAX_TRACE_BYTES).map_err(bad)?;
-    Trace::parse(&text).map_err(bad)
+pub fn load_trace(path: &Path) -> Result<Trace, Failure> {
+    let text = files::read_text(path, MAX_TRACE_BYTES).map_err(bad_file("trace", path))?;
+    Trace::parse(&text).map_err(bad_file("trace", path))
 }
 
 /// A capture and its summary, as the lab and the window read it.
@@ -37,7 +42,7 @@ pub type ReadCapture = (crate::capture::Capture, crate::capture::summary::Summar
 /// and summarises it, on a `refresh` display where one is given (else the one the capture
 /// shows); or says in one line what is wrong with the file (exit status 2).
 pub fn read_capture(
-    path: &std::path::Path,
+    path: &Path,
     process: Option<&str>,
     refresh: Option<looplab_timing::Rate>,
 ) -> Result<ReadCapture, Failure> {
@@ -49,12 +54,12 @@ pub fn read_capture(
 /// Reads a frame capture for the application `process` (or the one with the most frames),
 /// or says in one line what is wrong with the file (exit status 2).
 pub fn load_capture(
-    path: &std::path::Path,
+    path: &Path,
     process: Option<&str>,
 ) -> Result<crate::capture::Capture, Failure> {
-    let bad = |problem: String| Failure::usage(format!("capture {}: {problem}", path.display()));
-    let bytes = files::read_bytes(path, crate::capture::MAX_BYTES).map_err(bad)?;
-    crate::capture::Capture::read(&bytes, process).map_err(bad)
+    let bytes =
+        files::read_bytes(path, crate::capture::MAX_BYTES).map_err(bad_file("capture", path))?;
+    crate::capture::Capture::read(&bytes, process).map_err(bad_file("capture", path))
 }
 
 /// Reads the captures the window was given: `--capture FILE` as its load, and each
@@ -97,7 +102,7 @@ pub(super) fn resolve_captures(args: &AppArgs, options: &mut AppOptions) -> Resu
         let fast = crate::lab::compare::LaneSpec {
             delta: only.delta,
             ..crate::lab::compare::LaneSpec::new(
-                Profile::parse("fast").map_err(Failure::usage)?,
+                Profile::parse("fast").map_err(|e| Failure::usage(e.to_string()))?,
                 only.strategy,
             )
         };

@@ -7,6 +7,7 @@ mod args;
 mod lab;
 mod load;
 pub mod motion;
+mod values;
 
 use std::process::ExitCode;
 

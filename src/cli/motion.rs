@@ -14,7 +14,7 @@ use looplab_timing::{LoopSettings, ManualClock, Rate, Strategy};
 
 use crate::app::compose::{Composer, FrameInputs, Readouts};
 use crate::app::controls::Knobs;
-use crate::app::overlay::PlatformFacts;
+use crate::app::overlay::WindowFacts;
 use crate::platform::files;
 use crate::render::gpu::Gpu;
 use crate::render::offscreen::{OffscreenTarget, render};
@@ -88,7 +88,7 @@ fn render_strategy(
         overlay: false,
         ..Knobs::default()
     };
-    let facts = PlatformFacts::offscreen(wgpu::PresentMode::Fifo);
+    let facts = WindowFacts::offscreen(wgpu::PresentMode::Fifo);
     let mut painter = Painter::new(&gpu.device, &gpu.queue, OffscreenTarget::FORMAT, false)?;
     let target = OffscreenTarget::new(&gpu.device, width, height);
     let mut composer = Composer::headless();

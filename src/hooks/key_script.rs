@@ -34,25 +34,29 @@ pub struct KeyScript {
 
 impl KeyScript {
     /// Reads a script, or says which entry is wrong.
-    pub fn parse(text: &str) -> Result<KeyScript, String> {
+    pub fn parse(text: &str) -> Result<KeyScript, KeyScriptError> {
         let mut keys = Vec::new();
         for entry in text
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|e| !e.is_empty())
         {
-            let bad =
-                |why: &str| format!("{entry:?} {why} (write SECONDS:KEY or SECONDS:KEY/HELD)");
-            let (at, key) = entry.split_once(':').ok_or_else(|| bad("has no time"))?;
-            let at = seconds(at).ok_or_else(|| bad("has no time in seconds"))?;
+            let bad = |problem| KeyScriptError {
+                entry: entry.to_string(),
+                problem,
+            };
+            let (at, key) = entry
+                .split_once(':')
+                .ok_or_else(|| bad(EntryProblem::NoTime))?;
+            let at = seconds(at).ok_or_else(|| bad(EntryProblem::NoSeconds))?;
             let (key, held) = match key.split_once('/') {
-                Some((k, h)) => (k, seconds(h).ok_or_else(|| bad("holds for no time"))?),
+                Some((k, h)) => (k, seconds(h).ok_or_else(|| bad(EntryProblem::NoHeld))?),
                 None => (key, Duration::ZERO),
             };
             let (shift, name) = match key.strip_prefix("shift+") {
                 Some(name) => (true, name),
                 None => (false, key),
             };
-            let code = key_code(name).ok_or_else(|| bad("names no key Looplab knows"))?;
+            let code = key_code(name).ok_or_else(|| bad(EntryProblem::NoSuchKey))?;
             keys.push(ScriptedKey {
                 at,
                 code,
@@ -108,6 +112,44 @@ impl KeyScript {
         &self.keys[from..self.next]
     }
 }
+
+/// Why a key script is refused: the entry, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyScriptError {
+    pub entry: String,
+    pub problem: EntryProblem,
+}
+
+/// What is wrong with a key script's entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryProblem {
+    /// No `SECONDS:` before the key.
+    NoTime,
+    /// The time is not a number of seconds from 0 to a day.
+    NoSeconds,
+    /// The time after `/` is not one.
+    NoHeld,
+    /// The key is none of the names xdotool uses that Looplab binds.
+    NoSuchKey,
+}
+
+impl std::fmt::Display for KeyScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let why = match self.problem {
+            EntryProblem::NoTime => "has no time",
+            EntryProblem::NoSeconds => "has no time in seconds",
+            EntryProblem::NoHeld => "holds for no time",
+            EntryProblem::NoSuchKey => "names no key Looplab knows",
+        };
+        write!(
+            f,
+            "{:?} {why} (write SECONDS:KEY or SECONDS:KEY/HELD)",
+            self.entry
+        )
+    }
+}
+
+impl std::error::Error for KeyScriptError {}
 
 fn seconds(s: &str) -> Option<Duration> {
     let x: f64 = s.trim().parse().ok()?;
@@ -240,7 +282,7 @@ mod tests {
 
     #[test]
     fn bad_scripts_name_the_entry() {
-        let err = |t: &str| KeyScript::parse(t).unwrap_err();
+        let err = |t: &str| KeyScript::parse(t).unwrap_err().to_string();
         assert!(err("4").contains("\"4\" has no time"));
         assert!(err("x:4").contains("no time in seconds"));
         assert!(err("1:Hyper").contains("names no key"));

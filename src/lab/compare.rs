@@ -8,10 +8,12 @@ use std::time::Duration;
 
 use super::blind::{Blind, Judged, LETTERS, Question};
 use super::lane::{Agreement, Lane, agreement, steer_stamp};
+pub use super::lane_error::LaneError;
 pub use super::lane_spec::LaneSpec;
 use super::lane_spec::{in_flight, noisy_monitor};
 use super::profile::Profile;
 use crate::text::settings::DeltaKind;
+use crate::text::value_error::ValueError;
 use crate::world::WorldConfig;
 use crate::world::ship::Steer;
 use looplab_timing::{LoopSettings, Rate, Strategy};
@@ -164,7 +166,7 @@ pub const CAPTURE_LANE_STRATEGY: Strategy = Strategy::Interpolated;
 /// custom spec in the lab's syntax (`laptop:render=9ms,refresh=59.94`), the strategy an id,
 /// and how it reads deltas as the lab's table writes it (`catch-up+snapped`); or
 /// `capture=FILE[/STRATEGY[+DELTA]]`, a frame capture's machine (interpolated unless named).
-pub fn parse_lane(spec: &str) -> Result<LaneSpec, String> {
+pub fn parse_lane(spec: &str) -> Result<LaneSpec, LaneError> {
     if let Some(rest) = spec.trim_start().strip_prefix("capture=") {
         // A path has slashes of its own: what follows the last is a strategy only if it
         // reads as one.
@@ -174,7 +176,9 @@ pub fn parse_lane(spec: &str) -> Result<LaneSpec, String> {
                 _ => (rest, CAPTURE_LANE_STRATEGY, DeltaKind::Measured),
             };
         if path.trim().is_empty() {
-            return Err(format!("{spec:?} names no capture file (capture=FILE)"));
+            return Err(LaneError::NoCaptureFile {
+                spec: spec.to_string(),
+            });
         }
         return Ok(LaneSpec {
             delta,
@@ -182,9 +186,11 @@ pub fn parse_lane(spec: &str) -> Result<LaneSpec, String> {
             ..LaneSpec::new(Profile::parse("fast")?, strategy)
         });
     }
-    let (profile, strategy) = spec
-        .rsplit_once('/')
-        .ok_or_else(|| format!("{spec:?} is not PROFILE/STRATEGY, like weak-gpu/variable"))?;
+    let (profile, strategy) =
+        spec.rsplit_once('/')
+            .ok_or_else(|| LaneError::NotProfileStrategy {
+                spec: spec.to_string(),
+            })?;
     let (strategy, delta) = lane_strategy(strategy)?;
     Ok(LaneSpec {
         delta,
@@ -193,15 +199,15 @@ pub fn parse_lane(spec: &str) -> Result<LaneSpec, String> {
 }
 
 /// `STRATEGY[+DELTA]`.
-fn lane_strategy(text: &str) -> Result<(Strategy, DeltaKind), String> {
+fn lane_strategy(text: &str) -> Result<(Strategy, DeltaKind), LaneError> {
     let (strategy, delta) = match text.split_once('+') {
-        Some((s, d)) => (s, d.parse::<DeltaKind>()?),
+        Some((s, d)) => (s, d.parse::<DeltaKind>().map_err(LaneError::Delta)?),
         None => (text, DeltaKind::Measured),
     };
     let strategy = strategy
         .trim()
         .parse::<Strategy>()
-        .map_err(|e| e.to_string())?;
+        .map_err(LaneError::Strategy)?;
     Ok((strategy, delta))
 }
 
@@ -212,15 +218,15 @@ impl fmt::Display for Preset {
 }
 
 impl FromStr for Preset {
-    type Err = String;
+    type Err = ValueError;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, ValueError> {
         Preset::ALL
             .into_iter()
             .find(|p| p.id() == s.trim())
             .ok_or_else(|| {
                 let ids: Vec<&str> = Preset::ALL.iter().map(|p| p.id()).collect();
-                format!("unknown comparison {s:?} (choose from {})", ids.join(", "))
+                ValueError::not(s, format!("a comparison (choose from {})", ids.join(", ")))
             })
     }
 }
@@ -544,6 +550,7 @@ mod tests {
         assert!(
             parse_lane("fast/variable+wobbly")
                 .unwrap_err()
+                .to_string()
                 .contains("not measured, snapped, smoothed or synced")
         );
     }
@@ -582,11 +589,13 @@ mod tests {
         assert!(
             parse_lane("capture=")
                 .unwrap_err()
+                .to_string()
                 .contains("names no capture file")
         );
         assert!(
             parse_lane("capture=/variable")
                 .unwrap_err()
+                .to_string()
                 .contains("names no capture file")
         );
     }
@@ -686,6 +695,7 @@ mod tests {
             "sideways"
                 .parse::<Preset>()
                 .unwrap_err()
+                .to_string()
                 .contains("fred-and-george")
         );
     }

@@ -93,7 +93,7 @@ pub struct LatencyReport {
 /// The margins the curve runs, ms.
 pub const CURVE_MARGINS_MS: [f64; 9] = [0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
 
-/// The swapchain the curve and the issue's headline comparison use: FIFO, 2 in flight
+/// The swapchain the curve and the report's headline comparison use: FIFO, 2 in flight
 /// (wgpu's default).
 pub const HEADLINE: SwapchainSpec = SwapchainSpec {
     mode: PresentMode::Fifo,
@@ -340,7 +340,7 @@ mod tests {
         let (p, j) = (plain.delay_p50_ms.unwrap(), jit.delay_p50_ms.unwrap());
         assert!(p - j >= period, "{}", r.text());
         assert!(jit.missed_share <= 0.01, "{}", r.text());
-        // Plain FIFO waits where the issue says: in acquire, the queue full.
+        // Plain FIFO waits in acquire, the queue full; just in time hardly waits there.
         assert!(
             plain.acquire_wait_ms > 5.0 && jit.acquire_wait_ms < 0.5,
             "{}",

@@ -18,8 +18,10 @@ use crate::capture::summary::Summary;
 use crate::session::present::{DEFAULT_LATENCY, PresentMode, parse_latency};
 use crate::session::trace::{Trace, TraceFrame};
 
+pub use super::profile_error::ProfileError;
 use super::swapchain::SwapchainSpec;
 use crate::text::settings::{format_duration, parse_duration};
+use crate::text::value_error::ValueError;
 use looplab_timing::Rate;
 
 /// A one-off pause of the whole process (a debugger break, a swap storm, a suspend).
@@ -290,7 +292,7 @@ impl Profile {
     /// gives FIFO with 2) and `gpu` (the part of `render` the GPU does behind the CPU).
     /// Unnamed keys keep the defaults (2 ms render, 0.2 ms update, a 60 Hz display without
     /// vsync, a noiseless precise timer, no swapchain).
-    pub fn parse(spec: &str) -> Result<Profile, String> {
+    pub fn parse(spec: &str) -> Result<Profile, ProfileError> {
         let spec = spec.trim();
         let Some((name, settings)) = spec.split_once(':') else {
             return Self::builtin_named(spec);
@@ -306,13 +308,14 @@ impl Profile {
             Some(spec) => spec.mode != PresentMode::Immediate,
             None => vsync.unwrap_or(false),
         };
-        for (what, part) in [("jitter", p.jitter), ("gpu", p.gpu)] {
-            if part > p.render {
-                return Err(format!(
-                    "{what} in profile {name:?} ({}) must not exceed render ({})",
-                    format_duration(part),
-                    format_duration(p.render)
-                ));
+        for (part, length) in [("jitter", p.jitter), ("gpu", p.gpu)] {
+            if length > p.render {
+                return Err(ProfileError::PartOverRender {
+                    profile: name.to_string(),
+                    part,
+                    length,
+                    render: p.render,
+                });
             }
         }
         p.description = p.custom_description();
@@ -321,16 +324,13 @@ impl Profile {
 
     /// The built-in profile called `name`, or a refusal that lists them all and shows how
     /// to write a custom one.
-    fn builtin_named(name: &str) -> Result<Profile, String> {
+    fn builtin_named(name: &str) -> Result<Profile, ProfileError> {
         Self::builtin()
             .into_iter()
             .find(|p| p.name == name)
-            .ok_or_else(|| {
-                let names: Vec<String> = Self::builtin().into_iter().map(|p| p.name).collect();
-                format!(
-                    "unknown profile {name:?} (choose from {}, or write NAME:render=5ms,update=1ms,...)",
-                    names.join(", ")
-                )
+            .ok_or_else(|| ProfileError::Unknown {
+                name: name.to_string(),
+                builtin: Self::builtin().into_iter().map(|p| p.name).collect(),
             })
     }
 
@@ -342,12 +342,19 @@ impl Profile {
         vsync: &mut Option<bool>,
         name: &str,
         pair: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), ProfileError> {
         let (key, value) = pair
             .split_once('=')
-            .ok_or_else(|| format!("{pair:?} in profile {name:?} is not key=value"))?;
+            .ok_or_else(|| ProfileError::NotKeyValue {
+                profile: name.to_string(),
+                pair: pair.to_string(),
+            })?;
         let (key, value) = (key.trim(), value.trim());
-        let in_profile = |e: String| format!("{key} in profile {name:?}: {e}");
+        let in_profile = |error: ValueError| ProfileError::Value {
+            profile: name.to_string(),
+            key: key.to_string(),
+            error,
+        };
         match key {
             "render" => self.render = parse_duration(value).map_err(in_profile)?,
             "update" => self.update = parse_duration(value).map_err(in_profile)?,
@@ -366,7 +373,9 @@ impl Profile {
             "refresh" => match value {
                 "off" | "none" => *vsync = vsync.or(Some(false)),
                 v => {
-                    self.refresh = v.parse::<Rate>().map_err(|e| in_profile(e.to_string()))?;
+                    self.refresh = v
+                        .parse::<Rate>()
+                        .map_err(|e| in_profile(ValueError::Timing(e)))?;
                     *vsync = vsync.or(Some(true));
                 }
             },
@@ -374,7 +383,7 @@ impl Profile {
                 *vsync = Some(match value {
                     "on" | "true" | "yes" => true,
                     "off" | "false" | "no" => false,
-                    v => return Err(in_profile(format!("{v:?} is not on or off"))),
+                    v => return Err(in_profile(ValueError::not(v, "on or off"))),
                 })
             }
             "noise" => self.noise = parse_fraction(value).map_err(in_profile)?,
@@ -388,16 +397,17 @@ impl Profile {
             "stall" => {
                 let (length, at) = value
                     .split_once('@')
-                    .ok_or_else(|| in_profile(format!("{value:?} is not LENGTH@AT, like 1s@5s")))?;
+                    .ok_or_else(|| in_profile(ValueError::not(value, "LENGTH@AT, like 1s@5s")))?;
                 self.stall = Some(Stall {
                     length: parse_duration(length).map_err(in_profile)?,
                     at: parse_duration(at).map_err(in_profile)?,
                 });
             }
             other => {
-                return Err(format!(
-                    "unknown key {other:?} in profile {name:?} (use render, update, jitter, gpu, refresh, vsync, present, latency, noise, timer, stall)"
-                ));
+                return Err(ProfileError::UnknownKey {
+                    profile: name.to_string(),
+                    key: other.to_string(),
+                });
             }
         }
         Ok(())
@@ -452,21 +462,21 @@ impl Profile {
 
 /// Refuses a custom profile's name unless it is letters, digits, '-' or '_', so it never
 /// needs quoting in the report's comma-separated values.
-fn check_profile_name(name: &str) -> Result<(), String> {
+fn check_profile_name(name: &str) -> Result<(), ProfileError> {
     if name.is_empty()
         || !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
-        return Err(format!(
-            "profile name {name:?} must be letters, digits, '-' or '_'"
-        ));
+        return Err(ProfileError::BadName {
+            name: name.to_string(),
+        });
     }
     Ok(())
 }
 
 /// A fraction from `0.02` or `2%`, at most one half.
-fn parse_fraction(value: &str) -> Result<f64, String> {
+fn parse_fraction(value: &str) -> Result<f64, ValueError> {
     let (number, scale) = match value.strip_suffix('%') {
         Some(n) => (n, 0.01),
         None => (value, 1.0),
@@ -474,17 +484,17 @@ fn parse_fraction(value: &str) -> Result<f64, String> {
     let x = number
         .trim()
         .parse::<f64>()
-        .map_err(|_| format!("{value:?} is not a fraction like 0.02 or 2%"))?
+        .map_err(|_| ValueError::not(value, "a fraction like 0.02 or 2%"))?
         * scale;
     if !(0.0..=0.5).contains(&x) {
-        return Err(format!("{value:?} must be between 0 and 50%"));
+        return Err(ValueError::out_of_range("between 0 and 50%", value));
     }
     Ok(x)
 }
 
 /// Parses one `--profile` argument: a custom spec (it has a `:`) or a comma-separated list of
 /// built-in names.
-pub fn parse_profiles(arg: &str) -> Result<Vec<Profile>, String> {
+pub fn parse_profiles(arg: &str) -> Result<Vec<Profile>, ProfileError> {
     if arg.contains(':') {
         Profile::parse(arg).map(|p| vec![p])
     } else {
@@ -602,7 +612,7 @@ mod tests {
 
     #[test]
     fn malformed_profiles_are_rejected_with_the_reason() {
-        let err = |s: &str| Profile::parse(s).unwrap_err();
+        let err = |s: &str| Profile::parse(s).unwrap_err().to_string();
         assert!(err("turbo").contains("unknown profile \"turbo\""));
         assert!(err("x:render").contains("not key=value"));
         assert!(err("x:render=fast").contains("render in profile \"x\""));

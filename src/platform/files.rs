@@ -146,17 +146,44 @@ pub fn to_json<T: Serialize>(what: &str, value: &T, pretty: bool) -> Result<Stri
     text.map_err(|e| Failure::runtime(format!("cannot write the {what} as JSON: {e}")))
 }
 
+/// Why a file a person handed in cannot be read: one line, after the file's name.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The system would not open or read it.
+    Unreadable(std::io::Error),
+    /// It is larger than this kind of file may be, in MiB.
+    TooLarge { limit_mib: u64 },
+    /// It is not UTF-8 text from this byte on.
+    NotText { valid_up_to: usize },
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Unreadable(e) => write!(f, "cannot be read: {e}"),
+            ReadError::TooLarge { limit_mib } => {
+                write!(
+                    f,
+                    "is larger than the {limit_mib} MiB this kind of file may be"
+                )
+            }
+            ReadError::NotText { valid_up_to } => {
+                write!(f, "is not text (not UTF-8 from byte {valid_up_to})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
 /// The bytes of a file a person handed in, read only up to `limit` bytes (a file over it
 /// is refused without being read further, one whose size is known before a byte is read),
-/// or why it cannot be read (for their message).
-pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+/// or why it cannot be read.
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
-    let too_large = || {
-        format!(
-            "is larger than the {} MiB this kind of file may be",
-            limit >> 20
-        )
+    let file = std::fs::File::open(path).map_err(ReadError::Unreadable)?;
+    let too_large = || ReadError::TooLarge {
+        limit_mib: limit >> 20,
     };
     if file
         .metadata()
@@ -167,7 +194,7 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot be read: {e}"))?;
+        .map_err(ReadError::Unreadable)?;
     if bytes.len() as u64 > limit {
         return Err(too_large());
     }
@@ -176,13 +203,10 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
 
 /// The text of a file a person handed in, read only up to `limit` bytes (a file over it,
 /// or one that never ends, such as `/dev/zero`, is refused without being read further), or
-/// why it cannot be read (for their message).
-pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
-    String::from_utf8(read_bytes(path, limit)?).map_err(|e| {
-        format!(
-            "is not text (not UTF-8 from byte {})",
-            e.utf8_error().valid_up_to()
-        )
+/// why it cannot be read.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
+    String::from_utf8(read_bytes(path, limit)?).map_err(|e| ReadError::NotText {
+        valid_up_to: e.utf8_error().valid_up_to(),
     })
 }
 

@@ -24,7 +24,7 @@ pub enum Signal {
 
 /// The run was ended by a signal (after writing what it was asked for): nothing to print,
 /// and the signal's conventional exit status. Here, not in `failure`, so that the base
-/// module knows nothing of the platform.
+/// module knows nothing of the operating system.
 impl From<Signal> for Failure {
     fn from(signal: Signal) -> Self {
         Failure {
@@ -95,7 +95,7 @@ pub fn watch(first: impl FnOnce(Signal) + Send + 'static, at_once: fn()) -> Resu
     Ok(())
 }
 
-/// Elsewhere the platform's own handling stands.
+/// Elsewhere the operating system's own handling stands.
 #[cfg(not(unix))]
 pub fn watch(_first: impl FnOnce(Signal) + Send + 'static, _at_once: fn()) -> Result<(), Failure> {
     Ok(())

@@ -9,6 +9,7 @@ pub mod input_delay;
 pub mod json_lines;
 pub mod present;
 pub mod recording;
+pub mod recording_error;
 pub mod ship_input;
 pub mod steering;
 pub mod timeline;

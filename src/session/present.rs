@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use crate::text::value_error::ValueError;
+
 /// How a presented frame reaches the display (Vulkan's and wgpu's present modes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PresentMode {
@@ -42,9 +44,12 @@ impl PresentMode {
     }
 
     /// The mode named `id`, or a refusal that lists them.
-    pub fn parse(id: &str) -> Result<PresentMode, String> {
+    pub fn parse(id: &str) -> Result<PresentMode, ValueError> {
         Self::ALL.into_iter().find(|m| m.id() == id).ok_or_else(|| {
-            format!("{id:?} is not a present mode (use fifo, relaxed, mailbox or immediate)")
+            ValueError::not(
+                id,
+                "a present mode (use fifo, relaxed, mailbox or immediate)",
+            )
         })
     }
 
@@ -113,11 +118,11 @@ pub const LATENCIES: std::ops::RangeInclusive<u32> = 1..=3;
 pub const DEFAULT_LATENCY: u32 = 2;
 
 /// Parses a frame latency from 1 to 3.
-pub fn parse_latency(text: &str) -> Result<u32, String> {
+pub fn parse_latency(text: &str) -> Result<u32, ValueError> {
     text.parse::<u32>()
         .ok()
         .filter(|n| LATENCIES.contains(n))
-        .ok_or_else(|| format!("{text:?} is not a frame latency (use 1, 2 or 3)"))
+        .ok_or_else(|| ValueError::not(text, "a frame latency (use 1, 2 or 3)"))
 }
 
 #[cfg(test)]
@@ -132,6 +137,7 @@ mod tests {
         assert!(
             PresentMode::parse("vsync")
                 .unwrap_err()
+                .to_string()
                 .contains("fifo, relaxed")
         );
         assert_eq!(parse_latency("3"), Ok(3));

@@ -17,8 +17,8 @@
 //! update rate, update limit, frame cap). Each input line is a change of what an update gave
 //! the ship, and the update it first applies to: the thrust (x and y, y down, at most 1
 //! long: the arrows weighted by the share of the update each was held) and the dashes that
-//! update made (left out when none). Version 1 recorded held arrows, which the updates no
-//! longer read; such a file is refused with a line that says so. The end line
+//! update made (left out when none). A version 1 file holds held arrows, which the updates
+//! do not read; such a file is refused with a line that says so. The end line
 //! gives the state reached and its hash, and the last line a checksum (xxh3-64) of every line
 //! before it, so a file damaged or edited by hand is refused rather than played wrongly.
 
@@ -29,6 +29,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::checkpoint::Checkpoint;
 use super::json_lines;
+use super::recording_error::{LineProblem, RecordingError};
 use super::steering::SteerChange;
 use crate::world::WorldConfig;
 use crate::world::hash::StateHash;
@@ -232,18 +233,24 @@ impl Recording {
     /// Reads a recording, refusing (with what is wrong, in a few words) anything this build
     /// did not write as it is: another version, a damaged or cut-short file, or one edited
     /// by hand.
-    pub fn parse(text: &str) -> Result<Recording, String> {
+    pub fn parse(text: &str) -> Result<Recording, RecordingError> {
         let (header, lines): (Header, _) =
-            json_lines::open(text, "looplab_recording", "recording", VERSION)
-                .map_err(explain_version_1)?;
-        let run = HeaderRun::check(&header)?;
+            json_lines::open(text, "looplab_recording", "recording", VERSION)?;
+        let run = HeaderRun::check(&header)
+            .map_err(|problem| RecordingError::Line { line: 1, problem })?;
         let body = Body::read(text, lines)?;
         let (Some((end_line, end)), Some((checked_len, written))) = (body.end, body.checksum)
         else {
-            return Err(cut_short(body.changes.len()));
+            return Err(RecordingError::CutShort {
+                changes: body.changes.len(),
+            });
         };
         check_checksum(text, checked_len, &written)?;
-        let end = recorded_end(end_line, end, body.changes.last())?;
+        let end =
+            recorded_end(end, body.changes.last()).map_err(|problem| RecordingError::Line {
+                line: end_line,
+                problem,
+            })?;
         Ok(Recording {
             world: WorldConfig {
                 seed: header.seed,
@@ -259,18 +266,6 @@ impl Recording {
     }
 }
 
-/// Turns the shared "another version" refusal of a version 1 file into one that says why
-/// it cannot be played: it recorded held arrows, which the updates no longer read.
-fn explain_version_1(e: String) -> String {
-    if e.starts_with("is a version 1 ") {
-        "is a version 1 recording, of held arrows; this Looplab records what each \
-         update received (version 2) and cannot replay it exactly: record it again"
-            .to_string()
-    } else {
-        e
-    }
-}
-
 /// What the header's loop fields stand for, checked once so a bad header is refused on
 /// line 1 rather than when the replay reaches it.
 struct HeaderRun {
@@ -282,26 +277,21 @@ struct HeaderRun {
 impl HeaderRun {
     /// The header's strategy and rates, or what is wrong with them, its bullets or its
     /// update limit (in that order, so a file with several faults names the same one).
-    fn check(header: &Header) -> Result<HeaderRun, String> {
-        let strategy: Strategy = header
-            .strategy
-            .parse()
-            .map_err(|e| format!("line 1: strategy: {e}"))?;
-        let rate = |hz: f64, what: &str| Rate::hz(hz).map_err(|e| format!("line 1: {what}: {e}"));
+    fn check(header: &Header) -> Result<HeaderRun, LineProblem> {
+        let strategy: Strategy = header.strategy.parse().map_err(LineProblem::Strategy)?;
+        let rate = |hz: f64, field: &'static str| {
+            Rate::hz(hz).map_err(|error| LineProblem::Rate { field, error })
+        };
         let update_rate = rate(header.update_hz, "update_hz")?;
         let frame_cap = header
             .frame_cap_hz
             .map(|hz| rate(hz, "frame_cap_hz"))
             .transpose()?;
         if header.bullets > WorldConfig::MAX_BULLETS {
-            return Err(format!(
-                "line 1: bullets: {} is more than the {} a world holds",
-                header.bullets,
-                WorldConfig::MAX_BULLETS
-            ));
+            return Err(LineProblem::Bullets(header.bullets));
         }
         if header.max_updates == Some(0) {
-            return Err("line 1: max_updates must be at least 1 (or null)".into());
+            return Err(LineProblem::NoUpdates);
         }
         Ok(HeaderRun {
             strategy,
@@ -324,11 +314,14 @@ struct Body {
 
 impl Body {
     /// Reads every line after the header of `text`, refusing the first out of place.
-    fn read<'a>(text: &str, lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Body, String> {
+    fn read<'a>(
+        text: &str,
+        lines: impl Iterator<Item = (usize, &'a str)>,
+    ) -> Result<Body, RecordingError> {
         let mut body = Body::default();
         for (n, line) in lines {
             if body.checksum.is_some() {
-                return Err(format!("has more after its checksum line (line {n})"));
+                return Err(RecordingError::MoreAfterChecksum { line: n });
             }
             body.take(text, n, line)?;
         }
@@ -337,13 +330,14 @@ impl Body {
 
     /// Takes line `n` of `text`: a change while there is no end yet, the end, or the
     /// checksum after it.
-    fn take(&mut self, text: &str, n: usize, line: &str) -> Result<(), String> {
+    fn take(&mut self, text: &str, n: usize, line: &str) -> Result<(), RecordingError> {
+        let at = |problem| RecordingError::Line { line: n, problem };
         match serde_json::from_str::<Line>(line) {
-            Ok(Line::Change(_) | Line::End(_)) if self.end.is_some() => Err(format!(
-                "line {n}: only the checksum may follow the end line"
-            )),
+            Ok(Line::Change(_) | Line::End(_)) if self.end.is_some() => {
+                Err(at(LineProblem::AfterTheEnd))
+            }
             Ok(Line::Change(c)) => {
-                let change = checked_change(n, &c, self.changes.last())?;
+                let change = checked_change(&c, self.changes.last()).map_err(at)?;
                 self.changes.push(change);
                 Ok(())
             }
@@ -357,36 +351,31 @@ impl Body {
             }
             // A last line cut off mid-write (no newline after it): the run was killed.
             Err(_) if self.end.is_none() && !text.ends_with('\n') && is_last_line(text, n) => {
-                Err(cut_short(self.changes.len()))
+                Err(RecordingError::CutShort {
+                    changes: self.changes.len(),
+                })
             }
-            Err(_) => Err(format!(
-                "line {n} is not an input line, the end line or the checksum"
-            )),
+            Err(_) => Err(at(LineProblem::NotALine)),
         }
     }
 }
 
-/// The change on line `n`, refused if its input is one no update could have received or
+/// A change line's change, refused if its input is one no update could have received or
 /// it does not come after `previous`, so a replay never meets an input out of order.
 fn checked_change(
-    n: usize,
     c: &ChangeLine,
     previous: Option<&SteerChange>,
-) -> Result<SteerChange, String> {
+) -> Result<SteerChange, LineProblem> {
     let thrust = Vec2::from_array(c.thrust);
     if !thrust.is_finite() || thrust.length() > 1.0 + 1e-6 {
-        return Err(format!(
-            "line {n}: thrust must be two numbers, at most 1 long"
-        ));
+        return Err(LineProblem::Thrust);
     }
     if c.dashes > MAX_DASHES {
-        return Err(format!(
-            "line {n}: dashes must be at most {MAX_DASHES} an update"
-        ));
+        return Err(LineProblem::Dashes { most: MAX_DASHES });
     }
     let game_time = Duration::from_nanos(c.game_time_ns);
     if previous.is_some_and(|p| p.step >= c.step || p.game_time > game_time) {
-        return Err(format!("line {n}: steps must increase"));
+        return Err(LineProblem::StepsMustIncrease);
     }
     Ok(SteerChange {
         step: c.step,
@@ -400,35 +389,24 @@ fn checked_change(
 
 /// Refuses `text` unless `written` is the checksum of its first `checked_len` bytes (every
 /// line before the checksum line), so a damaged or hand-edited file is not played wrongly.
-fn check_checksum(text: &str, checked_len: usize, written: &str) -> Result<(), String> {
+fn check_checksum(text: &str, checked_len: usize, written: &str) -> Result<(), RecordingError> {
     let written = u64::from_str_radix(written, 16).ok();
     if written != Some(xxh3_64(&text.as_bytes()[..checked_len])) {
-        return Err("was changed after it was written (its checksum does not match)".into());
+        return Err(RecordingError::Changed);
     }
     Ok(())
 }
 
-/// The end state on line `end_line`, refused if a replay could not reach it: a hash that
-/// is not one, more than a day of game time, or an end before the `last` change.
-fn recorded_end(
-    end_line: usize,
-    e: EndState,
-    last: Option<&SteerChange>,
-) -> Result<RecordedEnd, String> {
-    let hash = e
-        .hash
-        .parse::<StateHash>()
-        .map_err(|_| format!("line {end_line}: hash is not 16 hex digits"))?;
+/// The end line's state, refused if a replay could not reach it: a hash that is not one,
+/// more than a day of game time, or an end before the `last` change.
+fn recorded_end(e: EndState, last: Option<&SteerChange>) -> Result<RecordedEnd, LineProblem> {
+    let hash = e.hash.parse::<StateHash>().map_err(|_| LineProblem::Hash)?;
     let game_time = Duration::from_nanos(e.game_time_ns);
     if game_time > MAX_GAME_TIME {
-        return Err(format!(
-            "line {end_line}: it ends after more than a day of game time"
-        ));
+        return Err(LineProblem::EndsAfterADay);
     }
     if last.is_some_and(|c| c.step >= e.steps || c.game_time >= game_time) {
-        return Err(format!(
-            "line {end_line}: it ends before its last input change"
-        ));
+        return Err(LineProblem::EndsBeforeLastChange);
     }
     Ok(RecordedEnd {
         steps: e.steps,
@@ -436,16 +414,6 @@ fn recorded_end(
         hash,
         ship: e.ship,
     })
-}
-
-/// Why a recording with no end is refused: `changes` complete change lines were written
-/// before the run stopped without ending (killed, or the machine went down).
-fn cut_short(changes: usize) -> String {
-    format!(
-        "was cut short after {changes} change{}: the run that made it did not finish (it was \
-         killed, or the machine stopped), so it has no end state to check a replay against",
-        if changes == 1 { "" } else { "s" }
-    )
 }
 
 /// Whether line `n` (from 1) is the text's last.
@@ -586,7 +554,7 @@ mod tests {
             (&good.replace("catch-up", "sideways"), "strategy"),
         ];
         for (text, reason) in cases {
-            let err = Recording::parse(text).expect_err(reason);
+            let err = Recording::parse(text).expect_err(reason).to_string();
             assert!(err.contains(reason), "{reason:?} not in {err:?}");
             assert!(!err.contains('\n'), "one line: {err:?}");
         }

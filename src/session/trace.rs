@@ -21,13 +21,14 @@
 //! picture shows (its animation time, the time scale taken out) and `behind_ns` how far
 //! that was behind the game clock at the frame's start, in real time.
 
+use std::fmt;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::frame::FrameRecord;
-use super::json_lines;
-use looplab_timing::Strategy;
+use super::json_lines::{self, HeaderError};
+use looplab_timing::{Strategy, TimingError};
 
 /// The version this build writes and reads.
 pub const VERSION: u32 = 2;
@@ -158,48 +159,44 @@ impl Trace {
         out
     }
 
-    /// Reads a trace, or says in a few words what is wrong with it.
-    pub fn parse(text: &str) -> Result<Trace, String> {
+    /// Reads a trace, or says what is wrong with it.
+    pub fn parse(text: &str) -> Result<Trace, TraceError> {
         let (header, lines): (TraceHeader, _) =
             json_lines::open(text, "looplab_trace", "trace", VERSION)?;
         let cap = header.frame_cap_hz.unwrap_or(60.0);
-        for (hz, what) in [
+        for (hz, field) in [
             (header.update_hz, "update_hz"),
             (header.refresh_hz, "refresh_hz"),
             (cap, "frame_cap_hz"),
         ] {
-            looplab_timing::Rate::hz(hz).map_err(|e| format!("line 1: {what}: {e}"))?;
+            looplab_timing::Rate::hz(hz).map_err(|error| TraceError::Rate { field, error })?;
         }
         let mut frames: Vec<TraceFrame> = Vec::new();
-        for (n, line) in lines {
-            let frame: TraceFrame = serde_json::from_str(line).map_err(|e| {
-                format!(
-                    "line {n} is not a frame: {}",
-                    crate::failure::one_line(&e.to_string())
-                )
+        for (line, text) in lines {
+            let at = |problem| TraceError::Frame { line, problem };
+            let frame: TraceFrame = serde_json::from_str(text).map_err(|e| {
+                at(FrameProblem::NotAFrame(crate::failure::one_line(
+                    &e.to_string(),
+                )))
             })?;
             if let Some(last) = frames.last()
                 && frame.start_ns < last.start_ns
             {
-                return Err(format!(
-                    "line {n}: the frame starts before the one above it"
-                ));
+                return Err(at(FrameProblem::StartsBeforeTheOneAbove));
             }
             if frame.presented_ns < frame.start_ns {
-                return Err(format!("line {n}: the frame is presented before it starts"));
+                return Err(at(FrameProblem::PresentedBeforeItStarts));
             }
             if frame.presented_ns - frame.start_ns > 86_400_000_000_000 {
-                return Err(format!(
-                    "line {n}: the frame is presented more than a day after it starts"
-                ));
+                return Err(at(FrameProblem::PresentedADayLater));
             }
             if frames.len() == MAX_FRAMES {
-                return Err(format!("holds more than {MAX_FRAMES} frames"));
+                return Err(TraceError::TooManyFrames);
             }
             frames.push(frame);
         }
         if frames.len() < 2 {
-            return Err("holds fewer than two frames".into());
+            return Err(TraceError::TooFewFrames);
         }
         Ok(Trace { header, frames })
     }
@@ -213,6 +210,67 @@ impl Trace {
         Duration::from_nanos(last - first)
     }
 }
+
+/// Why a trace cannot be read: each is one line, after the file's name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TraceError {
+    /// Its first line is not a trace's header.
+    Header(HeaderError),
+    /// A rate of the header's is none a loop can run at.
+    Rate {
+        field: &'static str,
+        error: TimingError,
+    },
+    /// A frame's line, and what is wrong with it.
+    Frame { line: usize, problem: FrameProblem },
+    /// More frames than a trace may hold.
+    TooManyFrames,
+    /// Fewer than the two frames a replay needs.
+    TooFewFrames,
+}
+
+/// What is wrong with a trace's frame line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FrameProblem {
+    /// Its fields are not a frame's: serde's words.
+    NotAFrame(String),
+    StartsBeforeTheOneAbove,
+    PresentedBeforeItStarts,
+    /// Presented more than a day after it starts: no frame takes that long.
+    PresentedADayLater,
+}
+
+impl From<HeaderError> for TraceError {
+    fn from(e: HeaderError) -> Self {
+        TraceError::Header(e)
+    }
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceError::Header(e) => e.fmt(f),
+            TraceError::Rate { field, error } => write!(f, "line 1: {field}: {error}"),
+            TraceError::Frame { line, problem } => match problem {
+                FrameProblem::NotAFrame(why) => write!(f, "line {line} is not a frame: {why}"),
+                FrameProblem::StartsBeforeTheOneAbove => {
+                    write!(f, "line {line}: the frame starts before the one above it")
+                }
+                FrameProblem::PresentedBeforeItStarts => {
+                    write!(f, "line {line}: the frame is presented before it starts")
+                }
+                FrameProblem::PresentedADayLater => write!(
+                    f,
+                    "line {line}: the frame is presented more than a day after it starts"
+                ),
+            },
+            TraceError::TooManyFrames => write!(f, "holds more than {MAX_FRAMES} frames"),
+            TraceError::TooFewFrames => write!(f, "holds fewer than two frames"),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
 
 #[cfg(test)]
 mod tests {
@@ -273,13 +331,21 @@ mod tests {
     fn bad_traces_say_what_is_wrong() {
         let good = trace().to_text();
         let lines: Vec<&str> = good.lines().collect();
-        let err = |text: &str| Trace::parse(text).unwrap_err();
+        let err = |text: &str| Trace::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            Trace::parse("").unwrap_err(),
+            TraceError::Header(HeaderError::Empty)
+        );
         assert_eq!(err(""), "is empty");
         assert!(err("{\"looplab_recording\":1}").contains("not a Looplab trace"));
         assert!(
             err(&good.replace("\"looplab_trace\":2", "\"looplab_trace\":7")).contains("version 7")
         );
         assert!(err(&good.replace("59.94", "-1")).contains("refresh_hz"));
+        assert_eq!(
+            Trace::parse(&format!("{}\n{}\n", lines[0], lines[1])).unwrap_err(),
+            TraceError::TooFewFrames
+        );
         assert!(err(&format!("{}\n{}\n", lines[0], lines[1])).contains("fewer than two"));
         assert!(
             err(&format!("{}\n{}\n{{\"start_ns\":1}}\n", lines[0], lines[1]))

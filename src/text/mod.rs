@@ -6,3 +6,4 @@ pub mod serde_ids;
 pub mod settings;
 pub mod strategy;
 pub mod table;
+pub mod value_error;

@@ -2,8 +2,8 @@
 //! the log and the reports, in one place.
 //!
 //! A frame cap is `60 Hz` or `off`, a limit of updates per frame `10` or `unlimited`, a
-//! stall clamp `250 ms` or `off`, a duration a number with a unit. Every parser returns a
-//! one-line message naming the problem, so a bad value never reaches the loop.
+//! stall clamp `250 ms` or `off`, a duration a number with a unit. Every parser says what
+//! is wrong with a bad value ([`ValueError`]), so one never reaches the loop.
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,16 +12,18 @@ use std::time::Duration;
 use looplab_timing::{DeltaMode, LoopSettings, Rate};
 use serde::{Deserialize, Serialize};
 
+use super::value_error::ValueError;
+
 /// A frame cap: a rate, or `off`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cap(pub Option<Rate>);
 
 impl FromStr for Cap {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ValueError;
+    fn from_str(s: &str) -> Result<Self, ValueError> {
         match s.trim() {
             "off" | "none" => Ok(Cap(None)),
-            v => v.parse().map(|r| Cap(Some(r))).map_err(|e| e.to_string()),
+            v => Ok(Cap(Some(v.parse()?))),
         }
     }
 }
@@ -45,17 +47,17 @@ impl MaxUpdates {
 }
 
 impl FromStr for MaxUpdates {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ValueError;
+    fn from_str(s: &str) -> Result<Self, ValueError> {
         match s.trim() {
             "unlimited" | "off" | "none" => Ok(MaxUpdates(None)),
             v => match v.parse::<i64>() {
                 Ok(n) if (1..=i64::from(Self::MAX)).contains(&n) => Ok(MaxUpdates(Some(n as u32))),
-                Ok(n) => Err(format!(
-                    "must be from 1 to {} or 'unlimited', got {n}",
-                    Self::MAX
+                Ok(n) => Err(ValueError::out_of_range(
+                    format!("from 1 to {} or 'unlimited'", Self::MAX),
+                    n,
                 )),
-                Err(_) => Err(format!("{v:?} is not a count (a number or 'unlimited')")),
+                Err(_) => Err(ValueError::not(v, "a count (a number or 'unlimited')")),
             },
         }
     }
@@ -76,14 +78,14 @@ impl fmt::Display for MaxUpdates {
 pub struct DurationOrOff(pub Option<Duration>);
 
 impl FromStr for DurationOrOff {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ValueError;
+    fn from_str(s: &str) -> Result<Self, ValueError> {
         match s.trim() {
             "off" | "none" => Ok(DurationOrOff(None)),
             v => {
                 let d = parse_duration(v)?;
                 if d.is_zero() {
-                    return Err("must be longer than zero (or 'off')".into());
+                    return Err(ValueError::Zero);
                 }
                 Ok(DurationOrOff(Some(d)))
             }
@@ -180,17 +182,12 @@ impl DeltaKind {
 }
 
 impl FromStr for DeltaKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ValueError;
+    fn from_str(s: &str) -> Result<Self, ValueError> {
         Self::ALL
             .into_iter()
             .find(|k| k.id() == s.trim())
-            .ok_or_else(|| {
-                format!(
-                    "{:?} is not measured, snapped, smoothed or synced",
-                    s.trim()
-                )
-            })
+            .ok_or_else(|| ValueError::not(s.trim(), "measured, snapped, smoothed or synced"))
     }
 }
 
@@ -201,18 +198,22 @@ impl fmt::Display for DeltaKind {
 }
 
 /// Parses a duration written with a unit: `250ms`, `1.5s`, `40us`, `100ns`, `2m`.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub fn parse_duration(s: &str) -> Result<Duration, ValueError> {
     let t = s.trim();
     let split = t
         .find(|c: char| c.is_ascii_alphabetic() || c == 'µ')
-        .ok_or_else(|| format!("{s:?} has no unit (write it like 5ms, 1.5s or 200us)"))?;
+        .ok_or_else(|| ValueError::NoUnit {
+            value: s.to_string(),
+        })?;
     let (number, unit) = t.split_at(split);
     let value: f64 = number
         .trim()
         .parse()
-        .map_err(|_| format!("{s:?} is not a duration (write it like 5ms, 1.5s or 200us)"))?;
+        .map_err(|_| ValueError::not(s, "a duration (write it like 5ms, 1.5s or 200us)"))?;
     if !value.is_finite() || value < 0.0 {
-        return Err(format!("duration {s:?} must not be negative"));
+        return Err(ValueError::Negative {
+            value: s.to_string(),
+        });
     }
     let nanos_per_unit = match unit.trim() {
         "ns" => 1.0,
@@ -222,14 +223,17 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "m" | "min" => 60e9,
         "h" => 3600e9,
         other => {
-            return Err(format!(
-                "{other:?} in {s:?} is not a time unit (use ns, us, ms, s, m or h)"
-            ));
+            return Err(ValueError::NotATimeUnit {
+                unit: other.to_string(),
+                value: s.to_string(),
+            });
         }
     };
     let nanos = value * nanos_per_unit;
     if nanos > 1e18 {
-        return Err(format!("duration {s:?} is too long"));
+        return Err(ValueError::TooLong {
+            value: s.to_string(),
+        });
     }
     Ok(Duration::from_nanos(nanos.round() as u64))
 }
@@ -278,20 +282,28 @@ mod tests {
             "0ms"
                 .parse::<DurationOrOff>()
                 .unwrap_err()
+                .to_string()
                 .contains("longer than zero")
         );
         assert!(
             "0".parse::<MaxUpdates>()
                 .unwrap_err()
+                .to_string()
                 .contains("from 1 to 100000")
         );
         assert!(
             "many"
                 .parse::<MaxUpdates>()
                 .unwrap_err()
+                .to_string()
                 .contains("not a count")
         );
-        assert!("-5".parse::<Cap>().unwrap_err().contains("positive"));
+        assert!(
+            "-5".parse::<Cap>()
+                .unwrap_err()
+                .to_string()
+                .contains("positive")
+        );
     }
 
     #[test]
@@ -317,11 +329,22 @@ mod tests {
         assert_eq!(parse_duration("1.5s").unwrap(), Duration::from_millis(1500));
         assert_eq!(parse_duration("40us").unwrap(), Duration::from_micros(40));
         assert_eq!(parse_duration("0s").unwrap(), Duration::ZERO);
-        assert!(parse_duration("5").unwrap_err().contains("no unit"));
-        assert!(parse_duration("-5ms").unwrap_err().contains("negative"));
+        assert!(
+            parse_duration("5")
+                .unwrap_err()
+                .to_string()
+                .contains("no unit")
+        );
+        assert!(
+            parse_duration("-5ms")
+                .unwrap_err()
+                .to_string()
+                .contains("negative")
+        );
         assert!(
             parse_duration("5parsecs")
                 .unwrap_err()
+                .to_string()
                 .contains("not a time unit")
         );
         assert!(parse_duration("abcms").is_err());

@@ -1,6 +1,6 @@
 //! Emitters: where bullets come from and which way they fly.
 //!
-//! Directions use `libm`'s pure-Rust `sinf`/`cosf` rather than the platform's, so a spawn
+//! Directions use `libm`'s pure-Rust `sinf`/`cosf` rather than the target's, so a spawn
 //! pattern (and with it the state hash) is the same on every machine.
 
 use glam::Vec2;
@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn libm_directions_are_bit_exact_reference_values() {
-        // Pure-Rust libm gives these bits everywhere; the platform libm need not.
+        // Pure-Rust libm gives these bits everywhere; the target's libm need not.
         assert_eq!(direction(0.0), Vec2::new(1.0, 0.0));
         assert_eq!(direction(1.0).x.to_bits(), 0.540_302_3_f32.to_bits());
         assert_eq!(direction(1.0).y.to_bits(), 0.841_470_96_f32.to_bits());

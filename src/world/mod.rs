@@ -321,9 +321,9 @@ mod tests {
         assert_eq!(w.state_hash().0, EXPECTED_HASH_AFTER_300_STEPS);
     }
 
-    /// See `the_hash_is_stable_across_runs_and_machines`. Changed deliberately when the
-    /// demonstrations moved into their own regions and the ship joined the world, and again
-    /// when the ship's input became each update's thrust and dashes (issue 20).
+    /// See `the_hash_is_stable_across_runs_and_machines`. The value for the simulation as it
+    /// is: the demonstrations in their own regions, and the ship in the world, steered by
+    /// each update's thrust and dashes.
     const EXPECTED_HASH_AFTER_300_STEPS: u64 = 4647124151107175165;
 
     #[test]

@@ -13,8 +13,8 @@
 //! - no chapter links out of `docs/`: the built book holds nothing else, so such a link
 //!   works on GitHub and is broken in the book;
 //! - every chapter is listed in `docs/SUMMARY.md` (mdBook builds only what it lists);
-//! - every heading the README had before the book (`docs/moved-headings.txt`, one a line,
-//!   without its `#`s) is still, word for word, a heading of README.md or of a chapter.
+//! - every heading that links from outside may name (`docs/moved-headings.txt`, one a
+//!   line, without its `#`s) is, word for word, a heading of README.md or of a chapter.
 //!
 //! Not checked: links with a scheme (`https:`, `mailto:`), since the checks run with no
 //! network, and links written as raw HTML (`<a href>`, `<img src>`), which these files
@@ -38,7 +38,7 @@ pub const README: &str = "README.md";
 pub const BOOK: &str = "docs";
 /// The book's table of contents.
 pub const SUMMARY: &str = "docs/SUMMARY.md";
-/// The README's headings before the book, each still a heading somewhere.
+/// The headings links from outside may name, each a heading somewhere.
 pub const MOVED_HEADINGS: &str = "docs/moved-headings.txt";
 
 /// Builds the book with mdBook into `target/book`, then runs [`check`] on the workspace.
@@ -437,8 +437,8 @@ fn unlisted_chapters(docs: &[String], texts: &BTreeMap<String, String>) -> Vec<P
         .collect()
 }
 
-/// The README's old headings (listed in MOVED_HEADINGS) that no longer head a section
-/// anywhere: a link from outside to one of them would land nowhere.
+/// The headings listed in MOVED_HEADINGS that head no section anywhere: a link from
+/// outside to one of them would land nowhere.
 fn lost_headings(files: &impl Files, texts: &BTreeMap<String, String>) -> Vec<Problem> {
     let all: BTreeSet<String> = texts
         .values()
@@ -448,7 +448,7 @@ fn lost_headings(files: &impl Files, texts: &BTreeMap<String, String>) -> Vec<Pr
         return vec![Problem {
             file: MOVED_HEADINGS.into(),
             line: 0,
-            what: "missing: the list of the README's old headings".into(),
+            what: "missing: the list of headings links from outside may name".into(),
         }];
     };
     let mut problems = Vec::new();
@@ -502,7 +502,7 @@ mod tests {
             ("crates/timing/Cargo.toml", ""),
             (
                 "docs/moved-headings.txt",
-                "# the README's old headings\nDemo\nRun it\nThe keys: table\nFeel: no tap lost\n",
+                "# headings links from outside may name\nDemo\nRun it\nThe keys: table\nFeel: no tap lost\n",
             ),
         ])
     }
@@ -625,7 +625,9 @@ mod tests {
                 .iter()
                 .map(Problem::to_string)
                 .collect::<Vec<_>>(),
-            ["docs/moved-headings.txt:0: missing: the list of the README's old headings"]
+            [
+                "docs/moved-headings.txt:0: missing: the list of headings links from outside may name"
+            ]
         );
     }
 

@@ -352,7 +352,7 @@ fn check_the_page(gpu: Gpu) {
     browser.goto(&server.url("")).unwrap();
     let stats = wait_running(&browser, 30).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(stats["backend"], gpu.backend(), "{stats}");
-    assert_eq!(stats["run"]["platform"], "browser");
+    assert_eq!(stats["run"]["window_system"], "browser");
     // A page never draws faster than its display: its tour opens on the first claim it
     // can show, the nap.
     assert_eq!(stats["run"]["final_strategy"], "fixed-sleep", "{stats}");

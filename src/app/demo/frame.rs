@@ -7,7 +7,7 @@ use looplab_timing::{Clock, FramePlan, UpdateBudget, Wake};
 
 use super::Demo;
 use crate::app::compose::FrameInputs;
-use crate::app::overlay::PlatformFacts;
+use crate::app::overlay::WindowFacts;
 use crate::platform::clock::{block_for, spin_for};
 use crate::session::frame::FrameRecord;
 
@@ -130,7 +130,7 @@ impl Demo {
     pub fn with_frame_inputs<R>(
         &self,
         plan: &FramePlan,
-        facts: &PlatformFacts,
+        facts: &WindowFacts,
         now: Duration,
         draw: impl FnOnce(&FrameInputs) -> R,
     ) -> R {

@@ -31,11 +31,11 @@ use looplab_timing::{LoopSettings, Rate, Strategy, Wake};
 use super::compose::Readouts;
 use super::controls::{Controls, Effect, Knobs};
 use super::input_queue::{Input, InputQueue};
-use super::lanes_view;
+use super::lanes_keys;
 use super::pacing::{JitReadout, Pacing};
 use super::replay::ReplayCheck;
 use super::run_log::RunLog;
-use crate::app::keys::{self, Action};
+use crate::app::keys::{self, Action, LanesKey, ShipKey, TourKey};
 use crate::lab::compare::{Compare, LaneSpec, Preset};
 use crate::session::Session;
 use crate::session::frame::FrameRecord;
@@ -114,7 +114,7 @@ impl Demo {
         let mut input = InputQueue::default();
         if start.tour {
             // As if Enter were pressed before the first frame: the tour's first stop.
-            input.clicked([Action::TourNext], Duration::ZERO);
+            input.clicked([Action::Tour(TourKey::Next)], Duration::ZERO);
         }
         Self {
             controls,
@@ -252,26 +252,32 @@ impl Demo {
         requests
     }
 
-    /// What one input does: a tour key moves the tour, a key of compare mode's acts on its
-    /// lanes, any other on the loop.
+    /// What one input does, routed once by its key's group to the part that owns it: the
+    /// tour, compare mode, the loop (compare mode's lanes while it is on), the knobs, the
+    /// ship.
     fn effect_of(&mut self, input: Input, arrival: Duration) -> Effect {
-        match input {
-            Input::Press(action) => {
-                self.run.key_applied(arrival);
-                if let Some(effect) = self.tour_key(action, arrival) {
-                    return effect;
+        let action = match input {
+            Input::Press(action) => action,
+            Input::Release(direction) => return self.controls.release(direction, arrival),
+        };
+        self.run.key_applied(arrival);
+        let effect = match action {
+            Action::Tour(key) => self.tour_key(key, arrival),
+            Action::Lanes(key) => self.lanes_key(key),
+            Action::Loop(key) => match self.compare.as_mut() {
+                Some(compare) => {
+                    lanes_keys::loop_key(compare, self.controls.knobs.selected_lane, key)
                 }
-                let effect = match self.lane_key(action) {
-                    Some(line) => Effect::log(line),
-                    None => self.controls.apply_at(action, arrival),
-                };
-                if action.changes_the_loop() && effect.log.is_some() {
-                    self.tour_tried(arrival);
-                }
-                effect
-            }
-            Input::Release(direction) => self.controls.release(direction, arrival),
+                None => self.controls.loop_key(key),
+            },
+            Action::Knob(key) => self.controls.knob_key(key),
+            Action::Ship(key) => self.controls.ship_key(key, arrival),
+            Action::Quit => Effect::quit(),
+        };
+        if action.changes_the_loop() && effect.changed {
+            self.tour_tried(arrival);
         }
+        effect
     }
 
     /// An arrow pressed or let go at `arrival` changed the ship's controls: its press is
@@ -280,7 +286,7 @@ impl Demo {
         let session = self.controls.session();
         let delays = &mut self.readouts.steer_delay;
         match input {
-            Input::Press(Action::Steer(direction)) => {
+            Input::Press(Action::Ship(ShipKey::Steer(direction))) => {
                 let from = session.press_acts_from(arrival);
                 delays.pressed(arrival, Button::Arrow(direction), from);
             }
@@ -316,24 +322,22 @@ impl Demo {
         requests.quit |= effect.quit;
     }
 
-    /// In compare mode: K selects the lanes, and the strategy and loop keys act on them.
-    /// `None` for any other key, or outside compare mode: it acts on the window's loop.
-    fn lane_key(&mut self, action: Action) -> Option<String> {
-        let compare = self.compare.as_mut()?;
-        let selected = self.controls.knobs.selected_lane;
-        if action == Action::SelectLane {
-            let next = lanes_view::next_selection(compare, selected);
-            self.controls.knobs.selected_lane = next;
-            return Some(match next {
-                Some(i) => format!(
-                    "compare: keys act on lane {} ({})",
-                    i + 1,
-                    compare.lanes[i].profile().name
-                ),
-                None => "compare: keys act on all lanes".to_string(),
-            });
+    /// A key of compare mode's: on and off, a preset, or (while it is on) the lane the loop
+    /// keys act on.
+    fn lanes_key(&mut self, key: LanesKey) -> Effect {
+        match key {
+            LanesKey::Compare => self.controls.toggle_compare(),
+            LanesKey::Preset(preset) => self.controls.compare_preset(preset),
+            LanesKey::Select => match self.compare.as_ref() {
+                Some(compare) => {
+                    let selected = self.controls.knobs.selected_lane;
+                    let (next, line) = lanes_keys::next_selection(compare, selected);
+                    self.controls.knobs.selected_lane = next;
+                    Effect::changed(line)
+                }
+                None => Effect::default(),
+            },
         }
-        lanes_view::apply_to_lanes(compare, selected, action)
     }
 
     /// Starts or ends compare mode, or changes its preset, as the knob says. The lanes start

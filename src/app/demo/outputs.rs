@@ -37,7 +37,7 @@ impl Demo {
         let last = &self.readouts.last;
         StatsReport {
             seconds: now.as_secs_f64(),
-            platform: window.platform,
+            window_system: window.window_system,
             end: window.end,
             strategies: self.run.totals.totals(),
             final_strategy: self.controls.strategy(),

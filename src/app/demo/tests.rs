@@ -9,8 +9,8 @@ use winit::keyboard::KeyCode;
 
 use super::{Demo, DemoSetup, Requests};
 use crate::app::controls::Knobs;
-use crate::app::overlay::{PacedBy, PlatformFacts};
-use crate::app::stats::{Platform, RunEnd, WindowReport};
+use crate::app::overlay::{PacedBy, WindowFacts};
+use crate::app::stats::{RunEnd, WindowReport, WindowSystem};
 use crate::world::WorldConfig;
 
 fn demo(tour: bool) -> Demo {
@@ -35,8 +35,8 @@ fn demo_in(tour: bool, in_a_page: bool) -> Demo {
     })
 }
 
-fn facts() -> PlatformFacts {
-    PlatformFacts {
+fn facts() -> WindowFacts {
+    WindowFacts {
         present_mode: wgpu::PresentMode::Fifo,
         frame_latency: 2,
         just_in_time: None,
@@ -64,7 +64,7 @@ fn frame(demo: &mut Demo, clock: &ManualClock) -> Requests {
 
 fn window_report() -> WindowReport {
     WindowReport {
-        platform: Platform::X11,
+        window_system: WindowSystem::X11,
         end: RunEnd::Running,
         surface_recoveries: Default::default(),
         gpu_recoveries: 0,

@@ -8,7 +8,7 @@ use looplab_timing::FramePlan;
 
 use super::Demo;
 use crate::app::controls::{Effect, Snapshot};
-use crate::app::keys::Action;
+use crate::app::keys::TourKey;
 use crate::app::stats::{FeelReport, StopReport, TourReport};
 use crate::lab::blind::{Judged, LETTERS};
 use crate::lab::compare::Preset;
@@ -31,45 +31,54 @@ pub struct Touring {
 }
 
 impl Demo {
-    /// The tour's keys; `None` for any other action.
-    pub(super) fn tour_key(&mut self, action: Action, now: Duration) -> Option<Effect> {
-        let moved = match (action, self.touring.as_mut()) {
-            (Action::TourNext, None) => {
+    /// A key of the tour's: start it or go on, back, leave; A (the whole screen, or the
+    /// answer A where the stop asks) and B.
+    pub(super) fn tour_key(&mut self, key: TourKey, now: Duration) -> Effect {
+        let asking = self
+            .touring
+            .as_ref()
+            .is_some_and(|t| t.on && t.tour.asking().is_some());
+        let moved = match (key, self.touring.as_mut()) {
+            (TourKey::Everything | TourKey::AnswerB, _) if asking => {
+                let chose = usize::from(key == TourKey::AnswerB);
+                return self.tour_answer(chose, now).unwrap_or_default();
+            }
+            (TourKey::Everything, _) => return self.controls.toggle_everything(),
+            (TourKey::Next, None) => {
                 self.touring = Some(self.new_tour(now));
                 true
             }
-            (Action::TourNext, Some(t)) if !t.on => {
+            (TourKey::Next, Some(t)) if !t.on => {
                 t.on = true;
                 t.tour.begin_again(now);
                 t.found = self.controls.snapshot();
                 true
             }
-            (Action::TourNext, Some(t)) => t.tour.go(true, now),
-            (Action::TourPrevious, Some(t)) if t.on => t.tour.go(false, now),
-            (Action::TourLeave, Some(t)) if t.on => {
+            (TourKey::Next, Some(t)) => t.tour.go(true, now),
+            (TourKey::Previous, Some(t)) if t.on => t.tour.go(false, now),
+            (TourKey::Leave, Some(t)) if t.on => {
                 t.on = false;
                 let found = t.found.clone();
-                return Some(self.leave_tour(&found, now));
+                return self.leave_tour(&found, now);
             }
-            (Action::ToggleEverything | Action::TourAnswerB, Some(t))
-                if t.on && t.tour.asking().is_some() =>
-            {
-                let chose = usize::from(action == Action::TourAnswerB);
-                return self.tour_answer(chose, now);
-            }
-            (Action::TourPrevious | Action::TourLeave | Action::TourAnswerB, _) => {
-                return Some(Effect::default());
-            }
-            _ => return None,
+            // Back, leave and B off the tour, or B where no question is asked.
+            (TourKey::Previous | TourKey::Leave | TourKey::AnswerB, _) => return Effect::default(),
         };
+        self.tour_moved(moved, key == TourKey::Next, now)
+            .unwrap_or_default()
+    }
+
+    /// After a tour key: the stop it came to set up, or why it did not move (`next` says
+    /// whether it went forward).
+    fn tour_moved(&mut self, moved: bool, next: bool, now: Duration) -> Option<Effect> {
         let touring = self.touring.as_mut()?;
         if !moved {
-            let said = if action == Action::TourNext && touring.tour.at_last_stop() {
+            let said = if next && touring.tour.at_last_stop() {
                 "tour: that was the last stop; End leaves the tour and gives your settings back"
             } else {
                 "tour: no stop that way"
             };
-            return Some(Effect::log(said.into()));
+            return Some(Effect::said(said.into()));
         }
         let stop = touring.tour.stop()?.clone();
         let (at, of) = touring.tour.position();
@@ -274,10 +283,12 @@ impl Demo {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use looplab_timing::{LoopSettings, Strategy};
 
     use crate::app::controls::{Controls, Knobs};
-    use crate::app::keys;
+    use crate::app::keys::{self, Action, LanesKey};
     use crate::session::present::PresentMode;
     use crate::text::settings::DeltaKind;
     use crate::tour::{Setup, stops, walk};
@@ -340,7 +351,14 @@ mod tests {
                 let key = keys::key_named(name).unwrap_or_else(|| panic!("no key {name}"));
                 let action = keys::action_for(key.code, key.shift).unwrap();
                 assert!(action.changes_the_loop(), "{name}: {action:?}");
-                c.apply(action);
+                match action {
+                    Action::Loop(key) => c.loop_key(key),
+                    Action::Knob(key) => c.knob_key(key),
+                    Action::Ship(key) => c.ship_key(key, Duration::ZERO),
+                    Action::Lanes(LanesKey::Compare) => c.toggle_compare(),
+                    Action::Lanes(LanesKey::Preset(preset)) => c.compare_preset(preset),
+                    other => panic!("{name}: {other:?} is none of the controls' keys"),
+                };
             }
             let after = setup_of(&c);
             // Before the keys, what the hint promises does not show; after them, it does.

@@ -1,23 +1,70 @@
-//! A frame of the driver's loop from start to end: the demo's updates run in
-//! `about_to_wait`; on `RedrawRequested` the picture is composed, painted and presented, and
-//! the demo told what reached the screen.
+//! A frame of the driver's loop, from its input to its finish, one path for a desktop and a
+//! page: once the target says the frame's time has come, the input recorded since the last
+//! frame is applied and the demo's updates run; at its redraw the picture is composed,
+//! painted and presented, and the demo told what reached the screen; then the loop waits for
+//! the next frame's wake time.
 
 use std::time::Duration;
 
-use super::{App, Phase, PlatformState};
+use winit::event_loop::ActiveEventLoop;
+
+use super::{App, BuiltFor, Phase, Target};
 use crate::app::demo::{Frame, Nap, Prepared};
 use crate::app::display_rate::RefreshSource;
-use crate::app::overlay::{PacedBy, PlatformFacts};
+use crate::app::overlay::{PacedBy, WindowFacts};
+use crate::app::stats::RunEnd;
 use crate::render::FrameOutcome;
 use crate::session::frame::RenderTimes;
 
 impl App {
-    /// Starts a frame (after the loop's `nap`, or straight on from the last frame): the demo
-    /// runs its updates, and the driver asks for its redraw or, with nothing to draw on,
-    /// finishes it at once.
-    pub(super) fn begin_frame(&mut self, nap: Option<Nap>) {
+    /// The frame's time has come (after the loop's `nap`, or straight on from the last
+    /// frame): the input recorded until now is applied first, so input that arrived during
+    /// the wait belongs to this frame, then its updates run. `false` when the input ended
+    /// the run, and no frame starts.
+    pub(super) fn start_frame(&mut self, event_loop: &ActiveEventLoop, nap: Option<Nap>) -> bool {
+        self.apply_input(event_loop);
+        if self.phase.is_quitting() {
+            return false;
+        }
+        // A wait the machine made late is one uneven interval, not two.
+        if self.pacer.take_late() {
+            self.demo.restart_deadlines();
+        }
+        self.begin_frame(nap);
+        true
+    }
+
+    /// Has the demo apply the input recorded since the last frame, and does what it asks of
+    /// the window.
+    pub(super) fn apply_input(&mut self, event_loop: &ActiveEventLoop) {
+        let requests = self.demo.apply_input(self.clock.now());
+        if let Some(w) = &mut self.window {
+            if let Some((present, latency)) = requests.swapchain {
+                w.gfx.set_swapchain(present, latency);
+                log::info!(
+                    "present mode: {:?}, {} frames in flight asked for",
+                    w.gfx.present_mode(),
+                    w.gfx.frame_latency()
+                );
+            }
+            if let Some(title) = &requests.title {
+                w.gfx.window.set_title(title);
+            }
+        }
+        if requests.quit {
+            if !BuiltFor::QUITS_BY_KEY {
+                log::info!("a page is closed with its tab: Esc and Q do nothing here");
+            } else {
+                self.quit(event_loop, RunEnd::QuitKey);
+            }
+        }
+    }
+
+    /// The demo runs the frame's updates, and the driver asks for its redraw or, with
+    /// nothing to draw on, finishes it at once.
+    fn begin_frame(&mut self, nap: Option<Nap>) {
         let frame = self.demo.run_updates(&self.clock, nap);
-        self.platform.updates_ran(&self.demo);
+        self.target.updates_ran(&self.demo);
         match &self.window {
             Some(w) if w.gfx.size().0 > 0 && !self.visibility.is_hidden() => {
                 self.phase = Phase::Drawing(frame);
@@ -44,7 +91,7 @@ impl App {
             return;
         };
         let w_paced_by = w.paced_by;
-        let facts = PlatformFacts {
+        let facts = WindowFacts {
             present_mode: w.gfx.present_mode(),
             frame_latency: w.gfx.frame_latency(),
             just_in_time: self.demo.just_in_time(),
@@ -67,7 +114,7 @@ impl App {
                 (outcome, render, clicked, (took, texts))
             });
         let (took, texts) = took;
-        self.platform.laid_out(size, &texts);
+        self.target.laid_out(size, &texts);
         self.demo.input().clicked(clicked, now);
         record.render = RenderTimes {
             overlay: took,
@@ -78,7 +125,7 @@ impl App {
         match outcome {
             FrameOutcome::Presented => {
                 let presented = self.demo.presented(&self.clock, &plan, &mut record);
-                self.presented(&plan, let_draw, presented, record.render.acquire);
+                BuiltFor::presented(self, &plan, let_draw, presented, record.render.acquire);
                 let compositor = w_paced_by == PacedBy::Compositor;
                 self.demo
                     .display_presented(let_draw, presented, &record, compositor);
@@ -103,7 +150,7 @@ impl App {
         self.demo.finish_frame(&frame.record, now);
         if !matches!(self.phase, Phase::Resting) && !self.phase.is_quitting() {
             self.phase = Phase::Idle {
-                wake: if PlatformState::CAN_SLEEP {
+                wake: if BuiltFor::CAN_SLEEP {
                     self.demo.pace(frame.plan.wake, &frame.record, now)
                 } else {
                     frame.plan.wake

@@ -10,9 +10,12 @@
 //! Where the loop is between those steps is one value, [`Phase`]. The timing decisions are
 //! the planner's (the `looplab-timing` crate), the same code the lab drives with a virtual
 //! clock; what a frame draws is the composer's ([`compose`](crate::app::compose)), the same
-//! code `looplab motion` and the bench draw with. What differs between a native window and a
-//! browser page is in `native.rs` and `page.rs`; the `cfg(target_arch)` lines that pick one
-//! are in this file, the only one of the window's that names a target.
+//! code `looplab motion` and the bench draw with.
+//!
+//! A frame reads in order in two files: the wait for its start is the target's (`native.rs`
+//! for a desktop, `page.rs` for a browser, each a [`Target`]), and from its input to its
+//! finish it is one path for both (`frame.rs`). The `cfg(target_arch)` lines that pick the
+//! target are in this file, the only one of the window's that names one.
 
 mod frame;
 #[cfg(not(target_arch = "wasm32"))]
@@ -25,20 +28,26 @@ pub use native::run;
 #[cfg(target_arch = "wasm32")]
 pub use page::run;
 
+/// The target this build is for.
+#[cfg(not(target_arch = "wasm32"))]
+type BuiltFor = native::Native;
+#[cfg(target_arch = "wasm32")]
+type BuiltFor = page::Page;
+
 use std::time::Duration;
 
 use looplab_timing::{Rate, Wake};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
-use winit::event_loop::ActiveEventLoop;
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
 
 use super::compose::Composer;
 use super::demo::{Demo, DemoSetup, Frame};
 use super::display_rate::DisplayRate;
-use super::overlay::PacedBy;
-use super::stats::{Platform, RunEnd, StatsReport, WindowReport};
+use super::overlay::{PacedBy, PlacedText};
+use super::stats::{RunEnd, StatsReport, WindowReport, WindowSystem};
 use super::visibility::{Change, Moment, Visibility};
 use super::{AppEvent, AppOptions};
 use crate::failure::Failure;
@@ -49,11 +58,60 @@ use crate::render::Graphics;
 use crate::text::settings::describe_settings;
 use crate::text::strategy as strategy_text;
 use crate::world::WORLD_SIZE;
+use looplab_timing::FramePlan;
 
-#[cfg(not(target_arch = "wasm32"))]
-use native::NativeState as PlatformState;
-#[cfg(target_arch = "wasm32")]
-use page::PageLoop as PlatformState;
+/// What differs between a desktop window and a browser page, where the driver's paths part:
+/// opening the window and getting its GPU, what the event loop does next (the wait for a
+/// frame's start), a redraw, and what a present tells of the display. The frame from its
+/// input to its finish is one path for both (`frame.rs`).
+trait Target: Default {
+    /// Esc and Q end the run (a page is closed with its tab instead).
+    const QUITS_BY_KEY: bool;
+    /// The loop may sleep until a frame's start, so just in time can pace it (a page is
+    /// called back once a refresh and cannot start a frame later within one).
+    const CAN_SLEEP: bool;
+    /// It checks the overlay's layout as it draws: a page's canvas takes whatever size the
+    /// page gives it (a native window's screens are checked by the layout tests).
+    const CHECKS_ITS_LAYOUT: bool;
+
+    /// The event loop has resumed with no window: makes it and asks for its GPU state.
+    fn open_window(app: &mut App, event_loop: &ActiveEventLoop, instance: Option<wgpu::Instance>);
+
+    /// The GPU state asked for has answered.
+    fn gpu_ready(app: &mut App, event_loop: &ActiveEventLoop);
+
+    /// The browser took the canvas's WebGL context (`webglcontextlost`).
+    fn gpu_context_lost(app: &mut App);
+
+    /// The browser gave the context back, empty (`webglcontextrestored`).
+    fn gpu_context_restored(app: &mut App);
+
+    /// What the event loop does next: waits for the frame's start, then starts it.
+    fn next_step(app: &mut App, event_loop: &ActiveEventLoop) -> ControlFlow;
+
+    /// winit's `RedrawRequested`: the frame waiting for it is drawn (a page's frame also
+    /// starts here, in the browser's callback).
+    fn redraw_requested(app: &mut App, event_loop: &ActiveEventLoop);
+
+    /// A frame's updates have run.
+    fn updates_ran(&mut self, demo: &Demo);
+
+    /// The overlay was laid out at `size`, its texts where they landed.
+    fn laid_out(&mut self, size: (u32, u32), texts: &[PlacedText]);
+
+    /// The frame of `plan`, let draw at `let_draw`, was presented at `presented`, after
+    /// waiting `acquire` for its surface image.
+    fn presented(
+        app: &mut App,
+        plan: &FramePlan,
+        let_draw: Duration,
+        presented: Duration,
+        acquire: Duration,
+    );
+
+    /// The window was hidden.
+    fn hidden(&mut self);
+}
 
 /// The refresh rate of the display `window` is on, where it tells one.
 fn monitor_refresh(window: &Window) -> Option<Rate> {
@@ -64,7 +122,7 @@ fn monitor_refresh(window: &Window) -> Option<Rate> {
 /// The composer for a window's GPU state; a page's checks its own layout as it draws.
 fn composer_for(gfx: &Graphics) -> Composer {
     let composer = Composer::for_window(&gfx.window, gfx.max_texture_side());
-    if PlatformState::CHECKS_ITS_LAYOUT {
+    if BuiltFor::CHECKS_ITS_LAYOUT {
         composer.audited()
     } else {
         composer
@@ -119,7 +177,7 @@ struct WindowParts {
     gfx: Graphics,
     composer: Composer,
     /// The windowing system, as the event loop's display handle says.
-    platform: Platform,
+    window_system: WindowSystem,
     /// Who starts the frames: the loop, a Wayland compositor or a browser.
     paced_by: PacedBy,
     /// The display's refresh rate, for snapped deltas, and where it came from.
@@ -132,8 +190,8 @@ struct LostDevices {
     recoveries: u64,
     surface_recoveries: crate::render::SurfaceRecoveries,
     gpu_errors: u64,
-    /// The window's platform, for a run that ends with no device (and so no window parts).
-    platform: Option<Platform>,
+    /// The windowing system, for a run that ends with no device (and so no window parts).
+    window_system: Option<WindowSystem>,
     /// Real time the last replacement took, not yet written to a frame's record.
     away: Duration,
 }
@@ -149,7 +207,7 @@ struct App {
     visibility: Visibility,
     demo: Demo,
     /// What only a native window, or only a page, keeps.
-    platform: PlatformState,
+    target: BuiltFor,
     lost_devices: LostDevices,
 }
 
@@ -189,7 +247,7 @@ impl App {
             pacer: FramePacer::new(hooks.pacing),
             visibility: Visibility::default(),
             demo,
-            platform: PlatformState::default(),
+            target: BuiltFor::default(),
             lost_devices: LostDevices::default(),
             options: DriverOptions {
                 refresh,
@@ -249,7 +307,7 @@ impl App {
                 if let Phase::Drawing(frame) = self.phase {
                     self.skip_frame(frame);
                 }
-                self.platform.hidden();
+                self.target.hidden();
                 if run_hidden {
                     log::info!("window hidden: the game runs on without drawing (--run-hidden)");
                 } else {
@@ -283,32 +341,6 @@ impl App {
         }
     }
 
-    /// Has the demo apply the input recorded since the last frame, and does what it asks of
-    /// the window.
-    fn apply_input(&mut self, event_loop: &ActiveEventLoop) {
-        let requests = self.demo.apply_input(self.clock.now());
-        if let Some(w) = &mut self.window {
-            if let Some((present, latency)) = requests.swapchain {
-                w.gfx.set_swapchain(present, latency);
-                log::info!(
-                    "present mode: {:?}, {} frames in flight asked for",
-                    w.gfx.present_mode(),
-                    w.gfx.frame_latency()
-                );
-            }
-            if let Some(title) = &requests.title {
-                w.gfx.window.set_title(title);
-            }
-        }
-        if requests.quit {
-            if PlatformState::CLOSED_WITH_ITS_TAB {
-                log::info!("a page is closed with its tab: Esc and Q do nothing here");
-            } else {
-                self.quit(event_loop, RunEnd::QuitKey);
-            }
-        }
-    }
-
     /// What the window is made with.
     fn window_attributes(&self) -> winit::window::WindowAttributes {
         Window::default_attributes()
@@ -325,7 +357,7 @@ impl App {
     }
 
     /// The window's parts around its GPU state, once it has one; the loop starts.
-    fn window_opened(&mut self, gfx: Graphics, platform: Platform, paced_by: PacedBy) {
+    fn window_opened(&mut self, gfx: Graphics, window_system: WindowSystem, paced_by: PacedBy) {
         let strategy = self.demo.strategy();
         log::info!(
             "strategy: {} ({}), {}, {}",
@@ -338,7 +370,7 @@ impl App {
         match (self.options.refresh, monitor_refresh(&gfx.window)) {
             (Some(r), told) => {
                 let told = told.map_or_else(|| "tells none".to_owned(), |t| format!("tells {t}"));
-                log::info!("display: {r}, as given (the platform {told})");
+                log::info!("display: {r}, as given (the windowing system {told})");
                 if let Some(r) = display.given(r) {
                     self.demo.set_display(r);
                 }
@@ -360,7 +392,7 @@ impl App {
         self.window = Some(WindowParts {
             gfx,
             composer,
-            platform,
+            window_system,
             paced_by,
             display,
         });
@@ -371,11 +403,11 @@ impl App {
     }
 
     /// Keeps what a lost device's state had counted, before it goes.
-    fn count_lost_device(&mut self, old: &Graphics, platform: Platform) {
+    fn count_lost_device(&mut self, old: &Graphics, window_system: WindowSystem) {
         let lost = &mut self.lost_devices;
         lost.surface_recoveries = lost.surface_recoveries + old.recoveries();
         lost.gpu_errors += old.gpu.error_count();
-        lost.platform = Some(platform);
+        lost.window_system = Some(window_system);
     }
 
     /// `w` has a new GPU state, its device lost at `lost_at`: the overlay's painter is
@@ -413,12 +445,12 @@ impl App {
         let now = self.clock.now();
         let gfx = self.window.as_ref().map(|w| &w.gfx);
         let window = WindowReport {
-            platform: self
-                .window
-                .as_ref()
-                .map_or(self.lost_devices.platform.unwrap_or(Platform::Other), |w| {
-                    w.platform
-                }),
+            window_system: self.window.as_ref().map_or(
+                self.lost_devices
+                    .window_system
+                    .unwrap_or(WindowSystem::Other),
+                |w| w.window_system,
+            ),
             end: match &self.phase {
                 Phase::Quitting { why, .. } => *why,
                 _ => RunEnd::Running,
@@ -448,7 +480,7 @@ impl ApplicationHandler<AppEvent> for App {
         // Resumed again (a mobile platform's lifecycle): the window is there, or coming.
         if let Phase::Starting(instance) = &mut self.phase {
             let instance = instance.take();
-            self.open_window(event_loop, instance);
+            BuiltFor::open_window(self, event_loop, instance);
         }
     }
 
@@ -460,9 +492,9 @@ impl ApplicationHandler<AppEvent> for App {
                     .input()
                     .key_with_shift(k.code, k.shift, k.down, now);
             }
-            AppEvent::GpuReady => self.gpu_ready(event_loop),
-            AppEvent::GpuContextLost => self.gpu_context_lost(),
-            AppEvent::GpuContextRestored => self.gpu_context_restored(),
+            AppEvent::GpuReady => BuiltFor::gpu_ready(self, event_loop),
+            AppEvent::GpuContextLost => BuiltFor::gpu_context_lost(self),
+            AppEvent::GpuContextRestored => BuiltFor::gpu_context_restored(self),
             AppEvent::Signal(signal) => {
                 log::info!(
                     "{}: writing what the run was asked for, then quitting (a second one quits at once)",
@@ -474,10 +506,14 @@ impl ApplicationHandler<AppEvent> for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        // egui sees the pointer, for the overlay's buttons; a key is the game's alone (the
+        // overlay has nothing to type into).
         if let Some(w) = &mut self.window
-            && !matches!(event, WindowEvent::RedrawRequested)
+            && !matches!(
+                event,
+                WindowEvent::RedrawRequested | WindowEvent::KeyboardInput { .. }
+            )
             && w.composer.on_window_event(&w.gfx.window, &event)
-            && !matches!(event, WindowEvent::KeyboardInput { .. })
         {
             return;
         }
@@ -518,7 +554,7 @@ impl ApplicationHandler<AppEvent> for App {
                 }
             }
             WindowEvent::Focused(false) => self.demo.input().focus_lost(now),
-            WindowEvent::RedrawRequested => self.redraw_requested(event_loop),
+            WindowEvent::RedrawRequested => BuiltFor::redraw_requested(self, event_loop),
             _ => {}
         }
     }
@@ -531,7 +567,7 @@ impl ApplicationHandler<AppEvent> for App {
             log::info!("exit after {} s", limit.as_secs_f64());
             self.quit(event_loop, RunEnd::ExitAfter);
         }
-        let flow = self.next_step(event_loop);
+        let flow = BuiltFor::next_step(self, event_loop);
         event_loop.set_control_flow(flow);
     }
 }

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 
-use super::{App, Phase};
+use super::{App, Phase, Target};
 use crate::app::demo::{Demo, Nap};
 use crate::app::display_rate::RefreshSource;
 use crate::app::overlay::{PacedBy, PlacedText};
-use crate::app::stats::Platform;
+use crate::app::stats::WindowSystem;
 use crate::app::{AppEvent, AppOptions, NO_DISPLAY_HELP};
 use crate::failure::Failure;
 use crate::hooks::surface_faults::SurfaceFaults;
@@ -26,9 +26,10 @@ use looplab_timing::{FramePlan, Wake};
 /// unmapped window may never be asked to redraw).
 const REDRAW_TIMEOUT: Duration = Duration::from_millis(250);
 
-/// What only a native window keeps: `--record`'s file, written as the run goes.
+/// A desktop window: the loop waits for its frames' starts itself (the OS timer, then a
+/// spin), and what only it keeps is `--record`'s file, written as the run goes.
 #[derive(Default)]
-pub(super) struct NativeState {
+pub(super) struct Native {
     recording: Option<RecordingStream>,
 }
 
@@ -42,19 +43,71 @@ struct RecordingStream {
 /// takes microseconds.
 const WAITED_FOR_AN_IMAGE: Duration = Duration::from_millis(1);
 
-impl NativeState {
-    /// Esc and Q end a native run.
-    pub(super) const CLOSED_WITH_ITS_TAB: bool = false;
-    /// A native loop may sleep until a frame's start: just in time can pace it.
-    pub(super) const CAN_SLEEP: bool = true;
-    /// The layout tests check a native window's screens with no GPU (`tests/layout.rs`).
-    pub(super) const CHECKS_ITS_LAYOUT: bool = false;
+impl Target for Native {
+    const QUITS_BY_KEY: bool = true;
+    const CAN_SLEEP: bool = true;
+    const CHECKS_ITS_LAYOUT: bool = false;
 
-    /// The overlay was laid out at `size`: a native window does not check it.
-    pub(super) fn laid_out(&mut self, _size: (u32, u32), _texts: &[PlacedText]) {}
+    /// Makes the window and its GPU state, waiting for it; the loop starts.
+    fn open_window(app: &mut App, event_loop: &ActiveEventLoop, instance: Option<wgpu::Instance>) {
+        let Some(instance) = instance else {
+            return;
+        };
+        let window_system = window_system_of(event_loop);
+        let paced_by = if window_system == WindowSystem::Wayland {
+            log::info!(
+                "windowing system: Wayland; the compositor paces the window (a frame is drawn \
+                 when the last one's frame callback comes), so vsync off and an uncapped loop \
+                 cannot outrun it; a frame cap below its rate still applies"
+            );
+            PacedBy::Compositor
+        } else {
+            PacedBy::Loop
+        };
+        let opened = event_loop
+            .create_window(app.window_attributes())
+            .map_err(|e| format!("cannot create a window: {e}"))
+            .and_then(|window| app.new_graphics(Arc::new(window), instance));
+        match opened {
+            Ok(gfx) => app.window_opened(gfx, window_system, paced_by),
+            Err(message) => app.fail(event_loop, Failure::runtime(message)),
+        }
+    }
+
+    /// A native window asks for no GPU by event: it has one when it opens.
+    fn gpu_ready(_app: &mut App, _event_loop: &ActiveEventLoop) {}
+
+    /// Only a browser takes a context from its page; a native window hears of a lost
+    /// device from wgpu's callback.
+    fn gpu_context_lost(_app: &mut App) {}
+    fn gpu_context_restored(_app: &mut App) {}
+
+    /// What the event loop does next (waking for `--exit-after` at the latest), and the
+    /// frame started if it is time for one.
+    fn next_step(app: &mut App, event_loop: &ActiveEventLoop) -> ControlFlow {
+        let flow = app.next_flow(event_loop);
+        let Some(exit) = app.options.exit_after.map(|t| app.clock.instant_at(t)) else {
+            return flow;
+        };
+        match flow {
+            ControlFlow::Wait => ControlFlow::WaitUntil(exit),
+            ControlFlow::WaitUntil(t) => ControlFlow::WaitUntil(t.min(exit)),
+            poll => poll,
+        }
+    }
+
+    /// The frame waiting for its redraw is drawn, on a new device where the last was lost.
+    fn redraw_requested(app: &mut App, event_loop: &ActiveEventLoop) {
+        app.lose_device_on_cue();
+        let lost = app.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost());
+        if lost && !app.replace_lost_device(event_loop) {
+            return;
+        }
+        app.draw();
+    }
 
     /// A frame's updates have run: steering changes they made go to `--record`'s file.
-    pub(super) fn updates_ran(&mut self, demo: &Demo) {
+    fn updates_ran(&mut self, demo: &Demo) {
         let Some(stream) = &mut self.recording else {
             return;
         };
@@ -65,8 +118,51 @@ impl NativeState {
         stream.changes = changes.len();
     }
 
-    /// The window was hidden: nothing of a native window's own changes.
-    pub(super) fn hidden(&mut self) {}
+    /// A native window does not check its layout as it draws.
+    fn laid_out(&mut self, _size: (u32, u32), _texts: &[PlacedText]) {}
+
+    /// Frames keep the display's grid when it paces them and the loop asks for no wait of
+    /// its own: a compositor at its frame callbacks, which let the frame draw; FIFO at the
+    /// vertical blank that frees an image, when the frame waited `acquire` for one (a
+    /// display with no vertical blank, as Xvfb's, never makes it wait, and its presents
+    /// keep the loop's pace, not a display's). Where the windowing system told no refresh
+    /// rate, those presents measure it for snapping.
+    fn presented(
+        app: &mut App,
+        plan: &FramePlan,
+        let_draw: Duration,
+        presented: Duration,
+        acquire: Duration,
+    ) {
+        let Some(w) = &mut app.window else {
+            return;
+        };
+        let (display_paced, on_grid_at) = if w.paced_by == PacedBy::Compositor {
+            (true, let_draw)
+        } else {
+            let fifo = matches!(
+                w.gfx.present_mode(),
+                wgpu::PresentMode::Fifo | wgpu::PresentMode::FifoRelaxed
+            );
+            (fifo && acquire >= WAITED_FOR_AN_IMAGE, presented)
+        };
+        // A loop paced just in time keeps to the grid it was given: measured from its own
+        // presents, the grid would follow the loop and not the display.
+        let on_the_grid =
+            display_paced && plan.wake == Wake::Immediately && !app.demo.knobs().just_in_time;
+        let first = w.display.source() != RefreshSource::Presents;
+        if let Some(rate) = w.display.presented(on_grid_at, on_the_grid) {
+            if first {
+                log::info!("display: {rate}, measured from the presents");
+            } else {
+                log::debug!("display: {rate}, measured from the presents");
+            }
+            app.demo.set_display(rate);
+        }
+    }
+
+    /// Nothing of a native window's own changes when it is hidden.
+    fn hidden(&mut self) {}
 }
 
 /// Opens the window and runs until it is closed.
@@ -114,7 +210,7 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
         None => None,
     };
     let mut app = App::new(options, Some(instance), clock);
-    app.platform.recording = recording;
+    app.target.recording = recording;
     event_loop
         .run_app(&mut app)
         .map_err(|e| Failure::runtime(format!("the event loop failed: {e}")))?;
@@ -122,62 +218,6 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
 }
 
 impl App {
-    /// Makes the window and its GPU state; the loop starts.
-    pub(super) fn open_window(
-        &mut self,
-        event_loop: &ActiveEventLoop,
-        instance: Option<wgpu::Instance>,
-    ) {
-        let Some(instance) = instance else {
-            return;
-        };
-        let platform = platform_of(event_loop);
-        let paced_by = if platform == Platform::Wayland {
-            log::info!(
-                "platform: Wayland; the compositor paces the window (a frame is drawn when the \
-                 last one's frame callback comes), so vsync off and an uncapped loop cannot \
-                 outrun it; a frame cap below its rate still applies"
-            );
-            PacedBy::Compositor
-        } else {
-            PacedBy::Loop
-        };
-        let hooks = &self.options.hooks;
-        let opened = event_loop
-            .create_window(self.window_attributes())
-            .map_err(|e| format!("cannot create a window: {e}"))
-            .and_then(|window| {
-                pollster::block_on(Graphics::create(
-                    Arc::new(window),
-                    instance,
-                    (self.demo.knobs().present, self.demo.knobs().latency),
-                    hooks.bare_renderer,
-                    hooks.surface_faults.map(SurfaceFaults::every),
-                ))
-            });
-        match opened {
-            Ok(gfx) => self.window_opened(gfx, platform, paced_by),
-            Err(message) => self.fail(event_loop, Failure::runtime(message)),
-        }
-    }
-
-    /// A native window asks for no GPU by event: it has one when it opens.
-    pub(super) fn gpu_ready(&mut self, _event_loop: &ActiveEventLoop) {}
-
-    /// Only a browser takes a context from its page; a native window hears of a lost
-    /// device from wgpu's callback.
-    pub(super) fn gpu_context_lost(&mut self) {}
-    pub(super) fn gpu_context_restored(&mut self) {}
-
-    pub(super) fn redraw_requested(&mut self, event_loop: &ActiveEventLoop) {
-        self.lose_device_on_cue();
-        let lost = self.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost());
-        if lost && !self.replace_lost_device(event_loop) {
-            return;
-        }
-        self.draw();
-    }
-
     /// `--lose-device-at`: destroys the device once its time has come, which fires the
     /// real device-lost callback.
     fn lose_device_on_cue(&mut self) {
@@ -203,7 +243,7 @@ impl App {
             return false;
         };
         let old = w.gfx;
-        self.count_lost_device(&old, w.platform);
+        self.count_lost_device(&old, w.window_system);
         let window = Arc::clone(&old.window);
         let instance = old.gpu.instance.clone();
         // The old surface lets the window go before a new one is made for it.
@@ -258,62 +298,6 @@ impl App {
         ))
     }
 
-    /// The frame of `plan`, let draw at `let_draw`, was presented at `presented`.
-    ///
-    /// Frames keep the display's grid when it paces them and the loop asks for no wait of
-    /// its own: a compositor at its frame callbacks, which let the frame draw; FIFO at the
-    /// vertical blank that frees an image, when the frame waited `acquire` for one (a
-    /// display with no vertical blank, as Xvfb's, never makes it wait, and its presents
-    /// keep the loop's pace, not a display's). Where the platform told no refresh rate,
-    /// those presents measure it for snapping.
-    pub(super) fn presented(
-        &mut self,
-        plan: &FramePlan,
-        let_draw: Duration,
-        presented: Duration,
-        acquire: Duration,
-    ) {
-        let Some(w) = &mut self.window else {
-            return;
-        };
-        let (display_paced, on_grid_at) = if w.paced_by == PacedBy::Compositor {
-            (true, let_draw)
-        } else {
-            let fifo = matches!(
-                w.gfx.present_mode(),
-                wgpu::PresentMode::Fifo | wgpu::PresentMode::FifoRelaxed
-            );
-            (fifo && acquire >= WAITED_FOR_AN_IMAGE, presented)
-        };
-        // A loop paced just in time keeps to the grid it was given: measured from its own
-        // presents, the grid would follow the loop and not the display.
-        let on_the_grid =
-            display_paced && plan.wake == Wake::Immediately && !self.demo.knobs().just_in_time;
-        let first = w.display.source() != RefreshSource::Presents;
-        if let Some(rate) = w.display.presented(on_grid_at, on_the_grid) {
-            if first {
-                log::info!("display: {rate}, measured from the presents");
-            } else {
-                log::debug!("display: {rate}, measured from the presents");
-            }
-            self.demo.set_display(rate);
-        }
-    }
-
-    /// What the event loop does next (waking for `--exit-after` at the latest), and the
-    /// frame started if it is time for one.
-    pub(super) fn next_step(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
-        let flow = self.next_flow(event_loop);
-        let Some(exit) = self.options.exit_after.map(|t| self.clock.instant_at(t)) else {
-            return flow;
-        };
-        match flow {
-            ControlFlow::Wait => ControlFlow::WaitUntil(exit),
-            ControlFlow::WaitUntil(t) => ControlFlow::WaitUntil(t.min(exit)),
-            poll => poll,
-        }
-    }
-
     fn next_flow(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
         let now = self.clock.now();
         if let Phase::Drawing(frame) = self.phase
@@ -337,32 +321,25 @@ impl App {
             Phase::Idle { wake, since } => match self.pacer.pace(&self.clock, wake) {
                 Pace::SleepUntil(t) => ControlFlow::WaitUntil(t),
                 Pace::Spin => ControlFlow::Poll,
-                Pace::Go => self.start_frame(event_loop, wake, since),
+                Pace::Go => self.start_frame_at(event_loop, wake, since),
             },
         }
     }
 
-    /// The wake time `wake` has come (the last frame ended at `since`): the frame starts.
-    fn start_frame(
+    /// The wake time `wake` has come (the last frame ended at `since`): the frame starts,
+    /// and the event loop spins on or waits, as the frame asks.
+    fn start_frame_at(
         &mut self,
         event_loop: &ActiveEventLoop,
         wake: Wake,
         since: Duration,
     ) -> ControlFlow {
-        // Wait, then collect input, then update: input that arrived during the wait belongs
-        // to this frame.
-        self.apply_input(event_loop);
-        if self.phase.is_quitting() {
-            return ControlFlow::Wait;
-        }
-        // A wait the machine made late is one uneven interval, not two.
-        if self.pacer.take_late() {
-            self.demo.restart_deadlines();
-        }
         // The loop slept only if its wake time was still to come when the last frame ended;
         // the moments between frames of a loop that goes straight on are the event loop's,
         // not a nap.
-        self.begin_frame(Nap::before(wake, since, false));
+        if !self.start_frame(event_loop, Nap::before(wake, since, false)) {
+            return ControlFlow::Wait;
+        }
         match self.phase {
             // Running on hidden (`--run-hidden`): updates without drawing, a frame every few
             // milliseconds rather than a spin.
@@ -399,7 +376,7 @@ impl App {
     fn write_outputs(&mut self) -> Result<(), Failure> {
         self.demo.close_run(self.clock.now());
         let stats = self.stats_report();
-        let stream = self.platform.recording.take();
+        let stream = self.target.recording.take();
         let mut failed = self
             .demo
             .write_outputs(&self.options.outputs, &stats, |path, text| match stream {
@@ -421,13 +398,13 @@ impl App {
 }
 
 /// The windowing system the event loop talks to, as its display handle says.
-fn platform_of(event_loop: &ActiveEventLoop) -> Platform {
+fn window_system_of(event_loop: &ActiveEventLoop) -> WindowSystem {
     use winit::raw_window_handle::{HasDisplayHandle, RawDisplayHandle};
     match event_loop.display_handle().map(|h| h.as_raw()) {
-        Ok(RawDisplayHandle::Xlib(_) | RawDisplayHandle::Xcb(_)) => Platform::X11,
-        Ok(RawDisplayHandle::Wayland(_)) => Platform::Wayland,
-        Ok(RawDisplayHandle::Windows(_)) => Platform::Windows,
-        Ok(RawDisplayHandle::AppKit(_)) => Platform::MacOs,
-        _ => Platform::Other,
+        Ok(RawDisplayHandle::Xlib(_) | RawDisplayHandle::Xcb(_)) => WindowSystem::X11,
+        Ok(RawDisplayHandle::Wayland(_)) => WindowSystem::Wayland,
+        Ok(RawDisplayHandle::Windows(_)) => WindowSystem::Windows,
+        Ok(RawDisplayHandle::AppKit(_)) => WindowSystem::MacOs,
+        _ => WindowSystem::Other,
     }
 }

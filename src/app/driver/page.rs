@@ -33,10 +33,10 @@ use wasm_bindgen::JsCast;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::platform::web::{EventLoopExtWebSys, WindowAttributesExtWebSys, WindowExtWebSys};
 
-use super::{App, Phase};
+use super::{App, Phase, Target};
 use crate::app::demo::{Demo, Nap};
 use crate::app::overlay::{PacedBy, PlacedText, layout_faults};
-use crate::app::stats::{Platform, StatsReport};
+use crate::app::stats::{StatsReport, WindowSystem};
 use crate::app::{AppEvent, AppOptions};
 use crate::failure::Failure;
 use crate::platform::clock::WallClock;
@@ -68,9 +68,10 @@ thread_local! {
 /// The GPU state, once the request made as the window opened has answered.
 type GpuSlot = Rc<RefCell<Option<Result<Graphics, String>>>>;
 
-/// What the window keeps only in a page.
+/// A browser page: its frame callbacks start the frames, and what only it keeps is the
+/// callbacks' record, the GPU it asked for, and the figures the page reads.
 #[derive(Default)]
-pub struct PageLoop {
+pub struct Page {
     callbacks: FrameCallbacks,
     /// A frame callback has been asked for and has not come.
     asked: bool,
@@ -132,18 +133,169 @@ pub fn run(options: AppOptions) -> Result<(), Failure> {
     spawn(options, false)
 }
 
-impl PageLoop {
-    /// A page is closed with its tab: Esc and Q do nothing there.
-    pub(super) const CLOSED_WITH_ITS_TAB: bool = true;
-    /// A page cannot sleep: the browser calls it once a refresh, so a frame cannot start
-    /// later within one, and just in time does nothing there (the overlay says so).
-    pub(super) const CAN_SLEEP: bool = false;
-    /// A page's canvas takes whatever size the page gives it: it checks its own layout
-    /// as it draws, at that size, by the rules of the layout tests.
-    pub(super) const CHECKS_ITS_LAYOUT: bool = true;
+impl Target for Page {
+    const QUITS_BY_KEY: bool = false;
+    const CAN_SLEEP: bool = false;
+    const CHECKS_ITS_LAYOUT: bool = true;
 
-    /// The overlay was laid out at `size`, its texts where they landed.
-    pub(super) fn laid_out(&mut self, size: (u32, u32), texts: &[PlacedText]) {
+    /// Opens the window on the page's canvas and asks for a GPU without waiting for it
+    /// (a page makes its instance once the browser has said whether its WebGPU works).
+    fn open_window(
+        app: &mut App,
+        event_loop: &ActiveEventLoop,
+        _no_instance_yet: Option<wgpu::Instance>,
+    ) {
+        if app.target.proxy.is_none() {
+            return;
+        }
+        let canvas = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(CANVAS_ID))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        let mut attributes = app
+            .window_attributes()
+            .with_append(canvas.is_none())
+            .with_canvas(canvas);
+        // The page's style sizes the canvas (as wide as the page allows, at most the
+        // world's 1280 by 720 CSS pixels), and winit follows it and the device's pixel
+        // ratio: a size asked for here would be pinned to the canvas's style.
+        attributes.inner_size = None;
+        let window = match event_loop.create_window(attributes) {
+            Ok(w) => Arc::new(w),
+            Err(e) => {
+                let failure = Failure::runtime(format!("cannot create the page's canvas: {e}"));
+                show_failure(&failure.message);
+                return app.fail(event_loop, failure);
+            }
+        };
+        if let Some(canvas) = window.canvas() {
+            let _ = canvas.focus();
+            if let Some(proxy) = &app.target.proxy {
+                listen_for_context_loss(&canvas, proxy);
+            }
+        }
+        app.ask_for_gpu(window);
+    }
+
+    /// The GPU has answered: the loop starts, or the page says why it cannot.
+    fn gpu_ready(app: &mut App, event_loop: &ActiveEventLoop) {
+        let Some(answer) = app.target.gpu.borrow_mut().take() else {
+            return;
+        };
+        let away = app.target.away.take();
+        match (answer, away, app.window.take()) {
+            (Ok(gfx), Some(away), Some(mut w)) => {
+                let old = std::mem::replace(&mut w.gfx, gfx);
+                app.count_lost_device(&old, w.window_system);
+                if old.gpu.adapter.get_info().backend == wgpu::Backend::Gl {
+                    // Its objects went with the lost context; deleting them from the
+                    // restored one only makes WebGL warn, once for each. A context is
+                    // lost rarely: what is left of them in memory is let go.
+                    std::mem::forget(old);
+                }
+                app.device_replaced(w, away.since);
+                app.target.back = Some(away);
+                show_gpu_away(None);
+                app.phase = Phase::Idle {
+                    wake: looplab_timing::Wake::Immediately,
+                    since: app.clock.now(),
+                };
+            }
+            (Err(message), Some(_), _) => {
+                show_gpu_away(None);
+                let message = format!("the GPU was lost and no new one could be made: {message}");
+                show_failure(&format!("Looplab cannot draw in this page: {message}"));
+                app.fail(event_loop, Failure::runtime(message));
+            }
+            (Ok(gfx), _, _) => {
+                log::info!(
+                    "platform: a browser page; requestAnimationFrame paces the loop, which \
+                     cannot outrun the display, and a frame cap lets callbacks pass"
+                );
+                app.window_opened(gfx, WindowSystem::Browser, PacedBy::Browser);
+            }
+            (Err(message), None, _) => {
+                show_failure(&format!("Looplab cannot draw in this page: {message}"));
+                app.fail(event_loop, Failure::runtime(message));
+            }
+        }
+    }
+
+    /// `webglcontextlost`: the browser took the canvas's WebGL context.
+    fn gpu_context_lost(app: &mut App) {
+        app.gpu_went_away("the browser took its WebGL context");
+    }
+
+    /// `webglcontextrestored`: the context is back, empty; everything is made again in it.
+    fn gpu_context_restored(app: &mut App) {
+        app.ask_for_new_gpu();
+    }
+
+    /// What the event loop does between callbacks: wait for the next one (asked for while
+    /// the loop runs), or for input while it rests.
+    fn next_step(app: &mut App, event_loop: &ActiveEventLoop) -> ControlFlow {
+        match app.phase {
+            Phase::Idle { .. } | Phase::Drawing(_) if !app.target.asked => {
+                if let Some(w) = &app.window {
+                    w.gfx.window.request_redraw();
+                    app.target.asked = true;
+                }
+            }
+            Phase::Resting => app.apply_input(event_loop),
+            _ => {}
+        }
+        ControlFlow::Wait
+    }
+
+    /// A frame callback of the browser's (`requestAnimationFrame`): the frame starts now,
+    /// unless the strategy's wake time is still more than a quarter refresh away.
+    fn redraw_requested(app: &mut App, event_loop: &ActiveEventLoop) {
+        app.target.asked = false;
+        // A WebGPU device lost (its `lost` promise, through wgpu's callback): a new one
+        // can be asked for at once. A lost WebGL context waits for the browser's restore.
+        // While away the old device is left alone: polled after a restore, its fences
+        // belong to no context WebGL knows.
+        if app.target.away.is_none() && app.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost()) {
+            app.gpu_went_away("its WebGPU device was lost");
+            app.ask_for_new_gpu();
+        }
+        if app.target.away.is_some() {
+            return;
+        }
+        match app.phase {
+            Phase::Drawing(_) => app.draw(),
+            Phase::Idle { wake, since } => {
+                let now = app.clock.now();
+                let taken = app.target.callbacks.take(now, wake);
+                if app.target.recent_callbacks.len() == PRESENTS_KEPT {
+                    app.target.recent_callbacks.pop_front();
+                }
+                app.target.recent_callbacks.push_back((now, taken));
+                app.measure_display(now);
+                if !taken {
+                    app.target.passed += 1;
+                    return;
+                }
+                app.target.taken += 1;
+                // The loop's own nap is to its wake time; a callback that came later than
+                // that was the browser's lateness (a slow or throttled page), which counts
+                // against the frame as a slow machine's would.
+                if !app.start_frame(event_loop, Nap::before(wake, since, true)) {
+                    return;
+                }
+                if matches!(app.phase, Phase::Drawing(_)) {
+                    app.draw();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A page streams no recording.
+    fn updates_ran(&mut self, _demo: &Demo) {}
+
+    /// The overlay was laid out at `size`: checked as the layout tests check every screen.
+    fn laid_out(&mut self, size: (u32, u32), texts: &[PlacedText]) {
         if texts.is_empty() {
             return;
         }
@@ -154,11 +306,34 @@ impl PageLoop {
         });
     }
 
-    /// A frame's updates have run: a page streams no recording.
-    pub(super) fn updates_ran(&mut self, _demo: &Demo) {}
+    /// The frame of `_plan` was presented at `now`.
+    fn presented(
+        app: &mut App,
+        _plan: &FramePlan,
+        _let_draw: Duration,
+        now: Duration,
+        _acquire: Duration,
+    ) {
+        if app.target.first_frame_ms.is_none() {
+            app.target.first_frame_ms = web_sys::window()
+                .and_then(|w| w.performance())
+                .map(|p| p.now());
+        }
+        if app.target.presents.len() == PRESENTS_KEPT {
+            app.target.presents.pop_front();
+        }
+        app.target.presents.push_back(now);
+        if let Some(back) = app.target.back.take() {
+            let ms = |since: Duration| now.saturating_sub(since).as_secs_f64() * 1e3;
+            app.target.last_recovery = Some(RecoverySeen {
+                loss_to_frame_ms: ms(back.since),
+                asked_to_frame_ms: ms(back.asked.unwrap_or(back.since)),
+            });
+        }
+    }
 
     /// The page was hidden: the callbacks stop, and the gap is no refresh.
-    pub(super) fn hidden(&mut self) {
+    fn hidden(&mut self) {
         self.callbacks.pause();
         self.asked = false;
     }
@@ -171,8 +346,8 @@ pub fn spawn(options: AppOptions, webgl_only: bool) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure::runtime(format!("cannot start the page's event loop: {e}")))?;
     let mut app = App::new(options, None, WallClock::start());
-    app.platform.proxy = Some(event_loop.create_proxy());
-    app.platform.backends = if webgl_only {
+    app.target.proxy = Some(event_loop.create_proxy());
+    app.target.backends = if webgl_only {
         wgpu::Backends::GL
     } else {
         wgpu::Backends::BROWSER_WEBGPU | wgpu::Backends::GL
@@ -292,53 +467,14 @@ pub struct CallbackSeen {
 }
 
 impl App {
-    /// Opens the window on the page's canvas and asks for a GPU without waiting for it
-    /// (a page makes its instance once the browser has said whether its WebGPU works).
-    pub(super) fn open_window(
-        &mut self,
-        event_loop: &ActiveEventLoop,
-        _no_instance_yet: Option<wgpu::Instance>,
-    ) {
-        if self.platform.proxy.is_none() {
-            return;
-        }
-        let canvas = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(CANVAS_ID))
-            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
-        let mut attributes = self
-            .window_attributes()
-            .with_append(canvas.is_none())
-            .with_canvas(canvas);
-        // The page's style sizes the canvas (as wide as the page allows, at most the
-        // world's 1280 by 720 CSS pixels), and winit follows it and the device's pixel
-        // ratio: a size asked for here would be pinned to the canvas's style.
-        attributes.inner_size = None;
-        let window = match event_loop.create_window(attributes) {
-            Ok(w) => Arc::new(w),
-            Err(e) => {
-                let failure = Failure::runtime(format!("cannot create the page's canvas: {e}"));
-                show_failure(&failure.message);
-                return self.fail(event_loop, failure);
-            }
-        };
-        if let Some(canvas) = window.canvas() {
-            let _ = canvas.focus();
-            if let Some(proxy) = &self.platform.proxy {
-                listen_for_context_loss(&canvas, proxy);
-            }
-        }
-        self.ask_for_gpu(window);
-    }
-
     /// Asks for a GPU state for `window` without waiting: a new instance, adapter, device
     /// and surface, handed over by [`AppEvent::GpuReady`].
     fn ask_for_gpu(&mut self, window: Arc<winit::window::Window>) {
-        let Some(proxy) = self.platform.proxy.clone() else {
+        let Some(proxy) = self.target.proxy.clone() else {
             return;
         };
-        let slot = Rc::clone(&self.platform.gpu);
-        let backends = self.platform.backends;
+        let slot = Rc::clone(&self.target.gpu);
+        let backends = self.target.backends;
         let swapchain = (self.demo.knobs().present, self.demo.knobs().latency);
         wasm_bindgen_futures::spawn_local(async move {
             let instance =
@@ -356,13 +492,13 @@ impl App {
     /// The GPU was taken from the page (`why`): nothing is drawn until a new one answers,
     /// and a line over the canvas says so.
     fn gpu_went_away(&mut self, why: &str) {
-        if self.platform.away.is_some() || self.window.is_none() {
+        if self.target.away.is_some() || self.window.is_none() {
             return;
         }
         if let Phase::Drawing(frame) = self.phase {
             self.skip_frame(frame);
         }
-        self.platform.away = Some(GpuAway {
+        self.target.away = Some(GpuAway {
             since: self.clock.now(),
             asked: None,
         });
@@ -380,7 +516,7 @@ impl App {
             return;
         };
         let window = Arc::clone(&w.gfx.window);
-        match &mut self.platform.away {
+        match &mut self.target.away {
             Some(away) if away.asked.is_none() => away.asked = Some(self.clock.now()),
             _ => return,
         }
@@ -388,158 +524,15 @@ impl App {
         self.ask_for_gpu(window);
     }
 
-    /// `webglcontextlost`: the browser took the canvas's WebGL context.
-    pub(super) fn gpu_context_lost(&mut self) {
-        self.gpu_went_away("the browser took its WebGL context");
-    }
-
-    /// `webglcontextrestored`: the context is back, empty; everything is made again in it.
-    pub(super) fn gpu_context_restored(&mut self) {
-        self.ask_for_new_gpu();
-    }
-
-    /// The GPU has answered: the loop starts, or the page says why it cannot.
-    pub(super) fn gpu_ready(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(answer) = self.platform.gpu.borrow_mut().take() else {
-            return;
-        };
-        let away = self.platform.away.take();
-        match (answer, away, self.window.take()) {
-            (Ok(gfx), Some(away), Some(mut w)) => {
-                let old = std::mem::replace(&mut w.gfx, gfx);
-                self.count_lost_device(&old, w.platform);
-                if old.gpu.adapter.get_info().backend == wgpu::Backend::Gl {
-                    // Its objects went with the lost context; deleting them from the
-                    // restored one only makes WebGL warn, once for each. A context is
-                    // lost rarely: what is left of them in memory is let go.
-                    std::mem::forget(old);
-                }
-                self.device_replaced(w, away.since);
-                self.platform.back = Some(away);
-                show_gpu_away(None);
-                self.phase = Phase::Idle {
-                    wake: looplab_timing::Wake::Immediately,
-                    since: self.clock.now(),
-                };
-            }
-            (Err(message), Some(_), _) => {
-                show_gpu_away(None);
-                let message = format!("the GPU was lost and no new one could be made: {message}");
-                show_failure(&format!("Looplab cannot draw in this page: {message}"));
-                self.fail(event_loop, Failure::runtime(message));
-            }
-            (Ok(gfx), _, _) => {
-                log::info!(
-                    "platform: a browser page; requestAnimationFrame paces the loop, which \
-                     cannot outrun the display, and a frame cap lets callbacks pass"
-                );
-                self.window_opened(gfx, Platform::Browser, PacedBy::Browser);
-            }
-            (Err(message), None, _) => {
-                show_failure(&format!("Looplab cannot draw in this page: {message}"));
-                self.fail(event_loop, Failure::runtime(message));
-            }
-        }
-    }
-
-    /// A frame callback of the browser's (`requestAnimationFrame`): the frame starts now,
-    /// unless the strategy's wake time is still more than a quarter refresh away.
-    pub(super) fn redraw_requested(&mut self, event_loop: &ActiveEventLoop) {
-        self.platform.asked = false;
-        // A WebGPU device lost (its `lost` promise, through wgpu's callback): a new one
-        // can be asked for at once. A lost WebGL context waits for the browser's restore.
-        // While away the old device is left alone: polled after a restore, its fences
-        // belong to no context WebGL knows.
-        if self.platform.away.is_none() && self.window.as_ref().is_some_and(|w| w.gfx.gpu.is_lost())
-        {
-            self.gpu_went_away("its WebGPU device was lost");
-            self.ask_for_new_gpu();
-        }
-        if self.platform.away.is_some() {
-            return;
-        }
-        match self.phase {
-            Phase::Drawing(_) => self.draw(),
-            Phase::Idle { wake, since } => {
-                let now = self.clock.now();
-                let taken = self.platform.callbacks.take(now, wake);
-                if self.platform.recent_callbacks.len() == PRESENTS_KEPT {
-                    self.platform.recent_callbacks.pop_front();
-                }
-                self.platform.recent_callbacks.push_back((now, taken));
-                self.measure_display(now);
-                if !taken {
-                    self.platform.passed += 1;
-                    return;
-                }
-                self.platform.taken += 1;
-                self.apply_input(event_loop);
-                if self.phase.is_quitting() {
-                    return;
-                }
-                // The loop's own nap is to its wake time; a callback that came later than
-                // that was the browser's lateness (a slow or throttled page), which counts
-                // against the frame as a slow machine's would.
-                self.begin_frame(Nap::before(wake, since, true));
-                if matches!(self.phase, Phase::Drawing(_)) {
-                    self.draw();
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// What the event loop does between callbacks: wait for the next one (asked for while
-    /// the loop runs), or for input while it rests.
-    pub(super) fn next_step(&mut self, event_loop: &ActiveEventLoop) -> ControlFlow {
-        match self.phase {
-            Phase::Idle { .. } | Phase::Drawing(_) if !self.platform.asked => {
-                if let Some(w) = &self.window {
-                    w.gfx.window.request_redraw();
-                    self.platform.asked = true;
-                }
-            }
-            Phase::Resting => self.apply_input(event_loop),
-            _ => {}
-        }
-        ControlFlow::Wait
-    }
-
-    /// The frame of `_plan` was presented at `now`.
-    pub(super) fn presented(
-        &mut self,
-        _plan: &FramePlan,
-        _let_draw: Duration,
-        now: Duration,
-        _acquire: Duration,
-    ) {
-        if self.platform.first_frame_ms.is_none() {
-            self.platform.first_frame_ms = web_sys::window()
-                .and_then(|w| w.performance())
-                .map(|p| p.now());
-        }
-        if self.platform.presents.len() == PRESENTS_KEPT {
-            self.platform.presents.pop_front();
-        }
-        self.platform.presents.push_back(now);
-        if let Some(back) = self.platform.back.take() {
-            let ms = |since: Duration| now.saturating_sub(since).as_secs_f64() * 1e3;
-            self.platform.last_recovery = Some(RecoverySeen {
-                loss_to_frame_ms: ms(back.since),
-                asked_to_frame_ms: ms(back.asked.unwrap_or(back.since)),
-            });
-        }
-    }
-
     /// A frame callback came at `now`: the callbacks measure the refresh, and once the page
     /// is past its start-up it is the display's (the page is never told it): snapped deltas
     /// snap to it.
     fn measure_display(&mut self, now: Duration) {
-        let settled = self.platform.taken >= CALLBACKS_TO_MEASURE;
+        let settled = self.target.taken >= CALLBACKS_TO_MEASURE;
         let Some(window) = self.window.as_mut() else {
             return;
         };
-        let refresh = self.platform.callbacks.refresh();
+        let refresh = self.target.callbacks.refresh();
         if let Some(rate) = window.display.called_back(now, refresh, settled) {
             log::info!("display: {rate}, measured from the browser's frame callbacks");
             self.demo.set_display(rate);
@@ -556,20 +549,20 @@ impl App {
 
     fn page_stats(&self) -> PageStats {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        let presents: Vec<Duration> = self.platform.presents.iter().copied().collect();
+        let presents: Vec<Duration> = self.target.presents.iter().copied().collect();
         PageStats {
             run: self.stats_report(),
             backend: self
                 .window
                 .as_ref()
                 .map(|w| w.gfx.gpu.adapter.get_info().backend.to_str().to_string()),
-            load_to_first_frame_ms: self.platform.first_frame_ms,
-            refresh_ms: ms(self.platform.callbacks.refresh()),
-            callbacks_taken: self.platform.taken,
-            callbacks_passed: self.platform.passed,
+            load_to_first_frame_ms: self.target.first_frame_ms,
+            refresh_ms: ms(self.target.callbacks.refresh()),
+            callbacks_taken: self.target.taken,
+            callbacks_passed: self.target.passed,
             present_intervals_ms: presents.windows(2).map(|p| ms(p[1] - p[0])).collect(),
             recent_callbacks: self
-                .platform
+                .target
                 .recent_callbacks
                 .iter()
                 .map(|&(at, taken)| CallbackSeen {
@@ -578,9 +571,9 @@ impl App {
                 })
                 .collect(),
             failure: self.failure().map(|f| f.message.clone()),
-            gpu_away: self.platform.away.is_some(),
-            gpu_recovery: self.platform.last_recovery,
-            layout: self.platform.layout.clone(),
+            gpu_away: self.target.away.is_some(),
+            gpu_recovery: self.target.last_recovery,
+            layout: self.target.layout.clone(),
         }
     }
 }

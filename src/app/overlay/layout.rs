@@ -13,7 +13,7 @@ use super::tour_panel::{
 use super::words::{compare_note, shown_rows};
 use super::*;
 use crate::app::controls::Knobs;
-use crate::app::keys::{Action, BINDINGS, strategy_key};
+use crate::app::keys::{Action, BINDINGS, KnobKey, LoopKey, SettingKey, strategy_key};
 use crate::app::speed::speed_warning;
 use crate::render::shapes::ViewTransform;
 use crate::render::timeline;
@@ -336,7 +336,7 @@ fn buttons(ui: &mut egui::Ui, m: &OverlayModel, actions: &mut Vec<Action>) {
                 .on_hover_text(s.id())
                 .clicked()
             {
-                actions.push(Action::SelectStrategy(s));
+                actions.push(Action::Loop(LoopKey::Strategy(s)));
             }
         }
         if (m.tour.is_some() && !m.knobs.everything) || brief(m) {
@@ -347,16 +347,16 @@ fn buttons(ui: &mut egui::Ui, m: &OverlayModel, actions: &mut Vec<Action>) {
         ui.separator();
         let pause = if paused { "resume" } else { "pause" };
         if ui.button(pause).clicked() {
-            actions.push(Action::TogglePause);
+            actions.push(Action::Loop(LoopKey::Setting(SettingKey::Pause)));
         }
         if ui.button("step").clicked() {
-            actions.push(Action::SingleStep);
+            actions.push(Action::Loop(LoopKey::SingleStep));
         }
         if ui.selectable_label(knobs.ghosts, "ghosts").clicked() {
-            actions.push(Action::ToggleGhosts);
+            actions.push(Action::Knob(KnobKey::Ghosts));
         }
         if ui.selectable_label(knobs.help, "keys").clicked() {
-            actions.push(Action::ToggleHelp);
+            actions.push(Action::Knob(KnobKey::Help));
         }
     });
 }

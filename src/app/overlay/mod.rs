@@ -32,7 +32,7 @@ use crate::world::layout::Region;
 /// What the overlay says about where the loop runs: what the window knows of its surface
 /// and process, or stand-ins for a frame drawn offscreen.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PlatformFacts {
+pub struct WindowFacts {
     pub present_mode: wgpu::PresentMode,
     /// Frames in flight asked of the surface.
     pub frame_latency: u32,
@@ -46,7 +46,7 @@ pub struct PlatformFacts {
     pub cpu_percent: Option<f64>,
     /// The GPU adapter in words.
     pub adapter: Arc<str>,
-    /// The display's refresh rate, Hz, once the platform or the presents told it.
+    /// The display's refresh rate, Hz, once the windowing system or the presents told it.
     pub refresh_hz: Option<f64>,
 }
 
@@ -63,7 +63,7 @@ pub enum PacedBy {
     Browser,
 }
 
-impl PlatformFacts {
+impl WindowFacts {
     /// A frame drawn into a texture: no window, no process figures.
     pub fn offscreen(present_mode: wgpu::PresentMode) -> Self {
         Self {
@@ -91,7 +91,7 @@ pub struct OverlayModel<'a> {
     pub summary: StatsSummary,
     /// Animation error and picture lag of the recent frames.
     pub smoothness: Smoothness,
-    pub facts: &'a PlatformFacts,
+    pub facts: &'a WindowFacts,
     /// The ship's input-to-display delay.
     pub steer_delay: &'a InputDelay,
     /// The timeline strip, when it is shown.
@@ -207,9 +207,9 @@ mod tests {
             };
             readouts.live.presented(&record, Strategy::Variable);
         }
-        let facts = PlatformFacts {
+        let facts = WindowFacts {
             cpu_percent: Some(97.0),
-            ..PlatformFacts::offscreen(wgpu::PresentMode::Immediate)
+            ..WindowFacts::offscreen(wgpu::PresentMode::Immediate)
         };
         let inputs = FrameInputs::new(s, &knobs, plan, &readouts, &facts);
         let transform = ViewTransform::new(crate::world::WORLD_SIZE, 1280, 720);

@@ -5,7 +5,7 @@
 use egui::{Color32, RichText};
 use looplab_timing::Strategy;
 
-use crate::app::keys::{Action, strategy_key};
+use crate::app::keys::{Action, TourKey, strategy_key};
 use crate::tour::{Focus, LoopCode, TourPanel};
 use crate::world::layout::{LAYOUT, Region};
 
@@ -85,9 +85,10 @@ pub(super) fn tour_section(
         ui.label(RichText::new(&tour.look_and_try).size(11.5).italics());
         if tour.asking.is_some() {
             ui.horizontal(|ui| {
-                for (letter, action) in
-                    [("A", Action::ToggleEverything), ("B", Action::TourAnswerB)]
-                {
+                for (letter, action) in [
+                    ("A", Action::Tour(TourKey::Everything)),
+                    ("B", Action::Tour(TourKey::AnswerB)),
+                ] {
                     let button = egui::Button::new(RichText::new(letter).size(16.0).strong());
                     if ui.add(button).clicked() {
                         actions.push(action);

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::compose::{Composer, FrameInputs, Readouts};
 use crate::app::controls::Knobs;
-use crate::app::overlay::PlatformFacts;
+use crate::app::overlay::WindowFacts;
 use crate::bench::measure::median;
 use crate::lab::compare::{Compare, Preset};
 use crate::render::gpu::Gpu;
@@ -63,7 +63,7 @@ pub fn compare_offscreen(
         ..Knobs::default()
     };
     let mut compare = preset.map(|p| Compare::new(p, &settings, &world, Duration::ZERO));
-    let facts = PlatformFacts::offscreen(wgpu::PresentMode::Immediate);
+    let facts = WindowFacts::offscreen(wgpu::PresentMode::Immediate);
     let mut composer = Composer::headless();
     let mut readouts = Readouts::default();
     let period = Rate::SIXTY_HZ.period();

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::compose::{Composer, FrameInputs, Readouts};
 use crate::app::controls::Knobs;
-use crate::app::overlay::PlatformFacts;
+use crate::app::overlay::WindowFacts;
 use crate::bench::measure::{Spread, bootstrap, median};
 use crate::render::gpu::Gpu;
 use crate::render::offscreen::OffscreenTarget;
@@ -195,7 +195,7 @@ pub fn sprites_offscreen(
         &WorldConfig { seed: 1, bullets },
     );
     let (plan, readouts) = a_second_of_frames(&mut session);
-    let facts = PlatformFacts::offscreen(wgpu::PresentMode::Immediate);
+    let facts = WindowFacts::offscreen(wgpu::PresentMode::Immediate);
     let mut drawers = variants
         .iter()
         .map(|&variant| OffscreenDrawer::new(gpu, variant))
