@@ -367,7 +367,7 @@ fn a_log_whose_elapsed_no_duration_holds_is_refused_without_a_panic() {
     }
     let bytes = lines.join("\n").into_bytes();
     let read = std::panic::catch_unwind(|| Capture::read(&bytes, None));
-    let e = read.expect("no panic").unwrap_err();
+    let e = read.expect("no panic").unwrap_err().to_string();
     assert!(
         e.contains("elapsed: -1e308 goes back from the row before (1e308)") && !e.contains('\n'),
         "{e}"
@@ -459,7 +459,9 @@ fn the_real_captures_read_whole() {
 #[test]
 fn what_is_wrong_with_a_capture_is_said_in_one_line() {
     let err = |text: &str, process: Option<&str>| {
-        let e = Capture::read(text.as_bytes(), process).unwrap_err();
+        let e = Capture::read(text.as_bytes(), process)
+            .unwrap_err()
+            .to_string();
         assert!(!e.contains('\n'), "{e}");
         e
     };
@@ -756,7 +758,9 @@ fn every_real_capture_replays_as_captured_within_five_percent() {
 #[test]
 fn what_cannot_be_trusted_is_refused_and_a_cut_last_row_is_left_out() {
     let err = |text: &str| {
-        let e = Capture::read(text.as_bytes(), None).unwrap_err();
+        let e = Capture::read(text.as_bytes(), None)
+            .unwrap_err()
+            .to_string();
         assert!(!e.contains('\n'), "{e}");
         e
     };

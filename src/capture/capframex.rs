@@ -18,7 +18,7 @@
 use serde::Deserialize;
 
 use super::streams::{Columns, Row, Streams};
-use super::{Frame, Latency, Timeline};
+use super::{CaptureError, FormatError, Frame, Latency, Place, RowError, Timeline};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "PascalCase")]
@@ -129,13 +129,9 @@ const PRESENT_MODES: [&str; 10] = [
 ];
 
 /// Reads the JSON `text` into `streams`.
-pub(super) fn read(text: &str, streams: &mut Streams) -> Result<(), String> {
-    let session: Session = serde_json::from_str(text).map_err(|e| {
-        format!(
-            "is not a CapFrameX capture: {}",
-            crate::failure::one_line(&e.to_string())
-        )
-    })?;
+pub(super) fn read(text: &str, streams: &mut Streams) -> Result<(), CaptureError> {
+    let session: Session = serde_json::from_str(text)
+        .map_err(|e| FormatError::NotCapFrameX(crate::failure::one_line(&e.to_string())))?;
     let runs = session.runs.len();
     let data = longest_run(session.runs)?;
     data.check_lengths()?;
@@ -152,25 +148,23 @@ pub(super) fn read(text: &str, streams: &mut Streams) -> Result<(), String> {
     data.name_columns(streams);
     for i in 0..data.frames() {
         // The JSON has no line numbers: a frame is told by its place in the arrays.
-        streams
-            .push(data.row(i, &application)?, i + 1)
-            .map_err(|e| e.replacen("line", "frame", 1))?;
+        streams.push(data.row(i, &application)?, Place::Frame(i + 1))?;
     }
     Ok(())
 }
 
 /// The capture data of the run with the most frames (CapFrameX aggregates several runs
 /// in one file), refused where there is none or it has no frame times.
-fn longest_run(runs: Vec<Run>) -> Result<CaptureData, String> {
+fn longest_run(runs: Vec<Run>) -> Result<CaptureData, FormatError> {
     let Some(data) = runs
         .into_iter()
         .filter_map(|r| r.capture_data)
         .max_by_key(CaptureData::frames)
     else {
-        return Err("is a CapFrameX capture with no runs".into());
+        return Err(FormatError::NoRuns);
     };
     if !data.ms_between_presents.has() {
-        return Err("is a CapFrameX capture with no MsBetweenPresents".into());
+        return Err(FormatError::NoMsBetweenPresents);
     }
     Ok(data)
 }
@@ -182,7 +176,7 @@ impl CaptureData {
     }
 
     /// Refuses a run whose arrays are not all as long as its frame times.
-    fn check_lengths(&self) -> Result<(), String> {
+    fn check_lengths(&self) -> Result<(), FormatError> {
         let frames = self.frames();
         let arrays = [
             ("MsInPresentAPI", self.ms_in_present_api.len()),
@@ -202,9 +196,11 @@ impl CaptureData {
             ("AnimationError", self.animation_error.len()),
         ];
         match arrays.iter().find(|(_, n)| n.is_some_and(|n| n != frames)) {
-            Some((name, Some(n))) => Err(format!(
-                "is a CapFrameX capture whose arrays differ in length: MsBetweenPresents has {frames} values, {name} {n}"
-            )),
+            Some((name, Some(n))) => Err(FormatError::ArraysDiffer {
+                frames,
+                name,
+                values: *n,
+            }),
             _ => Ok(()),
         }
     }
@@ -233,9 +229,12 @@ impl CaptureData {
     }
 
     /// Frame `i` of `application` as a row, refused where it has no frame time.
-    fn row<'a>(&self, i: usize, application: &'a str) -> Result<Row<'a>, String> {
+    fn row<'a>(&self, i: usize, application: &'a str) -> Result<Row<'a>, RowError> {
         let Some(interval) = self.ms_between_presents.at(i) else {
-            return Err(format!("frame {} has no MsBetweenPresents", i + 1));
+            return Err(RowError::NoFrameTime {
+                place: Place::Frame(i + 1),
+                column: "MsBetweenPresents".into(),
+            });
         };
         let displayed = self.displayed(i);
         let mode = self

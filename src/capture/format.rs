@@ -8,6 +8,9 @@
 
 use std::fmt;
 
+pub use super::error::READS;
+use super::error::{FormatError, SummaryFile};
+
 /// The tool that recorded a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
@@ -82,9 +85,6 @@ impl fmt::Display for Format {
     }
 }
 
-/// The formats Looplab reads, in the words of its refusal.
-pub const READS: &str = "PresentMon 1.x and 2.x CSV, OCAT, CapFrameX JSON and CSV, FrameView's per-frame log, MangoHud's log";
-
 /// Where a capture's header is, once its format is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Found {
@@ -96,10 +96,10 @@ pub struct Found {
 }
 
 /// The format of `text` (a BOM already removed), or why it is not one Looplab reads.
-pub fn detect(text: &str) -> Result<Found, String> {
+pub fn detect(text: &str) -> Result<Found, FormatError> {
     let mut lines = LineIter::new(text);
     let Some((first, at, n)) = lines.next_non_empty() else {
-        return Err("is empty".into());
+        return Err(FormatError::Empty);
     };
     if first.trim_start().starts_with('{') {
         return Ok(Found {
@@ -122,13 +122,11 @@ pub fn detect(text: &str) -> Result<Found, String> {
         (header, header_at, header_line) = after_comment_lines(&mut lines)?;
     }
     let cols = names(header);
-    if let Some(why) = summary_file(&cols) {
-        return Err(why);
+    if let Some(summary) = summary_file(&cols) {
+        return Err(FormatError::Summary(summary));
     }
     if cols.first() != Some(&"Application") {
-        return Err(format!(
-            "is not a frame capture Looplab reads (it reads {READS}; told from the first line)"
-        ));
+        return Err(FormatError::NotACapture);
     }
     let columns = presentmon_columns(&cols)?;
     let tool = tool.unwrap_or_else(|| presentmon_tool(&cols, columns));
@@ -143,7 +141,7 @@ pub fn detect(text: &str) -> Result<Found, String> {
 /// system line, its values, then the columns (or, with log_versioning, a version block
 /// first). `None` where it is not one, so the other formats are tried; refused where the
 /// system line is there but no header follows within the first lines.
-fn mangohud_header(first: &str, lines: &mut LineIter<'_>) -> Result<Option<Found>, String> {
+fn mangohud_header(first: &str, lines: &mut LineIter<'_>) -> Result<Option<Found>, FormatError> {
     let mango_system = |names: &[&str]| names.len() >= 6 && names[..6] == MANGO_SYSTEM;
     let first_names = names(first);
     if !mango_system(&first_names) && first.trim() != "v1" {
@@ -168,17 +166,19 @@ fn mangohud_header(first: &str, lines: &mut LineIter<'_>) -> Result<Option<Found
         }
     }
     if seen_system {
-        return Err("is a MangoHud log with no column header (fps,frametime,...)".into());
+        return Err(FormatError::MangoHudWithoutHeader);
     }
     Ok(None)
 }
 
 /// The first line after CapFrameX's `//Key=Value` lines (its text, offset and number):
 /// the PresentMon header they stand before.
-fn after_comment_lines<'a>(lines: &mut LineIter<'a>) -> Result<(&'a str, usize, usize), String> {
+fn after_comment_lines<'a>(
+    lines: &mut LineIter<'a>,
+) -> Result<(&'a str, usize, usize), FormatError> {
     loop {
         let Some((line, at, n)) = lines.next_non_empty() else {
-            return Err("is a CapFrameX file with only // lines and no column header".into());
+            return Err(FormatError::CapFrameXWithoutHeader);
         };
         if !line.trim_start().starts_with("//") {
             return Ok((line, at, n));
@@ -193,7 +193,7 @@ fn has(cols: &[&str], name: &str) -> bool {
 
 /// The column set of a PresentMon-family header `cols`, told by the frame-time column each
 /// set alone has; refused where it has none of them.
-fn presentmon_columns(cols: &[&str]) -> Result<ColumnSet, String> {
+fn presentmon_columns(cols: &[&str]) -> Result<ColumnSet, FormatError> {
     if has(cols, "MsCPUBusy") {
         Ok(ColumnSet::PresentMon2)
     } else if has(cols, "CPUBusy") || has(cols, "FrameTime") {
@@ -201,9 +201,7 @@ fn presentmon_columns(cols: &[&str]) -> Result<ColumnSet, String> {
     } else if has(cols, "MsBetweenPresents") || has(cols, "msBetweenPresents") {
         Ok(ColumnSet::PresentMon1)
     } else {
-        Err(
-            "has a PresentMon-style header with no frame-time column (MsBetweenPresents, MsCPUBusy or FrameTime)".into(),
-        )
+        Err(FormatError::PresentMonWithoutFrameTime)
     }
 }
 
@@ -226,18 +224,15 @@ fn presentmon_tool(cols: &[&str], columns: ColumnSet) -> Tool {
 /// MangoHud's system line (`cpuscheduler` after these since 0.6.2).
 const MANGO_SYSTEM: [&str; 6] = ["os", "cpu", "gpu", "ram", "kernel", "driver"];
 
-/// Why a tool's summary file is not a capture, where `cols` are one's header.
-fn summary_file(cols: &[&str]) -> Option<String> {
+/// The tool's summary file `cols` are the header of, where they are one's.
+fn summary_file(cols: &[&str]) -> Option<SummaryFile> {
     let starts = |a: &str, b: &str| cols.first() == Some(&a) && cols.get(1) == Some(&b);
     if starts("Timestamp", "Application") && cols.contains(&"Log Name") {
-        Some(
-            "is FrameView's summary, not a capture: read its per-frame FrameView_..._Log.csv"
-                .into(),
-        )
+        Some(SummaryFile::FrameView)
     } else if starts("Duration", "Total Frames") {
-        Some("is the PresentMon capture app's -stats.csv summary, not a capture: read the .csv beside it".into())
+        Some(SummaryFile::PresentMonApp)
     } else if cols.first() == Some(&"0.1% Min FPS") {
-        Some("is MangoHud's _summary.csv, not a capture: read the log beside it".into())
+        Some(SummaryFile::MangoHud)
     } else {
         None
     }
@@ -374,7 +369,12 @@ mod tests {
 
     #[test]
     fn what_is_not_a_capture_is_refused_in_words() {
-        let err = |t: &str| detect(t).unwrap_err();
+        let err = |t: &str| detect(t).unwrap_err().to_string();
+        assert_eq!(detect("").unwrap_err(), FormatError::Empty);
+        assert_eq!(
+            detect("Duration,Total Frames,Average FPS").unwrap_err(),
+            FormatError::Summary(SummaryFile::PresentMonApp)
+        );
         assert_eq!(err(""), "is empty");
         assert_eq!(err("\r\n \n"), "is empty");
         assert!(err("time,value\n1,2").contains("PresentMon 1.x and 2.x CSV, OCAT"));

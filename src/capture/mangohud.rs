@@ -17,22 +17,19 @@ use std::time::Duration;
 use super::format::Found;
 use super::presentmon::LineOf;
 use super::streams::{Row, Streams};
-use super::{Frame, Sampling, number};
+use super::{CaptureError, FormatError, Frame, Place, RowError, Sampling, number};
 
 /// Reads MangoHud's rows from the header `found` points at.
-pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(), String> {
+pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(), CaptureError> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .trim(csv::Trim::All)
         .from_reader(&text.as_bytes()[found.header_at..]);
     let header = reader
         .headers()
-        .map_err(|e| {
-            format!(
-                "line {}: {}",
-                found.header_line,
-                crate::failure::one_line(&e.to_string())
-            )
+        .map_err(|e| RowError::Csv {
+            line: Some(found.header_line),
+            why: crate::failure::one_line(&e.to_string()),
         })?
         .clone();
     let columns = Columns::of(&header)?;
@@ -53,7 +50,7 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
             }
             _ => 1.0,
         };
-        streams.push(frame_row(ms, count), row.line)?;
+        streams.push(frame_row(ms, count), Place::Line(row.line))?;
     }
     streams.rows = rows.len();
     Ok(())
@@ -69,11 +66,13 @@ struct Columns {
 
 impl Columns {
     /// The columns of `header`, refused where it has neither frame-time column.
-    fn of(header: &csv::StringRecord) -> Result<Columns, String> {
+    fn of(header: &csv::StringRecord) -> Result<Columns, FormatError> {
         let col = |name: &str| header.iter().position(|h| h == name);
         let (fps, frametime, elapsed) = (col("fps"), col("frametime"), col("elapsed"));
         if frametime.is_none() && fps.is_none() {
-            return Err("the header has no frame-time column (frametime or fps)".into());
+            return Err(FormatError::NoFrameTimeColumn {
+                names: "frametime or fps".into(),
+            });
         }
         Ok(Columns {
             fps,
@@ -93,14 +92,17 @@ impl Columns {
 
     /// Row `record`'s frame time, in the file's unit (`1000 / fps` where there is no
     /// `frametime`); refused where it has none, since a row without one is no frame.
-    fn frame_time(&self, record: &csv::StringRecord, line: usize) -> Result<f64, String> {
+    fn frame_time(&self, record: &csv::StringRecord, line: usize) -> Result<f64, RowError> {
         let time = match self.frametime {
             Some(_) => number_at(record, self.frametime, "frametime", line)?,
             None => number_at(record, self.fps, "fps", line)?
                 .filter(|&f| f > 0.0)
                 .map(|f| 1000.0 / f),
         };
-        time.ok_or_else(|| format!("line {line}: no frame time"))
+        time.ok_or_else(|| RowError::NoFrameTime {
+            place: Place::Line(line),
+            column: self.frame_time_name().into(),
+        })
     }
 }
 
@@ -120,7 +122,7 @@ fn logged_rows(
     found: &Found,
     columns: &Columns,
     notes: &mut Vec<String>,
-) -> Result<Vec<LoggedRow>, String> {
+) -> Result<Vec<LoggedRow>, RowError> {
     let mut records: Vec<(csv::StringRecord, usize)> = Vec::new();
     let mut record = csv::StringRecord::new();
     let mut lines = LineOf::new(&text[found.header_at..], found.header_line);
@@ -128,14 +130,19 @@ fn logged_rows(
         match reader.read_record(&mut record) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => return Err(crate::failure::one_line(&e.to_string())),
+            Err(e) => {
+                return Err(RowError::Csv {
+                    line: None,
+                    why: crate::failure::one_line(&e.to_string()),
+                });
+            }
         }
         let line = lines.line(record.position().map_or(0, |p| p.byte() as usize));
         if record.len() == 1 && record.get(0) == Some("") {
             continue;
         }
         if records.len() >= super::MAX_FRAMES {
-            return Err(format!("holds more than {} rows", super::MAX_FRAMES));
+            return Err(RowError::TooManyRows);
         }
         records.push((record.clone(), line));
     }
@@ -163,24 +170,19 @@ fn logged_rows(
 
 /// Refuses a log whose `elapsed` goes back: its rows are not in the order they were
 /// written, and a sample's frames (the time since the one before) could not be told.
-fn in_time_order(rows: &[LoggedRow], has_frametime: bool) -> Result<(), String> {
+fn in_time_order(rows: &[LoggedRow], has_frametime: bool) -> Result<(), RowError> {
     let to_s = if has_frametime { 1e-9 } else { 1e-6 };
     for pair in rows.windows(2) {
         if let (Some(a), Some(b)) = (pair[0].elapsed, pair[1].elapsed)
             && b < a
         {
             let back = (a - b) * to_s;
-            let by = if back.is_finite() {
-                format!(" {back:.3} s")
-            } else {
-                String::new()
-            };
-            return Err(format!(
-                "line {}, elapsed: {} goes back{by} from the row before ({}): the log's rows are not in time order",
-                pair[1].line,
-                shown(b),
-                shown(a)
-            ));
+            return Err(RowError::OutOfOrder {
+                line: pair[1].line,
+                value: shown(b),
+                before: shown(a),
+                back_s: back.is_finite().then_some(back),
+            });
         }
     }
     Ok(())
@@ -193,9 +195,8 @@ fn number_at(
     i: Option<usize>,
     name: &str,
     line: usize,
-) -> Result<Option<f64>, String> {
-    number(i.and_then(|i| record.get(i)))
-        .map_err(|bad| format!("line {line}, {name}: {bad} is not a number"))
+) -> Result<Option<f64>, RowError> {
+    number(i.and_then(|i| record.get(i))).map_err(|bad| bad.at(Place::Line(line), name))
 }
 
 /// How the file's values become milliseconds, told from the values (see the module's

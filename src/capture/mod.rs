@@ -19,6 +19,7 @@
 
 pub mod capframex;
 pub mod display;
+pub mod error;
 pub mod figures;
 pub mod format;
 pub mod limiter;
@@ -31,6 +32,7 @@ pub mod write;
 
 use std::time::Duration;
 
+pub use error::{CaptureError, ChoiceError, FormatError, Place, RowError};
 use format::{ColumnSet, Format, Tool};
 use limiter::Limiter;
 pub use streams::Columns;
@@ -207,7 +209,7 @@ impl Capture {
 
     /// Reads a capture of any format Looplab knows, for the application named `process`
     /// (case-insensitively, `.exe` optional), or the one with the most frames.
-    pub fn read(bytes: &[u8], process: Option<&str>) -> Result<Capture, String> {
+    pub fn read(bytes: &[u8], process: Option<&str>) -> Result<Capture, CaptureError> {
         let text = String::from_utf8_lossy(bytes);
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         let found = format::detect(text)?;
@@ -220,7 +222,11 @@ impl Capture {
         Self::choose(found.format, streams, process)
     }
 
-    fn choose(format: Format, mut s: Streams, process: Option<&str>) -> Result<Capture, String> {
+    fn choose(
+        format: Format,
+        mut s: Streams,
+        process: Option<&str>,
+    ) -> Result<Capture, CaptureError> {
         let app = application(&s, process)?;
         let app = app.as_str();
         // The application's busiest swap chain.
@@ -231,7 +237,7 @@ impl Capture {
             .filter(|(_, x)| x.application == app)
             .max_by_key(|(i, x)| (x.frames.len(), std::cmp::Reverse(*i)))
             .map(|(i, _)| i)
-            .ok_or_else(|| "holds no frames".to_string())?;
+            .ok_or(ChoiceError::NoFrames)?;
         let others: Vec<Other> = s
             .streams
             .iter()
@@ -318,24 +324,19 @@ impl Capture {
 }
 
 /// Refuses frames a replay cannot be made of: fewer than two, or no time between them.
-fn check_frames(frames: &[Frame], app: &str, column: &str) -> Result<(), String> {
-    let app = if app.is_empty() {
-        "its application"
-    } else {
-        app
-    };
+fn check_frames(frames: &[Frame], app: &str, column: &str) -> Result<(), ChoiceError> {
     if frames.len() < 2 {
-        return Err(format!(
-            "holds {} frame{} of {app}: a replay needs two or more",
-            frames.len(),
-            if frames.len() == 1 { "" } else { "s" },
-        ));
+        return Err(ChoiceError::TooFewFrames {
+            frames: frames.len(),
+            application: app.to_string(),
+        });
     }
     if frames.iter().all(|f| f.interval_ms == 0.0) {
-        return Err(format!(
-            "holds {} frames of {app} whose frame times ({column}) are all zero: they span no time to replay",
-            frames.len()
-        ));
+        return Err(ChoiceError::NoTime {
+            frames: frames.len(),
+            application: app.to_string(),
+            column: column.to_string(),
+        });
     }
     Ok(())
 }
@@ -363,9 +364,24 @@ fn compositor(s: &Streams, app: &str) -> Option<Compositor> {
     })
 }
 
+/// A field that is not a finite number: the field, cut short.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NotANumber(pub String);
+
+impl NotANumber {
+    /// The refusal of this value at `place`, in `column`.
+    pub(crate) fn at(self, place: Place, column: &str) -> RowError {
+        RowError::NotANumber {
+            place,
+            column: column.to_string(),
+            value: self.0,
+        }
+    }
+}
+
 /// A field as a number of milliseconds (or a count): `None` where it is empty or `NA`;
-/// `Err` with the field, quoted and cut short, where it is not a finite number.
-pub(crate) fn number(field: Option<&str>) -> Result<Option<f64>, String> {
+/// `Err` with the field, cut short, where it is not a finite number.
+pub(crate) fn number(field: Option<&str>) -> Result<Option<f64>, NotANumber> {
     let Some(f) = field.map(str::trim) else {
         return Ok(None);
     };
@@ -374,17 +390,14 @@ pub(crate) fn number(field: Option<&str>) -> Result<Option<f64>, String> {
     }
     match f.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(Some(v)),
-        _ => {
-            let shown: String = f.chars().take(24).collect();
-            Err(format!("{shown:?}"))
-        }
+        _ => Err(NotANumber(f.chars().take(24).collect())),
     }
 }
 
 /// The application replayed: `process` (its name with or without `.exe`, in any case), or
 /// the one with the most frames; when `process` holds none, the applications the capture
 /// does hold, by frames.
-fn application(s: &Streams, process: Option<&str>) -> Result<String, String> {
+fn application(s: &Streams, process: Option<&str>) -> Result<String, ChoiceError> {
     let mut apps: Vec<(&str, usize)> = Vec::new();
     for x in &s.streams {
         if !apps.iter().any(|(a, _)| *a == x.application) {
@@ -402,16 +415,15 @@ fn application(s: &Streams, process: Option<&str>) -> Result<String, String> {
     if let Some((a, _)) = apps.iter().find(|(a, _)| bare(a) == bare(p)) {
         return Ok(a.to_string());
     }
-    let list: Vec<String> = apps
-        .iter()
-        .take(8)
-        .map(|(a, n)| format!("{a} {n}"))
-        .collect();
-    let more = if apps.len() > 8 { ", ..." } else { "" };
-    Err(format!(
-        "holds no frames of {p:?} (it holds, by frames: {}{more})",
-        list.join(", ")
-    ))
+    Err(ChoiceError::NoSuchProcess {
+        process: p.to_string(),
+        holds: apps
+            .iter()
+            .take(8)
+            .map(|&(a, n)| (a.to_string(), n))
+            .collect(),
+        more: apps.len() > 8,
+    })
 }
 
 #[cfg(test)]
@@ -424,7 +436,7 @@ mod tests {
         assert_eq!(number(Some("NA")), Ok(None));
         assert_eq!(number(Some("")), Ok(None));
         assert_eq!(number(None), Ok(None));
-        assert_eq!(number(Some("NaN")), Err("\"NaN\"".into()));
-        assert_eq!(number(Some("abc")), Err("\"abc\"".into()));
+        assert_eq!(number(Some("NaN")), Err(NotANumber("NaN".into())));
+        assert_eq!(number(Some("abc")), Err(NotANumber("abc".into())));
     }
 }

@@ -9,7 +9,7 @@
 
 use super::format::{ColumnSet, Found};
 use super::streams::{Columns, Streams};
-use super::{Frame, Latency, Timeline, number};
+use super::{CaptureError, FormatError, Frame, Latency, Place, RowError, Timeline, number};
 
 /// The largest animation error taken for one: an hour.
 const LONGEST_ERROR_MS: f64 = 3_600_000.0;
@@ -45,18 +45,16 @@ fn find(header: &csv::StringRecord, names: &[&str]) -> Option<usize> {
 }
 
 impl Roles {
-    fn of(header: &csv::StringRecord, set: ColumnSet) -> Result<Roles, String> {
+    fn of(header: &csv::StringRecord, set: ColumnSet) -> Result<Roles, FormatError> {
         let interval_names: &[&str] = match set {
             // `FrameTime` is CPU start to CPU start; the set has no present-to-present column.
             ColumnSet::PresentMon2Metrics => &["FrameTime", "MsBetweenPresents"],
             _ => &["MsBetweenPresents", "msBetweenPresents"],
         };
-        let interval = find(header, interval_names).ok_or_else(|| {
-            format!(
-                "the header has no frame-time column ({})",
-                interval_names.join(" or ")
-            )
-        })?;
+        let interval =
+            find(header, interval_names).ok_or_else(|| FormatError::NoFrameTimeColumn {
+                names: interval_names.join(" or "),
+            })?;
         Ok(Roles {
             application: find(header, &["Application"]),
             swap_chain: find(header, &["SwapChainAddress"]),
@@ -110,7 +108,7 @@ impl Roles {
 }
 
 /// Reads the rows of `text` from the header `found` points at into `streams`.
-pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(), String> {
+pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(), CaptureError> {
     let body = &text[found.header_at..];
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
@@ -118,7 +116,7 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
         .from_reader(body.as_bytes());
     let header = reader
         .headers()
-        .map_err(|e| format!("line {}: {}", found.header_line, csv_error(&e)))?
+        .map_err(|e| csv_error(Some(found.header_line), &e))?
         .clone();
     let roles = Roles::of(&header, found.format.columns)?;
     roles.name_columns(&header, streams);
@@ -143,7 +141,7 @@ pub(super) fn read(text: &str, found: &Found, streams: &mut Streams) -> Result<(
             header: &header,
             line,
         };
-        streams.push(roles.row(&fields)?, line)?;
+        streams.push(roles.row(&fields)?, Place::Line(line))?;
     }
     Ok(())
 }
@@ -169,7 +167,7 @@ impl<'a> RowsAhead<'a> {
 
     /// The next row that is not blank, and its line; refused with its line where it is not
     /// CSV.
-    fn read(&mut self) -> Result<Option<(csv::StringRecord, usize)>, String> {
+    fn read(&mut self) -> Result<Option<(csv::StringRecord, usize)>, RowError> {
         let mut record = csv::StringRecord::new();
         loop {
             let read = self.reader.read_record(&mut record);
@@ -183,13 +181,13 @@ impl<'a> RowsAhead<'a> {
                 Ok(false) => return Ok(None),
                 Err(e) => {
                     let at = e.position().map_or(0, |p| p.byte() as usize);
-                    return Err(format!("line {}: {}", self.lines.line(at), csv_error(&e)));
+                    return Err(csv_error(Some(self.lines.line(at)), &e));
                 }
             }
         }
     }
 
-    fn next(&mut self) -> Result<Option<(csv::StringRecord, usize)>, String> {
+    fn next(&mut self) -> Result<Option<(csv::StringRecord, usize)>, RowError> {
         match self.ahead.take() {
             Some(row) => Ok(Some(row)),
             None if self.done => Ok(None),
@@ -198,7 +196,7 @@ impl<'a> RowsAhead<'a> {
     }
 
     /// Whether no row follows the last one handed out.
-    fn at_end(&mut self) -> Result<bool, String> {
+    fn at_end(&mut self) -> Result<bool, RowError> {
         if self.ahead.is_none() && !self.done {
             self.ahead = self.read()?;
             self.done = self.ahead.is_none();
@@ -235,13 +233,12 @@ impl Roles {
 
     /// The row `f`, each value read from its role's column; refused where it has no
     /// frame time or a value is not a number.
-    fn row<'a>(&self, f: &Fields<'a>) -> Result<super::Row<'a>, String> {
+    fn row<'a>(&self, f: &Fields<'a>) -> Result<super::Row<'a>, RowError> {
         let Some(interval) = f.number(Some(self.interval))? else {
-            return Err(format!(
-                "line {}: no {} (the row ends before it, or it is empty)",
-                f.line,
-                column_name(f.header, self.interval)
-            ));
+            return Err(RowError::NoFrameTime {
+                place: Place::Line(f.line),
+                column: column_name(f.header, self.interval),
+            });
         };
         let displayed = self.displayed(f)?;
         let generated = f
@@ -287,7 +284,7 @@ impl Roles {
 
     /// Whether the display showed row `f`'s frame: from `Dropped` where the set has it,
     /// else from whether it has a time until displayed; `None` where neither says.
-    fn displayed(&self, f: &Fields<'_>) -> Result<Option<bool>, String> {
+    fn displayed(&self, f: &Fields<'_>) -> Result<Option<bool>, RowError> {
         let until_displayed = f.number(self.until_displayed)?;
         let dropped = f.number(self.dropped)?;
         Ok(match (dropped, self.until_displayed) {
@@ -355,16 +352,11 @@ impl<'a> Fields<'a> {
 
     /// Column `i`'s number (`None` where the role has no column or the value is missing),
     /// refused with its line and column where it is not a number.
-    fn number(&self, i: Option<usize>) -> Result<Option<f64>, String> {
+    fn number(&self, i: Option<usize>) -> Result<Option<f64>, RowError> {
         match i {
             None => Ok(None),
-            Some(i) => number(self.record.get(i)).map_err(|bad| {
-                format!(
-                    "line {}, {}: {bad} is not a number",
-                    self.line,
-                    column_name(self.header, i)
-                )
-            }),
+            Some(i) => number(self.record.get(i))
+                .map_err(|bad| bad.at(Place::Line(self.line), &column_name(self.header, i))),
         }
     }
 }
@@ -374,11 +366,12 @@ fn column_name(header: &csv::StringRecord, i: usize) -> String {
     header.get(i).unwrap_or("?").to_string()
 }
 
-/// A CSV error in one line, without the crate's position (the caller says the line).
-fn csv_error(e: &csv::Error) -> String {
-    match e.kind() {
+/// A CSV error on `line`, in one line without the crate's position.
+fn csv_error(line: Option<usize>, e: &csv::Error) -> RowError {
+    let why = match e.kind() {
         csv::ErrorKind::Io(e) => format!("cannot be read: {e}"),
         csv::ErrorKind::Utf8 { .. } => "is not UTF-8 text".into(),
         _ => crate::failure::one_line(&e.to_string()),
-    }
+    };
+    RowError::Csv { line, why }
 }

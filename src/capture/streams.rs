@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Frame, MAX_FRAMES, Sampling, Timeline};
+use super::{Frame, MAX_FRAMES, Place, RowError, Sampling, Timeline};
 
 /// The longest a frame may take: beyond it, a capture's frame time is taken for a mistake.
 const LONGEST_FRAME_MS: f64 = 3_600_000.0;
@@ -89,8 +89,8 @@ pub(crate) struct Streams {
 }
 
 impl Streams {
-    /// Adds a row read from line `line`.
-    pub(crate) fn push(&mut self, row: Row<'_>, line: usize) -> Result<(), String> {
+    /// Adds a row read from `place`.
+    pub(crate) fn push(&mut self, row: Row<'_>, place: Place) -> Result<(), RowError> {
         let f = row.frame;
         for (value, what) in [
             (Some(f.interval_ms), self.columns.frame_time.as_str()),
@@ -100,9 +100,11 @@ impl Streams {
             if let Some(v) = value
                 && !(0.0..=LONGEST_FRAME_MS).contains(&v)
             {
-                return Err(format!(
-                    "line {line}, {what}: {v} ms is not a frame time (0 to an hour)"
-                ));
+                return Err(RowError::NotAFrameTime {
+                    place,
+                    what: what.to_string(),
+                    ms: v,
+                });
             }
         }
         self.rows += 1;
@@ -123,10 +125,9 @@ impl Streams {
             return Ok(());
         }
         if s.frames.len() == MAX_FRAMES {
-            return Err(format!(
-                "holds more than {MAX_FRAMES} frames of {}",
-                s.application
-            ));
+            return Err(RowError::TooManyFrames {
+                application: s.application.clone(),
+            });
         }
         let interval_ms = f.interval_ms + std::mem::take(&mut s.pending_ms);
         s.frames.push(Frame { interval_ms, ..f });

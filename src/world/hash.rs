@@ -26,16 +26,26 @@ impl fmt::Display for StateHash {
     }
 }
 
-impl FromStr for StateHash {
-    type Err = String;
+/// Text that is not a state hash: a hash is 16 hex digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotAHash;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl fmt::Display for NotAHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a hash is 16 hex digits")
+    }
+}
+
+impl FromStr for StateHash {
+    type Err = NotAHash;
+
+    fn from_str(s: &str) -> Result<Self, NotAHash> {
         if s.len() != 16 {
-            return Err("a hash is 16 hex digits".to_string());
+            return Err(NotAHash);
         }
         u64::from_str_radix(s, 16)
             .map(StateHash)
-            .map_err(|_| "a hash is 16 hex digits".to_string())
+            .map_err(|_| NotAHash)
     }
 }
 
