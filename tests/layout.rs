@@ -117,7 +117,7 @@ fn texts_of(screen: &Screen, size: (u32, u32), stressed: bool) -> Vec<PlacedText
         } else {
             PacedBy::Loop
         },
-        adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
+        adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (vulkan, CPU)".into(),
         // A display that does not pace, which the present row says at length.
         refresh_hz: Some(29.5),
         // The longest present row a window shows: just in time, with its widest figures.

@@ -57,7 +57,7 @@ fn showing(view: View) -> SceneView {
 fn facts() -> WindowFacts {
     WindowFacts {
         cpu_percent: Some(50.0),
-        adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)".into(),
+        adapter: "llvmpipe (LLVM 15.0.6, 256 bits) (vulkan, CPU)".into(),
         ..WindowFacts::offscreen(wgpu::PresentMode::Fifo)
     }
 }

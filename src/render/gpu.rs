@@ -117,10 +117,18 @@ impl Gpu {
         self.lost.load(Ordering::Acquire)
     }
 
-    /// "name (backend, device type)", for logs and reports.
+    /// "name (backend, device type)", for logs and reports: the backend as wgpu names it
+    /// (`vulkan`, `gl`, `webgpu`), the device type in words.
     pub fn adapter_summary(&self) -> String {
         let info = self.adapter.get_info();
-        format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+        let device = match info.device_type {
+            wgpu::DeviceType::IntegratedGpu => "integrated GPU",
+            wgpu::DeviceType::DiscreteGpu => "discrete GPU",
+            wgpu::DeviceType::VirtualGpu => "virtual GPU",
+            wgpu::DeviceType::Cpu => "CPU",
+            wgpu::DeviceType::Other => "other",
+        };
+        format!("{} ({}, {device})", info.name, info.backend.to_str())
     }
 
     /// Whether the adapter draws on the CPU (a software rasteriser: lavapipe, SwiftShader).

@@ -226,7 +226,7 @@ mod tests {
         assert!(get("FPS / UPS").contains("(target 60)"));
         assert_eq!(get("anim. err ms"), "2.0 mean, 10.0 p99, 20% >2ms");
         assert_eq!(get("picture lag ms"), "4.9 mean, 14.0 p99");
-        assert!(get("present").starts_with("Immediate, vsync off, cap off\n2 in flight"));
+        assert!(get("present").starts_with("immediate, vsync off, cap off\n2 in flight"));
         assert_eq!(get("process CPU"), "97% of a core");
         assert_eq!(get("max updates"), "10 a frame");
         assert_eq!(get("ship delay"), "steer with the arrows");
