@@ -98,7 +98,9 @@ impl Knobs {
 /// What a key did, and what the app must do after it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Effect {
-    /// Something the key names changed (a setting, a knob, the strategy, a tour stop).
+    /// The key acted on what it names: a setting, a knob, the strategy, the lanes (a step
+    /// at the end of a range counts, the key having been tried). A tour key's setup sets
+    /// it only where the stop changed the strategy.
     pub changed: bool,
     /// The line to log, if there is one.
     pub log: Option<String>,

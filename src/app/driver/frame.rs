@@ -42,8 +42,9 @@ impl App {
             if let Some((present, latency)) = requests.swapchain {
                 w.gfx.set_swapchain(present, latency);
                 log::info!(
-                    "present mode: {:?}, {} frames in flight asked for",
-                    w.gfx.present_mode(),
+                    "present mode: {}, {} frames in flight asked for",
+                    crate::render::gpu::from_wgpu(w.gfx.present_mode())
+                        .map_or_else(|| "another".to_string(), |m| m.to_string()),
                     w.gfx.frame_latency()
                 );
             }

@@ -209,7 +209,7 @@ impl Target for Page {
             }
             (Ok(gfx), _, _) => {
                 log::info!(
-                    "platform: a browser page; requestAnimationFrame paces the loop, which \
+                    "window: a browser page; requestAnimationFrame paces the loop, which \
                      cannot outrun the display, and a frame cap lets callbacks pass"
                 );
                 app.window_opened(gfx, WindowSystem::Browser, PacedBy::Browser);
