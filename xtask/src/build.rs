@@ -30,6 +30,8 @@ pub struct Built {
     pub wasm_gzip_bytes: u64,
     /// The wasm as rustc wrote it, when wasm-opt shrank it.
     pub unoptimized_bytes: Option<u64>,
+    /// A dev build (an example's), which is never shrunk.
+    pub dev: bool,
     pub took: Duration,
 }
 
@@ -37,9 +39,12 @@ impl Built {
     /// One line about the build.
     pub fn summary(&self) -> String {
         let mb = |b: u64| b as f64 / 1e6;
-        let opt = match self.unoptimized_bytes {
-            Some(b) => format!(", {:.2} MB as rustc wrote it", mb(b)),
-            None => ", not shrunk: wasm-opt not found (Debian package binaryen)".to_string(),
+        let opt = match (self.unoptimized_bytes, self.dev) {
+            (Some(b), _) => format!(", {:.2} MB as rustc wrote it", mb(b)),
+            (None, true) => ", a dev build, not shrunk".to_string(),
+            (None, false) => {
+                ", not shrunk: wasm-opt not found (Debian package binaryen)".to_string()
+            }
         };
         format!(
             "web build in {}: wasm {:.2} MB, {:.2} MB gzipped{opt}",
@@ -76,7 +81,7 @@ pub fn build() -> Result<Built, String> {
     bindgen(&wasm_bindgen, &wasm, &dist, "looplab")?;
     std::fs::copy(root().join("web/index.html"), dist.join("index.html"))
         .map_err(|e| format!("cannot copy web/index.html: {e}"))?;
-    finished(dist, "looplab", unoptimized_bytes, started)
+    finished(dist, "looplab", unoptimized_bytes, false, started)
 }
 
 /// Builds the `looplab-winit` example `name` as a page into `target/web/examples/NAME`:
@@ -99,7 +104,7 @@ pub fn build_example(name: &str) -> Result<Built, String> {
     );
     std::fs::write(dist.join("index.html"), page)
         .map_err(|e| format!("cannot write {}: {e}", dist.display()))?;
-    finished(dist, name, None, started)
+    finished(dist, name, None, true, started)
 }
 
 /// Runs `cargo build` for the browser's target with `args`, in [`target_dir`].
@@ -158,6 +163,7 @@ fn finished(
     dist: PathBuf,
     name: &str,
     unoptimized_bytes: Option<u64>,
+    dev: bool,
     started: Instant,
 ) -> Result<Built, String> {
     let bg = dist.join(format!("{name}_bg.wasm"));
@@ -167,6 +173,7 @@ fn finished(
         wasm_bytes: bytes.len() as u64,
         wasm_gzip_bytes: gzipped_size(&bytes),
         unoptimized_bytes,
+        dev,
         took: started.elapsed(),
     })
 }
