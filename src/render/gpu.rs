@@ -175,6 +175,12 @@ pub fn to_wgpu(mode: PresentMode) -> wgpu::PresentMode {
     }
 }
 
+/// A surface's present mode in Looplab's words, for the overlay and the log: its id
+/// (`fifo`, `immediate`), or "another mode" for one of wgpu's automatic modes.
+pub fn present_mode_words(mode: wgpu::PresentMode) -> String {
+    from_wgpu(mode).map_or_else(|| "another mode".to_string(), |m| m.to_string())
+}
+
 pub fn from_wgpu(mode: wgpu::PresentMode) -> Option<PresentMode> {
     match mode {
         wgpu::PresentMode::Fifo => Some(PresentMode::Fifo),

@@ -43,8 +43,7 @@ impl App {
                 w.gfx.set_swapchain(present, latency);
                 log::info!(
                     "present mode: {}, {} frames in flight asked for",
-                    crate::render::gpu::from_wgpu(w.gfx.present_mode())
-                        .map_or_else(|| "another".to_string(), |m| m.to_string()),
+                    crate::render::gpu::present_mode_words(w.gfx.present_mode()),
                     w.gfx.frame_latency()
                 );
             }

@@ -199,8 +199,7 @@ fn present_text(m: &OverlayModel) -> String {
         ),
         paced => {
             let (vsync, why) = vsync_text(m.knobs.vsync(), m.summary.fps, m.facts.refresh_hz);
-            let mode = crate::render::gpu::from_wgpu(m.facts.present_mode)
-                .map_or_else(|| "another present mode".to_string(), |p| p.to_string());
+            let mode = crate::render::gpu::present_mode_words(m.facts.present_mode);
             format!(
                 "{mode}, {vsync}, cap {cap}{why}\n{} in flight{}{}",
                 m.facts.frame_latency,
