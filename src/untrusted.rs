@@ -65,17 +65,17 @@ impl Reader {
     /// Reads `input` as Looplab does: `Ok` for a value, or the line it would print.
     pub fn read(self, input: &str) -> Result<(), String> {
         match self {
-            Reader::Recording => Recording::parse(input).map(drop).map_err(|e| e.to_string()),
-            Reader::Trace => Trace::parse(input).map(drop).map_err(|e| e.to_string()),
+            Reader::Recording => said(Recording::parse(input)),
+            Reader::Trace => said(Trace::parse(input)),
             Reader::Capture => {
                 let capture = Capture::read(input.as_bytes(), None).map_err(|e| e.to_string())?;
                 // What `lab --capture` does next with it, which must not panic either.
                 crate::capture::summary::Summary::of(&capture, None);
                 Ok(())
             }
-            Reader::KeyScript => KeyScript::parse(input).map(drop).map_err(|e| e.to_string()),
-            Reader::Profiles => parse_profiles(input).map(drop).map_err(|e| e.to_string()),
-            Reader::Lane => parse_lane(input).map(drop).map_err(|e| e.to_string()),
+            Reader::KeyScript => said(KeyScript::parse(input)),
+            Reader::Profiles => said(parse_profiles(input)),
+            Reader::Lane => said(parse_lane(input)),
             Reader::CommandLine => {
                 let words = std::iter::once("looplab").chain(input.split_whitespace());
                 Cli::try_parse_from(words)
@@ -100,4 +100,9 @@ impl Reader {
             );
         }
     }
+}
+
+/// A reader's answer as the line Looplab prints: nothing for a value, its refusal's words.
+fn said<T, E: std::fmt::Display>(read: Result<T, E>) -> Result<(), String> {
+    read.map(drop).map_err(|e| e.to_string())
 }
