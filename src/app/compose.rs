@@ -16,7 +16,7 @@ use winit::window::Window;
 use super::controls::Knobs;
 use super::lanes_view::compare_frame;
 use super::live_figures::LiveFigures;
-use super::overlay::{OverlayModel, WindowFacts};
+use super::overlay::{OverlayModel, WindowFacts, framed_region};
 use super::overlay_host::{OverlayFrame, OverlayHost};
 use crate::lab::compare::Compare;
 use crate::platform::process::CpuMeter;
@@ -64,6 +64,8 @@ pub struct FrameInputs<'a> {
     pub tour: Option<&'a TourPanel>,
     /// Whether to say, in one quiet line, how to start the tour.
     pub invite: bool,
+    /// The book's embedded view: the tour's stop framed alone (while the tour is on).
+    pub framed: bool,
 }
 
 impl<'a> FrameInputs<'a> {
@@ -85,6 +87,7 @@ impl<'a> FrameInputs<'a> {
             facts,
             tour: None,
             invite: false,
+            framed: false,
         }
     }
 
@@ -104,6 +107,13 @@ impl<'a> FrameInputs<'a> {
     #[must_use]
     pub fn with_tour_invite(self, invite: bool) -> Self {
         Self { invite, ..self }
+    }
+
+    /// The same frame as the book's embedded view shows it (`framed`): the tour's stop
+    /// alone.
+    #[must_use]
+    pub fn framed(self, framed: bool) -> Self {
+        Self { framed, ..self }
     }
 }
 
@@ -185,7 +195,12 @@ impl Composer {
             words,
         } = self;
         let (session, knobs, plan) = (inputs.session, inputs.knobs, inputs.plan);
-        let transform = ViewTransform::new(WORLD_SIZE, size.0, size.1);
+        let transform = match inputs.tour.filter(|_| inputs.framed) {
+            Some(tour) => {
+                ViewTransform::framing(framed_region(tour.focus, knobs.overlay), size.0, size.1)
+            }
+            None => ViewTransform::new(WORLD_SIZE, size.0, size.1),
+        };
         let sprites = match inputs.lanes {
             Some(compare) => {
                 *strip = None;
@@ -247,5 +262,6 @@ pub fn overlay_model<'a>(
         tour: inputs.tour,
         // Compare mode fills the panel, and whoever opened it has found their way.
         invite: inputs.invite && inputs.tour.is_none() && inputs.lanes.is_none(),
+        framed: inputs.framed,
     }
 }

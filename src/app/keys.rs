@@ -109,6 +109,9 @@ pub enum TourKey {
     Everything,
     /// At a stop that asks which of two lanes is smoother or sooner: "B".
     AnswerB,
+    /// Go to this stop (from 0), starting the tour if need be: no key's, but the book's,
+    /// whose view of a stop asks for it when it scrolls into sight.
+    Visit(usize),
 }
 
 impl Action {
@@ -588,6 +591,7 @@ mod tests {
             Tour(TourKey::Leave) => 28,
             Tour(TourKey::Everything) => 31,
             Tour(TourKey::AnswerB) => 32,
+            Tour(TourKey::Visit(_)) => 33,
         }
     }
 

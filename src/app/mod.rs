@@ -12,7 +12,8 @@
 //!   [`controls`] (what a key does to the loop, the knobs and the ship), [`input_queue`]
 //!   (keys as they came, until the frame applies them), [`lanes_keys`] (compare mode's
 //!   keys), [`lanes_view`] (its pictures), [`run_log`], [`replay`], [`speed`] (whether the
-//!   game keeps to real time), [`stats`] (`--stats`);
+//!   game keeps to real time), [`stats`] (`--stats`), [`lessons`] (the tour's stops as the
+//!   book's embedded views show them);
 //! - the picture: [`compose`] (the sprites and the overlay's words of one frame),
 //!   [`overlay`] and [`overlay_host`] (egui's words and panels), [`display_rate`] and
 //!   [`visibility`] (what the driver learns of the display and the window).
@@ -27,6 +28,7 @@ pub mod input_queue;
 pub mod keys;
 pub mod lanes_keys;
 pub mod lanes_view;
+pub mod lessons;
 pub mod live_figures;
 pub mod overlay;
 pub mod overlay_host;
@@ -107,6 +109,10 @@ pub struct AppOptions {
     pub lanes: Vec<LaneSpec>,
     /// Start with the guided tour's first stop (`--tour`).
     pub tour: bool,
+    /// One of the book's embedded views (a page's `embed=`): it opens on this stop of a
+    /// page's tour (from 0), framed on the stop's region alone, and leaves the stop's words,
+    /// keys and figures to the book around it.
+    pub embedded: Option<usize>,
     /// The tests' and the bench's hidden options.
     pub hooks: Hooks,
 }

@@ -32,6 +32,8 @@ pub struct OverlayFrame {
     pub took: Duration,
     /// Where every text landed, from a host that audits; empty otherwise.
     pub texts: Vec<PlacedText>,
+    /// The stop's rows, in the book's embedded view ([`overlay::LayoutOutcome::rows`]).
+    pub rows: Vec<(&'static str, String)>,
 }
 
 impl OverlayHost {
@@ -148,6 +150,7 @@ impl OverlayHost {
             actions: laid.actions,
             took: t.elapsed(),
             texts: laid.texts,
+            rows: laid.rows,
         }
     }
 }

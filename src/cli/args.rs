@@ -425,6 +425,7 @@ impl AppArgs {
             size: self.size,
             exit_after: self.exit_after,
             tour: self.tour,
+            embedded: None,
             outputs: Outputs {
                 stats: self.stats.clone(),
                 frame_log: self.frame_log.clone(),

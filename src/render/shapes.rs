@@ -9,6 +9,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 use looplab_timing::{Blend, View};
 
+use crate::world::layout::Region;
+
 /// Side of a bullet quad in world pixels (an 8x8 sprite at 1280x720).
 pub const BULLET_SIZE: f32 = 8.0;
 
@@ -68,6 +70,21 @@ impl ViewTransform {
         let surface = Vec2::new(width.max(1) as f32, height.max(1) as f32);
         let zoom = (surface.x / world.x).min(surface.y / world.y);
         let origin = (surface - world * zoom) * 0.5;
+        Self {
+            zoom,
+            origin,
+            surface,
+        }
+    }
+
+    /// Maps the world's `region` alone onto a surface of `width` x `height`, as large as it
+    /// fits and centred: the book's embedded view of one stop, where the rest of the world
+    /// falls outside the surface.
+    pub fn framing(region: Region, width: u32, height: u32) -> Self {
+        let surface = Vec2::new(width.max(1) as f32, height.max(1) as f32);
+        let size = region.size().max(Vec2::ONE);
+        let zoom = (surface.x / size.x).min(surface.y / size.y);
+        let origin = (surface - size * zoom) * 0.5 - region.min * zoom;
         Self {
             zoom,
             origin,
@@ -177,6 +194,23 @@ mod tests {
         assert_eq!(t.zoom, 0.5);
         assert_eq!(t.to_pixel(Vec2::ZERO), Vec2::new(0.0, 140.0));
         assert_eq!(t.to_pixel(WORLD_SIZE), Vec2::new(640.0, 500.0));
+    }
+
+    #[test]
+    fn framing_puts_the_region_alone_on_the_surface() {
+        // A region twice as wide as tall on a 480 x 240 surface: its corners are the
+        // surface's, and the world beyond it falls off the surface.
+        let near = |a: Vec2, b: Vec2| assert!((a - b).length() < 1e-3, "{a} against {b}");
+        let region = Region::new(300.0, 100.0, 500.0, 200.0);
+        let t = ViewTransform::framing(region, 480, 240);
+        assert_eq!(t.zoom, 2.4);
+        near(t.to_pixel(region.min), Vec2::ZERO);
+        near(t.to_pixel(region.max), Vec2::new(480.0, 240.0));
+        assert!(t.to_pixel(Vec2::ZERO).x < -700.0);
+        // On a taller surface it is centred, with bars above and below.
+        let t = ViewTransform::framing(region, 480, 480);
+        near(t.to_pixel(region.min), Vec2::new(0.0, 120.0));
+        near(t.to_world(Vec2::new(240.0, 240.0)), region.centre());
     }
 
     #[test]

@@ -438,6 +438,12 @@ impl Tour {
                 None => return false,
             }
         };
+        self.visit(to, now)
+    }
+
+    /// Goes to stop `to` (from 0) at `now`, as the book's view of that stop does when it
+    /// scrolls into sight; false where there is no such stop.
+    pub fn visit(&mut self, to: usize, now: Duration) -> bool {
         if to >= self.stops.len() {
             return false;
         }

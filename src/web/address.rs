@@ -4,8 +4,9 @@
 //! messages. What a page cannot do (write or read files, quit by itself, the lab, the bench
 //! and `motion`) is refused in one line that says where to do it instead.
 //!
-//! Two names are the page's own: `backend=webgl` draws with WebGL2 even where the browser
-//! offers WebGPU, and `tour=off` opens the page without the guided tour. A page with
+//! Three names are the page's own: `backend=webgl` draws with WebGL2 even where the browser
+//! offers WebGPU, `tour=off` opens the page without the guided tour, and `embed=STOP` makes
+//! it one of the book's embedded views, the tour's stop `STOP` (its id) framed alone. A page with
 //! nothing of the window's in its address opens on the tour's first stop, since no README
 //! is beside it; one set up by its address (`?strategy=fixed-sleep`) opens as it says,
 //! unless it asks for the tour too (`?tour`).
@@ -15,6 +16,7 @@ use clap::Parser;
 use crate::app::AppOptions;
 use crate::cli::{Cli, one_line};
 use crate::failure::Failure;
+use crate::tour::stops;
 
 /// The page's options: the window's, and whether to draw with WebGL2 alone.
 #[derive(Clone, Debug)]
@@ -41,6 +43,7 @@ pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
     let mut args = vec!["looplab".to_string()];
     let mut webgl_only = false;
     let mut tour = None;
+    let mut embed = None;
     for pair in query.trim_start_matches('?').split('&') {
         let (name, value) = match pair.split_once('=') {
             Some((n, v)) => (decode(n), Some(decode(v))),
@@ -70,6 +73,7 @@ pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
                     }
                 }
             }
+            "embed" => embed = Some(embedded_stop(value.as_deref().unwrap_or_default())?),
             "lab" | "bench" | "motion" => {
                 return Err(Failure::usage(format!(
                     "{name} runs outside a browser: install Looplab and run `looplab {name}`"
@@ -97,7 +101,30 @@ pub fn page_options(query: &str) -> Result<PageOptions, Failure> {
     let set_up_by_address = args.len() > 1;
     let mut app = cli.app.options()?;
     app.tour = tour.unwrap_or(!set_up_by_address);
+    if let Some(stop) = embed {
+        // The book around the view says the stop's words and shows its rows.
+        app.embedded = Some(stop);
+        app.knobs.overlay = false;
+    }
     Ok(PageOptions { app, webgl_only })
+}
+
+/// The index among a page's stops of the stop `id` names, or why a view cannot show it.
+fn embedded_stop(id: &str) -> Result<usize, Failure> {
+    if let Some(at) = stops::for_a_page().iter().position(|s| s.id == id) {
+        return Ok(at);
+    }
+    let every = stops::stops();
+    Err(Failure::usage(match every.iter().find(|s| s.id == id) {
+        Some(stop) => format!(
+            "embed={id}: a page cannot show this stop: {}",
+            stop.may_differ
+        ),
+        None => format!(
+            "embed={id:?}: no stop of the tour has that id (they are {})",
+            every.iter().map(|s| s.id).collect::<Vec<_>>().join(", ")
+        ),
+    }))
 }
 
 /// A query component with its `%XX` escapes and `+` (a space) decoded; an escape that is
@@ -176,6 +203,27 @@ mod tests {
         let e = page_options("backend=vulkan").unwrap_err();
         assert!(e.message.contains("webgl or auto"), "{e}");
         assert!(page_options("lane=fast/variable").is_err());
+    }
+
+    #[test]
+    fn an_embedded_view_opens_on_its_stop_framed_and_refuses_what_it_cannot_show() {
+        let o = page_options("embed=a-nap-on-a-weak-gpu").unwrap();
+        let at = o.app.embedded.expect("an embedded view");
+        assert_eq!(stops::for_a_page()[at].id, "a-nap-on-a-weak-gpu");
+        assert!(!o.app.knobs.overlay, "the book shows the stop's words");
+        assert!(
+            page_options("backend=webgl&embed=a-little-nap")
+                .unwrap()
+                .webgl_only
+        );
+        assert_eq!(page_options("").unwrap().app.embedded, None);
+        let e = page_options("embed=as-fast-as-you-can").unwrap_err();
+        assert!(e.message.contains("never draws faster"), "{e}");
+        let e = page_options("embed=sideways").unwrap_err();
+        assert!(
+            e.message.contains("a-little-nap") && !e.message.contains('\n'),
+            "{e}"
+        );
     }
 
     #[test]

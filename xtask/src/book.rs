@@ -1,5 +1,6 @@
-//! `cargo xtask book`: the book in `docs/` built with mdBook, then the README's and the
-//! book's links and headings checked.
+//! The README's and the book's links and headings, checked; `cargo xtask book`
+//! ([`crate::site`]) builds the book and checks it with these and its live views'
+//! ([`crate::views`]).
 //!
 //! The checks read Markdown as mdBook does (with `pulldown-cmark`) and need no mdBook, so
 //! they also run as a test on every `cargo test` (`xtask/tests/book.rs`):
@@ -22,15 +23,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
-
-/// The mdBook the book is built with, as CI installs it.
-pub const MDBOOK_VERSION: &str = "0.5.4";
-/// How to install it.
-pub const MDBOOK_INSTALL: &str = "cargo install --locked mdbook --version 0.5.4";
 
 /// The README, checked with the book.
 pub const README: &str = "README.md";
@@ -40,48 +35,6 @@ pub const BOOK: &str = "docs";
 pub const SUMMARY: &str = "docs/SUMMARY.md";
 /// The headings links from outside may name, each a heading somewhere.
 pub const MOVED_HEADINGS: &str = "docs/moved-headings.txt";
-
-/// Builds the book with mdBook into `target/book`, then runs [`check`] on the workspace.
-pub fn build_and_check(root: &Path) -> Result<String, String> {
-    let version = Command::new("mdbook")
-        .arg("--version")
-        .output()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => {
-                format!("mdbook is not on the PATH: install it with `{MDBOOK_INSTALL}`")
-            }
-            _ => format!("mdbook cannot be run ({e}): install it with `{MDBOOK_INSTALL}`"),
-        })?;
-    let version = String::from_utf8_lossy(&version.stdout).trim().to_string();
-    let mut out = String::new();
-    if !version.ends_with(MDBOOK_VERSION) {
-        out.push_str(&format!(
-            "note: {version} is not the pinned mdbook {MDBOOK_VERSION} (`{MDBOOK_INSTALL}`)\n"
-        ));
-    }
-    let status = Command::new("mdbook")
-        .args(["build", BOOK])
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("mdbook build {BOOK}: {e}"))?;
-    if !status.success() {
-        return Err(format!("mdbook build {BOOK} failed ({status})"));
-    }
-    let problems = check(&Disk(root.to_path_buf()));
-    if !problems.is_empty() {
-        let list: Vec<String> = problems.iter().map(Problem::to_string).collect();
-        return Err(format!(
-            "{} problem(s) in the README and the book:\n{}",
-            problems.len(),
-            list.join("\n")
-        ));
-    }
-    out.push_str(&format!(
-        "built the book into {} ({version}); its links and headings are whole",
-        root.join("target/book").display()
-    ));
-    Ok(out)
-}
 
 /// Where the checks read files: the workspace on disk, or a map in a test. Paths are
 /// relative to the workspace's root, with `/` between their parts.

@@ -190,7 +190,7 @@ fn optimize(rustc_wasm: PathBuf) -> Result<(PathBuf, Option<u64>), String> {
     let shrunk = target_dir().join("looplab.opt.wasm");
     run(
         Command::new("wasm-opt")
-            .arg("-Os")
+            .arg("-Oz")
             // What rustc's wasm32 target emits by default.
             .args([
                 "--enable-bulk-memory",
@@ -216,50 +216,55 @@ pub fn gzipped_size(bytes: &[u8]) -> u64 {
     gz.finish().map_or(0, |v| v.len() as u64)
 }
 
-/// The wasm-bindgen CLI at `version` (its glue and the wasm's must agree): the one on the
-/// PATH if it is that version, or else one installed for this build under `target/web/tools`
-/// from the Rust package registry (once; a few minutes). Its own lock file pins a
-/// `webpki-roots` the registry may not have yet, so it is installed without `--locked`.
+/// The wasm-bindgen CLI at `version` (its glue and the wasm's must agree). Its own lock
+/// file pins a `webpki-roots` the registry may not have yet, so it is installed without
+/// `--locked`.
 fn wasm_bindgen(version: &str) -> Result<PathBuf, String> {
+    tool("wasm-bindgen", "wasm-bindgen-cli", version, &[])
+}
+
+/// The program `name` at `version`: the one on the PATH if it is that version (as its
+/// `--version` says, `name 1.2.3` or `name v1.2.3`), or else one installed under
+/// `target/web/tools` from the Rust package registry, as the crate `krate` with the
+/// `cargo install` options `install` (once; a few minutes).
+pub fn tool(name: &str, krate: &str, version: &str, install: &[&str]) -> Result<PathBuf, String> {
     let is_version = |program: &Path| {
         Command::new(program)
             .arg("--version")
             .output()
             .is_ok_and(|o| {
-                String::from_utf8_lossy(&o.stdout).split_whitespace().nth(1) == Some(version)
+                let said = String::from_utf8_lossy(&o.stdout);
+                let second = said.split_whitespace().nth(1).unwrap_or("");
+                second.trim_start_matches('v') == version
             })
     };
-    let on_path = PathBuf::from("wasm-bindgen");
+    let on_path = PathBuf::from(name);
     if is_version(&on_path) {
         return Ok(on_path);
     }
     let tools = target_dir().join("tools");
-    let ours = tools.join("bin").join("wasm-bindgen");
+    let ours = tools.join("bin").join(name);
     if is_version(&ours) {
         return Ok(ours);
     }
     eprintln!(
-        "xtask: installing wasm-bindgen-cli {version} (the lock file's) into {}",
+        "xtask: installing {krate} {version} into {}",
         tools.display()
     );
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     run(
         Command::new(cargo)
-            .args([
-                "install",
-                "wasm-bindgen-cli",
-                "--version",
-                version,
-                "--root",
-            ])
+            .args(["install", krate, "--version", version])
+            .args(install)
+            .arg("--root")
             .arg(&tools),
-        "cargo install wasm-bindgen-cli",
+        &format!("cargo install {krate}"),
     )?;
     if is_version(&ours) {
         Ok(ours)
     } else {
         Err(format!(
-            "wasm-bindgen-cli {version} did not install into {}",
+            "{krate} {version} did not install into {}",
             tools.display()
         ))
     }

@@ -2,7 +2,8 @@
 //! build`), a server for it (`web serve`), and a kit that drives headless Chromium through
 //! WebDriver, which the page's tests, its screenshot (`web screenshot`) and its measurements
 //! (`web measure`) share; `shape`, the figures a refactor of the source tree is judged by;
-//! and `book`, the book in `docs/` built with mdBook and its links and headings checked.
+//! and `book`, the book in `docs/` built with mdBook, the page inside it for its live
+//! views, and its links, headings and views checked.
 //!
 //! A `cargo xtask`, as wgpu's repository has, rather than `trunk`: trunk downloads
 //! wasm-bindgen and wasm-opt from GitHub by default (not reachable from every build machine)
@@ -16,6 +17,8 @@ pub mod captures;
 pub mod measure;
 pub mod serve;
 pub mod shape;
+pub mod site;
+pub mod views;
 
 use std::path::PathBuf;
 

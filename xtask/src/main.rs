@@ -1,4 +1,5 @@
-//! `cargo xtask book` (the book built and its links checked), `cargo xtask captures` (the
+//! `cargo xtask book` (the book built, the page inside it, and its links and views checked;
+//! `book serve [PORT]` serves it too), `cargo xtask captures` (the
 //! test captures), `cargo xtask shape` (the source tree's figures) or
 //! `cargo xtask web build | serve [PORT] |
 //! screenshot FILE [QUERY] | measure | example NAME [PORT]` (a `looplab-winit` example as a
@@ -12,7 +13,7 @@ use xtask::build::{Built, build, build_example};
 use xtask::measure::{measure, screenshot};
 use xtask::serve::PageServer;
 
-const USAGE: &str = "usage: cargo xtask book | captures | shape [--edges] [DIR] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure | web example NAME [PORT]";
+const USAGE: &str = "usage: cargo xtask book | book serve [PORT] | captures | shape [--edges] [DIR] | web build | web serve [PORT] | web screenshot FILE.png [QUERY] | web measure | web example NAME [PORT]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,14 +27,17 @@ fn main() -> ExitCode {
     }
 }
 
+/// The port a command names, 8000 when it names none.
+fn port(given: Option<&str>) -> Result<u16, String> {
+    match given {
+        Some(p) => p.parse().map_err(|_| format!("'{p}' is not a port number")),
+        None => Ok(8000),
+    }
+}
+
 /// Serves `built` on `port` (8000 when none is given) until Ctrl+C, saying where.
 fn serve(built: &Built, port: Option<&str>, what: &str) -> Result<(), String> {
-    let port = match port {
-        Some(p) => p
-            .parse()
-            .map_err(|_| format!("'{p}' is not a port number"))?,
-        None => 8000,
-    };
+    let port = self::port(port)?;
     println!("{}", built.summary());
     let server = PageServer::start(&built.dir, port)?;
     println!("serving {what} at {} (Ctrl+C stops)", server.url(""));
@@ -63,8 +67,21 @@ fn run(args: &[&str]) -> Result<(), String> {
             Ok(())
         }
         ["book"] => {
-            println!("{}", xtask::book::build_and_check(&xtask::root())?);
+            println!("{}", xtask::site::build_and_check(&xtask::root())?);
             Ok(())
+        }
+        ["book", "serve", rest @ ..] if rest.len() <= 1 => {
+            let root = xtask::root();
+            println!("{}", xtask::site::build_and_check(&root)?);
+            let port = port(rest.first().copied())?;
+            let server = PageServer::start(&root.join(xtask::site::BUILT), port)?;
+            println!(
+                "serving the book at {} (Ctrl+C stops)",
+                server.at("explore.html")
+            );
+            loop {
+                std::thread::park();
+            }
         }
         ["captures"] => {
             let dir = xtask::root().join("tests/captures/made");

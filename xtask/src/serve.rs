@@ -1,4 +1,5 @@
-//! A static server for the built page, on a loopback port, on a thread of its own.
+//! A static server for the built page (or the book, the page inside it), on a loopback
+//! port, on a thread of its own.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -38,9 +39,15 @@ impl PageServer {
         let serving = Arc::clone(&server);
         let dir = dir.to_path_buf();
         let thread = std::thread::spawn(move || {
+            // Each request is answered on a thread of its own: a browser that has not yet
+            // read one response (the wasm, while it compiles what came) must not hold up
+            // the files it asks for meanwhile.
             for request in serving.incoming_requests() {
-                let response = respond(&dir, request.url(), head.as_deref());
-                let _ = request.respond(response);
+                let (dir, head) = (dir.clone(), head.clone());
+                std::thread::spawn(move || {
+                    let response = respond(&dir, request.url(), head.as_deref());
+                    let _ = request.respond(response);
+                });
             }
         });
         Ok(PageServer {
@@ -58,6 +65,15 @@ impl PageServer {
             format!("?{query}")
         };
         format!("http://127.0.0.1:{}/index.html{q}", self.port)
+    }
+
+    /// The address of `path` in the served folder (`explore.html?backend=webgl`).
+    pub fn at(&self, path: &str) -> String {
+        format!(
+            "http://127.0.0.1:{}/{}",
+            self.port,
+            path.trim_start_matches('/')
+        )
     }
 }
 
@@ -118,6 +134,12 @@ fn respond(dir: &Path, url: &str, head: Option<&str>) -> Response<std::io::Curso
                 // Needed for the browser to compile the wasm as it streams in.
                 Some("wasm") => "application/wasm",
                 Some("png") => "image/png",
+                // The book's.
+                Some("css") => "text/css; charset=utf-8",
+                Some("gif") => "image/gif",
+                Some("svg") => "image/svg+xml",
+                Some("json") => "application/json",
+                Some("woff2") => "font/woff2",
                 _ => "application/octet-stream",
             };
             let header = |name: &str, value: &str| {

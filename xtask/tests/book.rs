@@ -1,12 +1,15 @@
 //! The README and the book in `docs/` as committed: every relative link and picture points
 //! at a file that exists, every `#anchor` at a heading, no chapter links out of the book,
 //! every chapter is in SUMMARY.md, and every heading that links from outside may name is a
-//! heading somewhere (`docs/moved-headings.txt`). The checks of `cargo xtask book`,
+//! heading somewhere (`docs/moved-headings.txt`); every live view names a stop of the
+//! tour, and every stop has a view. The checks of `cargo xtask book`,
 //! without building the book, so the README's test command catches a broken link.
 
 #[test]
 fn the_readme_and_the_book_have_whole_links_and_keep_every_heading() {
-    let problems = xtask::book::check(&xtask::book::Disk(xtask::root()));
+    let disk = xtask::book::Disk(xtask::root());
+    let mut problems = xtask::book::check(&disk);
+    problems.extend(xtask::views::check(&disk));
     let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
     assert!(
         list.is_empty(),

@@ -149,7 +149,8 @@ impl Demo {
         .with_lanes(self.compare.as_ref(), now)
         .with_tour(tour.as_ref())
         // The invitation stays until the person presses a key (Enter takes it up).
-        .with_tour_invite(self.touring.is_none() && self.run.inputs_applied == 0);
+        .with_tour_invite(self.touring.is_none() && self.run.inputs_applied == 0)
+        .framed(self.framed());
         draw(&inputs)
     }
 

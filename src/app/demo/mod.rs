@@ -61,6 +61,9 @@ pub struct DemoSetup {
     pub lanes: Vec<LaneSpec>,
     /// Start with the guided tour's first stop (`--tour`).
     pub tour: bool,
+    /// One of the book's embedded views: start at this stop of the tour, framed alone
+    /// ([`crate::app::AppOptions::embedded`]).
+    pub embedded: Option<usize>,
     /// The demo runs in a browser page, whose tour leaves out what a page cannot show.
     pub in_a_page: bool,
     /// Keep every frame for `--frame-log`, and every presented one for `--trace`.
@@ -112,7 +115,9 @@ impl Demo {
             ReplayCheck::new(recording)
         });
         let mut input = InputQueue::default();
-        if start.tour {
+        if let Some(stop) = start.embedded {
+            input.clicked([Action::Tour(TourKey::Visit(stop))], Duration::ZERO);
+        } else if start.tour {
             // As if Enter were pressed before the first frame: the tour's first stop.
             input.clicked([Action::Tour(TourKey::Next)], Duration::ZERO);
         }

@@ -18,7 +18,11 @@ fn demo(tour: bool) -> Demo {
 }
 
 fn demo_in(tour: bool, in_a_page: bool) -> Demo {
-    Demo::new(DemoSetup {
+    Demo::new(setup(tour, in_a_page))
+}
+
+fn setup(tour: bool, in_a_page: bool) -> DemoSetup {
+    DemoSetup {
         strategy: Strategy::Interpolated,
         settings: LoopSettings::default(),
         world: WorldConfig {
@@ -29,10 +33,11 @@ fn demo_in(tour: bool, in_a_page: bool) -> Demo {
         replay: None,
         lanes: Vec::new(),
         tour,
+        embedded: None,
         in_a_page,
         keep_frames: false,
         keep_trace: false,
-    })
+    }
 }
 
 fn facts() -> WindowFacts {
@@ -487,4 +492,43 @@ fn a_stop_that_asks_shows_two_lanes_unnamed_and_counts_the_answer_against_the_fi
         .find(|s| s.id == "frames-in-flight")
         .unwrap();
     assert_eq!(answered.feel.as_ref().unwrap().chose.as_deref(), Some("A"));
+}
+
+#[test]
+fn an_embedded_view_opens_on_its_stop_framed_with_the_stops_rows_for_the_book() {
+    let stops = crate::tour::stops::for_a_page();
+    let at = stops
+        .iter()
+        .position(|s| s.id == "a-nap-on-a-weak-gpu")
+        .unwrap();
+    let mut d = Demo::new(DemoSetup {
+        embedded: Some(at),
+        ..setup(false, true)
+    });
+    let clock = ManualClock::new();
+    frame(&mut d, &clock);
+    let stop = d.tour_stop().expect("on the tour").0.clone();
+    assert_eq!(stop.id, "a-nap-on-a-weak-gpu");
+    assert!(d.framed());
+    assert_eq!(d.knobs().render_cost, Duration::from_millis(40));
+    // The frame is framed on the stop's region, and its rows are handed over, not drawn.
+    let mut composer = crate::app::compose::Composer::headless();
+    let mut next = d.run_updates(&clock, None);
+    let rows = d.with_frame_inputs(&next.plan, &facts(), clock.now(), |inputs| {
+        composer
+            .compose(inputs, None, (480, 160))
+            .words
+            .map(|w| w.rows)
+    });
+    let labels: Vec<&str> = rows.unwrap().iter().map(|(label, _)| *label).collect();
+    assert_eq!(labels, stop.rows);
+    d.presented(&clock, &next.plan, &mut next.record);
+    let lesson = crate::app::lessons::now(&d, &[]).unwrap();
+    assert_eq!(lesson.id, "a-nap-on-a-weak-gpu");
+    assert!(lesson.code.is_some() && lesson.asking.is_none());
+    // Off the tour (End), nothing is framed and there is no lesson.
+    d.input().key(KeyCode::End, true, false, clock.now());
+    frame(&mut d, &clock);
+    assert!(d.tour_stop().is_none());
+    assert!(crate::app::lessons::now(&d, &[]).is_none());
 }

@@ -14,7 +14,9 @@ use crate::lab::blind::{Judged, LETTERS};
 use crate::lab::compare::Preset;
 use crate::session::CountFrom;
 use crate::text::settings::describe_settings;
-use crate::tour::{Answer, FigureTracker, Host, Need, Setup, StopStatus, Tour, stops};
+use crate::tour::{
+    Answer, FigureTracker, Host, Need, Setup, Stop, StopStatus, Tour, TourPanel, stops,
+};
 
 /// The tour as the window runs it (kept after it is left, for `--stats`).
 #[derive(Clone, Debug)]
@@ -38,6 +40,9 @@ impl Demo {
             .touring
             .as_ref()
             .is_some_and(|t| t.on && t.tour.asking().is_some());
+        if let TourKey::Visit(to) = key {
+            return self.visit_stop(to, now);
+        }
         let moved = match (key, self.touring.as_mut()) {
             (TourKey::Everything | TourKey::AnswerB, _) if asking => {
                 let chose = usize::from(key == TourKey::AnswerB);
@@ -62,10 +67,28 @@ impl Demo {
                 return self.leave_tour(&found, now);
             }
             // Back, leave and B off the tour, or B where no question is asked.
-            (TourKey::Previous | TourKey::Leave | TourKey::AnswerB, _) => return Effect::default(),
+            (TourKey::Previous | TourKey::Leave | TourKey::AnswerB | TourKey::Visit(_), _) => {
+                return Effect::default();
+            }
         };
         self.tour_moved(moved, key == TourKey::Next, now)
             .unwrap_or_default()
+    }
+
+    /// Goes to stop `to` at `now`, starting the tour (or taking it up again) if need be:
+    /// what the book's view of a stop asks for as it scrolls into sight.
+    fn visit_stop(&mut self, to: usize, now: Duration) -> Effect {
+        let snapshot = self.controls.snapshot();
+        let (in_a_page, host) = (self.start.in_a_page, self.host());
+        let touring = self
+            .touring
+            .get_or_insert_with(|| Self::tour_from(in_a_page, snapshot.clone(), host, now));
+        if !touring.on {
+            touring.on = true;
+            touring.found = snapshot;
+        }
+        let moved = touring.tour.visit(to, now);
+        self.tour_moved(moved, false, now).unwrap_or_default()
     }
 
     /// After a tour key: the stop it came to set up, or why it did not move (`next` says
@@ -105,7 +128,18 @@ impl Demo {
     /// The tour from its first stop (the page's stops in a page), begun at `now`, keeping
     /// what the person had set.
     fn new_tour(&self, now: Duration) -> Touring {
-        let stops = if self.start.in_a_page {
+        Self::tour_from(
+            self.start.in_a_page,
+            self.controls.snapshot(),
+            self.host(),
+            now,
+        )
+    }
+
+    /// The tour from its first stop (a page's stops `in_a_page`), begun at `now` by a
+    /// `host`, keeping what the person had set, `found`.
+    fn tour_from(in_a_page: bool, found: Snapshot, host: Host, now: Duration) -> Touring {
+        let stops = if in_a_page {
             stops::for_a_page()
         } else {
             stops::stops()
@@ -115,9 +149,9 @@ impl Demo {
         Touring {
             tour,
             on: true,
-            tracker: FigureTracker::new(now, need).called_by(self.host()),
+            tracker: FigureTracker::new(now, need).called_by(host),
             status: StopStatus::Watching,
-            found: self.controls.snapshot(),
+            found,
         }
     }
 
@@ -168,6 +202,19 @@ impl Demo {
         let mut effect = self.begin_stop(&stop.setup, now);
         effect.log = Some(format!("tour: {}: {words}", stop.id));
         Some(effect)
+    }
+
+    /// The tour's current stop and its panel, while the tour is on: what the book's
+    /// embedded view shows in words around its picture.
+    pub fn tour_stop(&self) -> Option<(&Stop, TourPanel)> {
+        let touring = self.touring.as_ref().filter(|t| t.on)?;
+        Some((touring.tour.stop()?, touring.tour.panel(&touring.status)?))
+    }
+
+    /// Whether this is one of the book's embedded views, which frames the tour's stop
+    /// alone.
+    pub fn framed(&self) -> bool {
+        self.start.embedded.is_some()
     }
 
     /// Who calls the frames: a page's browser, or the window's own loop.

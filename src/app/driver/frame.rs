@@ -106,15 +106,20 @@ impl App {
         let (outcome, render, clicked, took) =
             self.demo.with_frame_inputs(&plan, &facts, now, |inputs| {
                 let composed = w.composer.compose(inputs, Some(&w.gfx.window), size);
-                let (paint, clicked, took, texts) = match composed.words {
-                    Some(words) => (Some(words.paint), words.actions, words.took, words.texts),
-                    None => (None, Vec::new(), Duration::ZERO, Vec::new()),
+                let (paint, clicked, took, laid) = match composed.words {
+                    Some(words) => (
+                        Some(words.paint),
+                        words.actions,
+                        words.took,
+                        (words.texts, words.rows),
+                    ),
+                    None => (None, Vec::new(), Duration::ZERO, Default::default()),
                 };
                 let (outcome, render) = w.gfx.render(&composed.sprites, paint);
-                (outcome, render, clicked, (took, texts))
+                (outcome, render, clicked, (took, laid))
             });
-        let (took, texts) = took;
-        self.target.laid_out(size, &texts);
+        let (took, (texts, rows)) = took;
+        self.target.laid_out(size, &texts, rows);
         self.demo.input().clicked(clicked, now);
         record.render = RenderTimes {
             overlay: took,

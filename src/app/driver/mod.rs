@@ -96,8 +96,14 @@ trait Target: Default {
     /// A frame's updates have run.
     fn updates_ran(&mut self, demo: &Demo);
 
-    /// The overlay was laid out at `size`, its texts where they landed.
-    fn laid_out(&mut self, size: (u32, u32), texts: &[PlacedText]);
+    /// The overlay was laid out at `size`, its texts where they landed; in the book's
+    /// embedded view, with the rows its stop names.
+    fn laid_out(
+        &mut self,
+        size: (u32, u32),
+        texts: &[PlacedText],
+        rows: Vec<(&'static str, String)>,
+    );
 
     /// The frame of `plan`, let draw at `let_draw`, was presented at `presented`, after
     /// waiting `acquire` for its surface image.
@@ -226,6 +232,7 @@ impl App {
             replay,
             lanes,
             tour,
+            embedded,
             hooks,
         } = options;
         let demo = Demo::new(DemoSetup {
@@ -236,6 +243,7 @@ impl App {
             replay,
             lanes,
             tour,
+            embedded,
             in_a_page: cfg!(target_arch = "wasm32"),
             keep_frames: outputs.frame_log.is_some(),
             keep_trace: outputs.trace.is_some(),

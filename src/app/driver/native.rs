@@ -119,7 +119,13 @@ impl Target for Native {
     }
 
     /// A native window does not check its layout as it draws.
-    fn laid_out(&mut self, _size: (u32, u32), _texts: &[PlacedText]) {}
+    fn laid_out(
+        &mut self,
+        _size: (u32, u32),
+        _texts: &[PlacedText],
+        _rows: Vec<(&'static str, String)>,
+    ) {
+    }
 
     /// Frames keep the display's grid when it paces them and the loop asks for no wait of
     /// its own: a compositor at its frame callbacks, which let the frame draw; FIFO at the

@@ -35,6 +35,8 @@ use winit::platform::web::{EventLoopExtWebSys, WindowAttributesExtWebSys, Window
 
 use super::{App, Phase, Target};
 use crate::app::demo::{Demo, Nap};
+use crate::app::keys::{Action, TourKey, key_named};
+use crate::app::lessons;
 use crate::app::overlay::{PacedBy, PlacedText, layout_faults};
 use crate::app::stats::{StatsReport, WindowSystem};
 use crate::app::{AppEvent, AppOptions};
@@ -98,6 +100,9 @@ pub struct Page {
     last_recovery: Option<RecoverySeen>,
     /// The last frame's layout, checked.
     layout: Option<LayoutSeen>,
+    /// In the book's embedded view, the rows its stop names, as the last frame laid them
+    /// out.
+    rows: Vec<(&'static str, String)>,
 }
 
 /// The overlay's layout as the last frame laid it out, checked as the layout tests check
@@ -169,7 +174,11 @@ impl Target for Page {
             }
         };
         if let Some(canvas) = window.canvas() {
-            let _ = canvas.focus();
+            // The page's one canvas takes the keys at once; a view of the book's waits to be
+            // clicked, so that the book does not scroll to it.
+            if !app.demo.framed() {
+                let _ = canvas.focus();
+            }
             if let Some(proxy) = &app.target.proxy {
                 listen_for_context_loss(&canvas, proxy);
             }
@@ -295,7 +304,13 @@ impl Target for Page {
     fn updates_ran(&mut self, _demo: &Demo) {}
 
     /// The overlay was laid out at `size`: checked as the layout tests check every screen.
-    fn laid_out(&mut self, size: (u32, u32), texts: &[PlacedText]) {
+    fn laid_out(
+        &mut self,
+        size: (u32, u32),
+        texts: &[PlacedText],
+        rows: Vec<(&'static str, String)>,
+    ) {
+        self.rows = rows;
         if texts.is_empty() {
             return;
         }
@@ -367,6 +382,61 @@ pub fn stats_json() -> String {
             Err(_) => "null".to_string(),
         },
         None => "null".to_string(),
+    })
+}
+
+/// The tour's current stop as the book's embedded view shows it, as JSON
+/// ([`lessons::LessonNow`]), or `null` off the tour and before the page has started.
+pub fn lesson_json() -> String {
+    RUNNING.with(|running| {
+        let lesson = match &*running.borrow() {
+            Some(app) => app
+                .try_borrow()
+                .ok()
+                .and_then(|app| lessons::now(&app.demo, &app.target.rows)),
+            None => None,
+        };
+        serde_json::to_string(&lesson).unwrap_or_default()
+    })
+}
+
+/// What the book's view does to the running page: go to a stop, or press a key; false
+/// when there is no page running or it is busy.
+pub enum ViewCommand {
+    /// Go to the page's stop with this id (as the view of it scrolls into sight).
+    Visit(String),
+    /// Press and let go of a key, named as the help names it (`Shift+R`, `A`).
+    Press(String),
+}
+
+/// Does `command` to the running page, from the book's script; says why not where it
+/// cannot (no such stop or key, or no page running).
+pub fn command(command: ViewCommand) -> Result<(), String> {
+    RUNNING.with(|running| {
+        let running = running.borrow();
+        let mut app = running
+            .as_ref()
+            .and_then(|app| app.try_borrow_mut().ok())
+            .ok_or("the page has not started")?;
+        let now = app.clock.now();
+        match command {
+            ViewCommand::Visit(id) => {
+                let at = crate::tour::stops::for_a_page()
+                    .iter()
+                    .position(|s| s.id == id)
+                    .ok_or_else(|| format!("no stop of a page's tour is {id:?}"))?;
+                app.demo
+                    .input()
+                    .clicked([Action::Tour(TourKey::Visit(at))], now);
+            }
+            ViewCommand::Press(name) => {
+                let key = key_named(&name).ok_or_else(|| format!("no key is named {name:?}"))?;
+                let input = app.demo.input();
+                input.key_with_shift(key.code, key.shift, true, now);
+                input.key_with_shift(key.code, key.shift, false, now);
+            }
+        }
+        Ok(())
     })
 }
 

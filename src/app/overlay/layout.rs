@@ -66,6 +66,9 @@ pub struct LayoutOutcome {
     pub panels: Vec<egui::Rect>,
     /// Every text with its place, when asked for (tests of the layout); empty otherwise.
     pub texts: Vec<PlacedText>,
+    /// In the book's embedded view, the rows the tour's stop names, for the book to show
+    /// beside the picture (label, value); empty otherwise.
+    pub rows: Vec<(&'static str, String)>,
 }
 
 /// Where the help panel goes: over the bullet stream, under its caption (it is painted over
@@ -89,6 +92,12 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> LayoutOutcome {
     let mut laid = LayoutOutcome::default();
     let place = Placement::new(&m.transform);
     laid.texts = region_words(ctx, m, &place, audit);
+    if let Some(tour) = m.tour.filter(|_| m.framed) {
+        laid.rows = status_rows(m)
+            .into_iter()
+            .filter(|(label, _)| tour.rows.contains(label))
+            .collect();
+    }
     if !m.knobs.overlay {
         return laid;
     }

@@ -7,6 +7,7 @@ use looplab_timing::Strategy;
 
 use crate::app::keys::{Action, TourKey, strategy_key};
 use crate::tour::{Focus, LoopCode, TourPanel};
+use crate::world::WORLD_SIZE;
 use crate::world::layout::{LAYOUT, Region};
 
 /// The tour's colour: its headings and the frame on the region a stop points at.
@@ -57,6 +58,21 @@ pub(super) fn focus_region(focus: Focus, overlay: bool) -> Region {
         Focus::Lanes if overlay => LANES_AREA,
         Focus::Lanes => LANES_AREA_WITHOUT_OVERLAY,
     }
+}
+
+/// The widest a framed view is, width over height: a region wider than this (the
+/// metronome's strip, the timeline) is framed with the world above and below it, dimmed, so
+/// that a view a few hundred pixels wide still has a picture's height.
+const WIDEST_FRAME: f32 = 3.0;
+
+/// What the book's embedded view of a stop about `focus` frames: its region, grown to at
+/// most [`WIDEST_FRAME`] wide for its height, within the world.
+pub fn framed_region(focus: Focus, overlay: bool) -> Region {
+    let region = focus_region(focus, overlay);
+    let size = region.size();
+    let height = size.y.max(size.x / WIDEST_FRAME).min(WORLD_SIZE.y);
+    let top = (region.centre().y - height / 2.0).clamp(0.0, WORLD_SIZE.y - height);
+    Region::new(region.min.x, top, region.max.x, top + height)
 }
 
 /// The tour's stop at the top of the panel: the claim, where it comes from, where to look
@@ -155,4 +171,43 @@ pub(super) fn loop_code(ui: &mut egui::Ui, code: &LoopCode, running: Strategy) {
         }
     });
     ui.add_space(2.0);
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec2;
+
+    use super::*;
+
+    #[test]
+    fn a_framed_view_holds_its_region_at_no_more_than_three_to_one() {
+        let focuses = [
+            Focus::Stream,
+            Focus::Metronome,
+            Focus::Wall,
+            Focus::Balls,
+            Focus::Timeline,
+            Focus::Lanes,
+        ];
+        for focus in focuses {
+            let region = focus_region(focus, false);
+            let framed = framed_region(focus, false);
+            let size = framed.size();
+            assert!(size.x / size.y <= WIDEST_FRAME + 1e-3, "{focus:?}: {size}");
+            assert!(framed.min.y <= region.min.y && framed.max.y >= region.max.y);
+            assert_eq!((framed.min.x, framed.max.x), (region.min.x, region.max.x));
+            assert!(
+                framed.min.y >= 0.0 && framed.max.y <= WORLD_SIZE.y,
+                "{focus:?}"
+            );
+        }
+        // The metronome's strip, 948 by 56, is framed 948 by 316 about its centre; the
+        // stream, under three to one already, as it is.
+        let metronome = framed_region(Focus::Metronome, false);
+        assert_eq!(metronome.size(), Vec2::new(948.0, 316.0));
+        assert_eq!(metronome.centre(), LAYOUT.metronome.centre());
+        assert_eq!(framed_region(Focus::Stream, false), LAYOUT.stream);
+        // The timeline, at the bottom, grows upwards only.
+        assert_eq!(framed_region(Focus::Timeline, false).max.y, WORLD_SIZE.y);
+    }
 }
