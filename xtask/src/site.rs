@@ -100,28 +100,37 @@ fn prune(root: &Path, built: &Path) -> Result<(), String> {
         }
     }
     let source = root.join(BOOK);
-    let mut dirs = vec![source.clone()];
-    while let Some(dir) = dirs.pop() {
+    for path in files_under(&source)? {
+        let Ok(relative) = path.strip_prefix(&source) else {
+            continue;
+        };
+        let name = relative.to_string_lossy().replace('\\', "/");
+        let copied = built.join(relative);
+        if !name.ends_with(".md") && !used.contains(&name) && copied.is_file() {
+            std::fs::remove_file(&copied)
+                .map_err(|e| format!("cannot remove {}: {e}", copied.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Every file under `dir`, at any depth.
+fn files_under(dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
         let entries =
-            std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+            std::fs::read_dir(&d).map_err(|e| format!("cannot read {}: {e}", d.display()))?;
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
-                continue;
-            }
-            let Ok(relative) = path.strip_prefix(&source) else {
-                continue;
-            };
-            let name = relative.to_string_lossy().replace('\\', "/");
-            let copied = built.join(relative);
-            if !name.ends_with(".md") && !used.contains(&name) && copied.is_file() {
-                std::fs::remove_file(&copied)
-                    .map_err(|e| format!("cannot remove {}: {e}", copied.display()))?;
+            } else {
+                files.push(path);
             }
         }
     }
-    Ok(())
+    Ok(files)
 }
 
 /// What a built site weighs.
@@ -136,22 +145,12 @@ pub struct Weight {
 /// The weight of every file under `dir`.
 pub fn site_weight(dir: &Path) -> Result<Weight, String> {
     let mut weight = Weight::default();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        let entries =
-            std::fs::read_dir(&d).map_err(|e| format!("cannot read {}: {e}", d.display()))?;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-                continue;
-            }
-            let bytes =
-                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            weight.files += 1;
-            weight.bytes += bytes.len() as u64;
-            weight.gzipped += crate::build::gzipped_size(&bytes);
-        }
+    for path in files_under(dir)? {
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        weight.files += 1;
+        weight.bytes += bytes.len() as u64;
+        weight.gzipped += crate::build::gzipped_size(&bytes);
     }
     Ok(weight)
 }
