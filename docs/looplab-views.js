@@ -46,6 +46,7 @@
       keys: el("div", "lv-keys"),
       standing: el("div", "lv-standing", "The loop starts when this view is in sight."),
       rows: el("table", "lv-rows"),
+      lanes: el("ol", "lv-lanes"),
       code: el("pre", "lv-code"),
     };
     parts.ask.hidden = true;
@@ -163,13 +164,27 @@
     p.standing.dataset.seen = now.seen === null ? "" : String(now.seen);
     p.ask.hidden = !now.asking && !now.felt;
     const q = p.ask.querySelector(".lv-question");
-    if (q) q.textContent = now.asking || now.felt || "";
+    if (q) q.textContent = now.asking ? `${now.asking} (${now.which_is_which})` : now.felt || "";
     for (const b of p.ask.querySelectorAll("button")) b.hidden = !now.asking;
+    // A stop that asked opens out onto its own picture once answered: its shape follows.
+    const aspect = String(now.aspect);
+    if (p.stage.style.aspectRatio !== aspect) p.stage.style.aspectRatio = aspect;
     p.rows.replaceChildren(
       ...now.rows.map(([label, value]) => {
         const tr = el("tr");
         tr.append(el("th", "", label), el("td", "", value));
         return tr;
+      }),
+    );
+    // The lanes' captions, top first: the picture draws them too small to read here. While
+    // the stop asks, they only name the letters, which the question places.
+    p.lanes.replaceChildren(
+      ...(now.asking ? [] : now.lanes).map((caption) => {
+        const [head, ...rest] = caption.split("\n");
+        const li = el("li");
+        li.append(el("strong", "", head));
+        if (rest.length) li.append(el("span", "", rest.join("\n")));
+        return li;
       }),
     );
     if (now.code) {

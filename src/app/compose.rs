@@ -197,7 +197,9 @@ impl Composer {
         let (session, knobs, plan) = (inputs.session, inputs.knobs, inputs.plan);
         let transform = match inputs.tour.filter(|_| inputs.framed) {
             Some(tour) => {
-                ViewTransform::framing(framed_region(tour.focus, knobs.overlay), size.0, size.1)
+                let lanes = inputs.lanes.map(|c| c.lanes.len());
+                let region = framed_region(tour.focus, lanes, knobs.overlay);
+                ViewTransform::framing(region, size.0, size.1)
             }
             None => ViewTransform::new(WORLD_SIZE, size.0, size.1),
         };

@@ -9,8 +9,8 @@
 use serde::Serialize;
 
 use crate::app::demo::Demo;
-use crate::app::overlay::framed_region;
-use crate::tour::{Focus, Stop, stops};
+use crate::app::overlay::{ViewFigures, framed_region};
+use crate::tour::{Stop, stops};
 
 /// One stop, as a view shows it before it runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -32,7 +32,8 @@ pub struct LessonCard {
     /// Whether it asks which of two unnamed lanes is smoother or sooner before it names
     /// them (the view's A and B buttons).
     pub asks: bool,
-    /// The framed picture's width over its height.
+    /// The framed picture's width over its height, as the stop opens (its lanes, where it
+    /// opens on compare mode's).
     pub aspect: f32,
 }
 
@@ -43,7 +44,14 @@ pub fn catalogue() -> Vec<LessonCard> {
         .iter()
         .map(|stop| {
             let shown = in_a_page.contains(&stop.id);
-            let framed = framed_region(stop.focus, false).size();
+            // A stop that asks opens on the question's two lanes; one about compare mode's
+            // lanes, on its preset's.
+            let lanes = match (stop.feel, stop.setup.compare) {
+                (Some(pair), _) => Some(pair.lanes().len()),
+                (None, Some(preset)) => Some(preset.lanes().len()),
+                (None, None) => None,
+            };
+            let framed = framed_region(stop.focus, lanes, false).size();
             LessonCard {
                 id: stop.id,
                 title: stop.title,
@@ -82,17 +90,23 @@ pub struct LessonNow {
     /// was seen (`None` while watching or trying).
     pub standing: String,
     pub seen: Option<bool>,
-    /// The question, while the stop waits for the answer; then the answer, the lanes named.
+    /// The question, while the stop waits for the answer, and where its lanes are (the
+    /// picture's own letters are small in a view); then the answer, the lanes named.
     pub asking: Option<&'static str>,
+    pub which_is_which: Option<&'static str>,
     pub felt: Option<String>,
     /// The stop's loop, its claim's line lit (hidden while the stop asks: it would name a
     /// lane), and the strategy running now.
     pub code: Option<Code>,
     pub running: &'static str,
     /// The overlay's rows the stop names, as the last frame laid them out (label, value);
-    /// none at a stop about compare mode's lanes, whose captions carry their figures.
+    /// none while compare mode's lanes are shown, whose captions carry their figures.
     pub rows: Vec<(&'static str, String)>,
-    pub lanes: bool,
+    /// The lanes' captions, while they are shown, top first.
+    pub lanes: Vec<String>,
+    /// The framed picture's width over its height now (it changes when a stop that asked
+    /// goes from the question's lanes to its own picture).
+    pub aspect: f32,
     /// Frames presented so far in the run: a view sees its first picture come.
     pub presented: u64,
 }
@@ -108,16 +122,18 @@ pub struct Code {
     pub key: Option<&'static str>,
 }
 
-/// The tour's current stop in `demo`, with the `rows` the last frame laid out; `None` off
-/// the tour.
-pub fn now(demo: &Demo, rows: &[(&'static str, String)]) -> Option<LessonNow> {
+/// The tour's current stop in `demo`, with the `figures` the last frame laid out; `None`
+/// off the tour.
+pub fn now(demo: &Demo, figures: &ViewFigures) -> Option<LessonNow> {
     let (stop, panel) = demo.tour_stop()?;
+    let framed = framed_region(stop.focus, demo.lanes_shown(), demo.knobs().overlay).size();
     Some(LessonNow {
         id: stop.id,
         heading: panel.heading,
         standing: panel.standing,
         seen: panel.seen,
         asking: panel.asking.map(|q| q.words()),
+        which_is_which: panel.asking.map(|_| which_is_which(demo.knobs().overlay)),
         felt: panel.felt,
         code: panel.asking.is_none().then(|| Code {
             strategy: panel.code.strategy.id(),
@@ -126,10 +142,21 @@ pub fn now(demo: &Demo, rows: &[(&'static str, String)]) -> Option<LessonNow> {
             key: panel.code.key,
         }),
         running: demo.strategy().id(),
-        rows: rows.to_vec(),
-        lanes: stop.focus == Focus::Lanes,
+        rows: figures.rows.clone(),
+        lanes: figures.lanes.clone(),
+        aspect: framed.x / framed.y,
         presented: demo.presented_count(),
     })
+}
+
+/// Where the question's lanes A and B are in the picture.
+fn which_is_which(overlay: bool) -> &'static str {
+    let tiles = crate::render::lanes::lane_tiles(2, overlay);
+    if tiles[1].min.x >= tiles[0].max.x {
+        "A is the left lane, B the right"
+    } else {
+        "A is the top lane, B the bottom"
+    }
 }
 
 #[cfg(test)]

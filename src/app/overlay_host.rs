@@ -7,7 +7,7 @@ use glam::Vec2;
 use winit::event::WindowEvent;
 use winit::window::Window;
 
-use super::overlay::{self, OverlayModel, PlacedText};
+use super::overlay::{self, OverlayModel, PlacedText, ViewFigures};
 use crate::app::keys::Action;
 use crate::platform::clock::Stopwatch;
 use crate::render::{OverlayPaint, TextureChanges};
@@ -32,8 +32,9 @@ pub struct OverlayFrame {
     pub took: Duration,
     /// Where every text landed, from a host that audits; empty otherwise.
     pub texts: Vec<PlacedText>,
-    /// The stop's rows, in the book's embedded view ([`overlay::LayoutOutcome::rows`]).
-    pub rows: Vec<(&'static str, String)>,
+    /// In the book's embedded view, what it hands to the book
+    /// ([`overlay::LayoutOutcome::figures`]).
+    pub figures: ViewFigures,
 }
 
 impl OverlayHost {
@@ -150,7 +151,7 @@ impl OverlayHost {
             actions: laid.actions,
             took: t.elapsed(),
             texts: laid.texts,
-            rows: laid.rows,
+            figures: laid.figures,
         }
     }
 }

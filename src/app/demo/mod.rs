@@ -226,6 +226,11 @@ impl Demo {
         self.controls.session_mut().resync(now);
     }
 
+    /// How many of compare mode's lanes are shown, while it is on.
+    pub fn lanes_shown(&self) -> Option<usize> {
+        self.compare.as_ref().map(|c| c.lanes.len())
+    }
+
     /// Frames presented so far.
     pub fn presented_count(&self) -> u64 {
         self.run.presented

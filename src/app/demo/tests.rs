@@ -518,17 +518,86 @@ fn an_embedded_view_opens_on_its_stop_framed_with_the_stops_rows_for_the_book() 
         composer
             .compose(inputs, None, (480, 160))
             .words
-            .map(|w| w.rows)
+            .map(|w| w.figures.rows)
     });
     let labels: Vec<&str> = rows.unwrap().iter().map(|(label, _)| *label).collect();
     assert_eq!(labels, stop.rows);
     d.presented(&clock, &next.plan, &mut next.record);
-    let lesson = crate::app::lessons::now(&d, &[]).unwrap();
+    let lesson = crate::app::lessons::now(&d, &Default::default()).unwrap();
     assert_eq!(lesson.id, "a-nap-on-a-weak-gpu");
     assert!(lesson.code.is_some() && lesson.asking.is_none());
     // Off the tour (End), nothing is framed and there is no lesson.
     d.input().key(KeyCode::End, true, false, clock.now());
     frame(&mut d, &clock);
     assert!(d.tour_stop().is_none());
-    assert!(crate::app::lessons::now(&d, &[]).is_none());
+    assert!(crate::app::lessons::now(&d, &Default::default()).is_none());
+}
+
+#[test]
+fn an_embedded_view_that_asks_frames_the_questions_lanes_and_hands_their_captions_over() {
+    let stops = crate::tour::stops::for_a_page();
+    let at = stops
+        .iter()
+        .position(|s| s.id == "stuck-in-the-middle")
+        .unwrap();
+    // As the page's address `embed=` sets it up: no overlay (the book shows the words).
+    let mut d = Demo::new(DemoSetup {
+        embedded: Some(at),
+        knobs: Knobs {
+            overlay: false,
+            ..Knobs::default()
+        },
+        ..setup(false, true)
+    });
+    let clock = ManualClock::new();
+    frame(&mut d, &clock);
+    assert_eq!(
+        d.lanes_shown(),
+        Some(2),
+        "it opens on the question's two lanes"
+    );
+    let mut composer = crate::app::compose::Composer::headless();
+    let next = d.run_updates(&clock, None);
+    let figures = d
+        .with_frame_inputs(&next.plan, &facts(), clock.now(), |inputs| {
+            composer
+                .compose(inputs, None, (720, 240))
+                .words
+                .map(|w| w.figures)
+        })
+        .unwrap();
+    // The lanes' captions, unnamed, and none of the stop's rows (they would name a lane).
+    assert!(figures.rows.is_empty(), "{figures:?}");
+    assert_eq!(figures.lanes.len(), 2);
+    assert!(figures.lanes[0].starts_with('A') && figures.lanes[1].starts_with('B'));
+    let lesson = crate::app::lessons::now(&d, &figures).unwrap();
+    assert!(lesson.asking.is_some() && lesson.code.is_none());
+    assert_eq!(
+        lesson.which_is_which,
+        Some("A is the left lane, B the right")
+    );
+    // Framed on the two tiles: as wide as the lanes' area, no taller than the tiles (the
+    // world around them is not framed with them).
+    let tiles = crate::render::lanes::lane_tiles(2, false);
+    let framed = crate::app::overlay::framed_region(lesson_focus(&d), Some(2), false);
+    assert_eq!(framed.min.x, tiles[0].min.x);
+    assert_eq!(framed.max.x, tiles[1].max.x);
+    assert!(
+        framed.size().y <= tiles[0].size().y + 1e-3,
+        "{framed:?} {tiles:?}"
+    );
+    let size = framed.size();
+    assert!((lesson.aspect - size.x / size.y).abs() < 1e-4);
+    let card = crate::app::lessons::catalogue()
+        .into_iter()
+        .find(|c| c.id == "stuck-in-the-middle")
+        .unwrap();
+    assert_eq!(
+        card.aspect, lesson.aspect,
+        "the view opens in the shape it runs in"
+    );
+}
+
+fn lesson_focus(d: &Demo) -> crate::tour::Focus {
+    d.tour_stop().unwrap().0.focus
 }

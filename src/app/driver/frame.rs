@@ -111,15 +111,15 @@ impl App {
                         Some(words.paint),
                         words.actions,
                         words.took,
-                        (words.texts, words.rows),
+                        (words.texts, words.figures),
                     ),
                     None => (None, Vec::new(), Duration::ZERO, Default::default()),
                 };
                 let (outcome, render) = w.gfx.render(&composed.sprites, paint);
                 (outcome, render, clicked, (took, laid))
             });
-        let (took, (texts, rows)) = took;
-        self.target.laid_out(size, &texts, rows);
+        let (took, (texts, figures)) = took;
+        self.target.laid_out(size, &texts, figures);
         self.demo.input().clicked(clicked, now);
         record.render = RenderTimes {
             overlay: took,

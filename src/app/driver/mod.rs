@@ -46,7 +46,7 @@ use winit::window::{Window, WindowId};
 use super::compose::Composer;
 use super::demo::{Demo, DemoSetup, Frame};
 use super::display_rate::DisplayRate;
-use super::overlay::{PacedBy, PlacedText};
+use super::overlay::{PacedBy, PlacedText, ViewFigures};
 use super::stats::{RunEnd, StatsReport, WindowReport, WindowSystem};
 use super::visibility::{Change, Moment, Visibility};
 use super::{AppEvent, AppOptions};
@@ -97,13 +97,8 @@ trait Target: Default {
     fn updates_ran(&mut self, demo: &Demo);
 
     /// The overlay was laid out at `size`, its texts where they landed; in the book's
-    /// embedded view, with the rows its stop names.
-    fn laid_out(
-        &mut self,
-        size: (u32, u32),
-        texts: &[PlacedText],
-        rows: Vec<(&'static str, String)>,
-    );
+    /// embedded view, with the figures it hands to the book.
+    fn laid_out(&mut self, size: (u32, u32), texts: &[PlacedText], figures: ViewFigures);
 
     /// The frame of `plan`, let draw at `let_draw`, was presented at `presented`, after
     /// waiting `acquire` for its surface image.

@@ -10,7 +10,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use super::{App, Phase, Target};
 use crate::app::demo::{Demo, Nap};
 use crate::app::display_rate::RefreshSource;
-use crate::app::overlay::{PacedBy, PlacedText};
+use crate::app::overlay::{PacedBy, PlacedText, ViewFigures};
 use crate::app::stats::WindowSystem;
 use crate::app::{AppEvent, AppOptions, NO_DISPLAY_HELP};
 use crate::failure::Failure;
@@ -119,13 +119,7 @@ impl Target for Native {
     }
 
     /// A native window does not check its layout as it draws.
-    fn laid_out(
-        &mut self,
-        _size: (u32, u32),
-        _texts: &[PlacedText],
-        _rows: Vec<(&'static str, String)>,
-    ) {
-    }
+    fn laid_out(&mut self, _size: (u32, u32), _texts: &[PlacedText], _figures: ViewFigures) {}
 
     /// Frames keep the display's grid when it paces them and the loop asks for no wait of
     /// its own: a compositor at its frame callbacks, which let the frame draw; FIFO at the

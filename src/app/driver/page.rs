@@ -37,7 +37,7 @@ use super::{App, Phase, Target};
 use crate::app::demo::{Demo, Nap};
 use crate::app::keys::{Action, TourKey, key_named};
 use crate::app::lessons;
-use crate::app::overlay::{PacedBy, PlacedText, layout_faults};
+use crate::app::overlay::{PacedBy, PlacedText, ViewFigures, layout_faults};
 use crate::app::stats::{StatsReport, WindowSystem};
 use crate::app::{AppEvent, AppOptions};
 use crate::failure::Failure;
@@ -100,9 +100,9 @@ pub struct Page {
     last_recovery: Option<RecoverySeen>,
     /// The last frame's layout, checked.
     layout: Option<LayoutSeen>,
-    /// In the book's embedded view, the rows its stop names, as the last frame laid them
-    /// out.
-    rows: Vec<(&'static str, String)>,
+    /// In the book's embedded view, the figures it hands to the book, as the last frame
+    /// laid them out.
+    figures: ViewFigures,
 }
 
 /// The overlay's layout as the last frame laid it out, checked as the layout tests check
@@ -304,13 +304,8 @@ impl Target for Page {
     fn updates_ran(&mut self, _demo: &Demo) {}
 
     /// The overlay was laid out at `size`: checked as the layout tests check every screen.
-    fn laid_out(
-        &mut self,
-        size: (u32, u32),
-        texts: &[PlacedText],
-        rows: Vec<(&'static str, String)>,
-    ) {
-        self.rows = rows;
+    fn laid_out(&mut self, size: (u32, u32), texts: &[PlacedText], figures: ViewFigures) {
+        self.figures = figures;
         if texts.is_empty() {
             return;
         }
@@ -393,7 +388,7 @@ pub fn lesson_json() -> String {
             Some(app) => app
                 .try_borrow()
                 .ok()
-                .and_then(|app| lessons::now(&app.demo, &app.target.rows)),
+                .and_then(|app| lessons::now(&app.demo, &app.target.figures)),
             None => None,
         };
         serde_json::to_string(&lesson).unwrap_or_default()

@@ -66,9 +66,18 @@ pub struct LayoutOutcome {
     pub panels: Vec<egui::Rect>,
     /// Every text with its place, when asked for (tests of the layout); empty otherwise.
     pub texts: Vec<PlacedText>,
-    /// In the book's embedded view, the rows the tour's stop names, for the book to show
-    /// beside the picture (label, value); empty otherwise.
+    /// In the book's embedded view, what it hands to the book; empty otherwise.
+    pub figures: ViewFigures,
+}
+
+/// What the book's embedded view hands to the book to show beside its picture, as the frame
+/// laid it out: the rows the tour's stop names (label, value), and while compare mode's
+/// lanes are shown, their captions, which the picture draws too small to read in a view a
+/// few hundred pixels wide.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ViewFigures {
     pub rows: Vec<(&'static str, String)>,
+    pub lanes: Vec<String>,
 }
 
 /// Where the help panel goes: over the bullet stream, under its caption (it is painted over
@@ -93,10 +102,13 @@ pub fn ui(ctx: &egui::Context, m: &OverlayModel, audit: bool) -> LayoutOutcome {
     let place = Placement::new(&m.transform);
     laid.texts = region_words(ctx, m, &place, audit);
     if let Some(tour) = m.tour.filter(|_| m.framed) {
-        laid.rows = status_rows(m)
-            .into_iter()
-            .filter(|(label, _)| tour.rows.contains(label))
-            .collect();
+        laid.figures = ViewFigures {
+            rows: status_rows(m)
+                .into_iter()
+                .filter(|(label, _)| tour.rows.contains(label))
+                .collect(),
+            lanes: m.lane_captions.iter().map(|(_, c)| c.clone()).collect(),
+        };
     }
     if !m.knobs.overlay {
         return laid;

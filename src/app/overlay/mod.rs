@@ -14,7 +14,7 @@ use std::sync::Arc;
 use looplab_timing::{FramePlan, StatsSummary};
 
 pub use graph::graph_scale_ms;
-pub use layout::{LayoutOutcome, PlacedText, help_region, layout_faults, ui};
+pub use layout::{LayoutOutcome, PlacedText, ViewFigures, help_region, layout_faults, ui};
 pub use tour_panel::{TOUR_INVITE, framed_region};
 pub use words::{captions, status_rows, steer_delay_text, taps_text};
 
@@ -106,7 +106,7 @@ pub struct OverlayModel<'a> {
     /// Say in one quiet line how to start the tour (until the person's first key).
     pub invite: bool,
     /// The book's embedded view: the tour's stop framed alone, its rows handed to the
-    /// book ([`LayoutOutcome::rows`]) instead of drawn.
+    /// book ([`LayoutOutcome::figures`]) instead of drawn.
     pub framed: bool,
 }
 

@@ -65,10 +65,21 @@ pub(super) fn focus_region(focus: Focus, overlay: bool) -> Region {
 /// that a view a few hundred pixels wide still has a picture's height.
 const WIDEST_FRAME: f32 = 3.0;
 
-/// What the book's embedded view of a stop about `focus` frames: its region, grown to at
-/// most [`WIDEST_FRAME`] wide for its height, within the world.
-pub fn framed_region(focus: Focus, overlay: bool) -> Region {
-    let region = focus_region(focus, overlay);
+/// What the book's embedded view of a stop about `focus` frames: its region, or the tiles
+/// of compare mode's lanes while it shows `lanes` of them (a stop that asks which of two is
+/// smoother shows two, whatever its focus), grown to at most [`WIDEST_FRAME`] wide for its
+/// height, within the world.
+pub fn framed_region(focus: Focus, lanes: Option<usize>, overlay: bool) -> Region {
+    let region = match lanes {
+        Some(n) => crate::render::lanes::lane_tiles(n, overlay)
+            .into_iter()
+            .reduce(|a, b| Region {
+                min: a.min.min(b.min),
+                max: a.max.max(b.max),
+            })
+            .unwrap_or_else(|| focus_region(Focus::Lanes, overlay)),
+        None => focus_region(focus, overlay),
+    };
     let size = region.size();
     let height = size.y.max(size.x / WIDEST_FRAME).min(WORLD_SIZE.y);
     let top = (region.centre().y - height / 2.0).clamp(0.0, WORLD_SIZE.y - height);
@@ -191,7 +202,7 @@ mod tests {
         ];
         for focus in focuses {
             let region = focus_region(focus, false);
-            let framed = framed_region(focus, false);
+            let framed = framed_region(focus, None, false);
             let size = framed.size();
             assert!(size.x / size.y <= WIDEST_FRAME + 1e-3, "{focus:?}: {size}");
             assert!(framed.min.y <= region.min.y && framed.max.y >= region.max.y);
@@ -203,11 +214,14 @@ mod tests {
         }
         // The metronome's strip, 948 by 56, is framed 948 by 316 about its centre; the
         // stream, under three to one already, as it is.
-        let metronome = framed_region(Focus::Metronome, false);
+        let metronome = framed_region(Focus::Metronome, None, false);
         assert_eq!(metronome.size(), Vec2::new(948.0, 316.0));
         assert_eq!(metronome.centre(), LAYOUT.metronome.centre());
-        assert_eq!(framed_region(Focus::Stream, false), LAYOUT.stream);
+        assert_eq!(framed_region(Focus::Stream, None, false), LAYOUT.stream);
         // The timeline, at the bottom, grows upwards only.
-        assert_eq!(framed_region(Focus::Timeline, false).max.y, WORLD_SIZE.y);
+        assert_eq!(
+            framed_region(Focus::Timeline, None, false).max.y,
+            WORLD_SIZE.y
+        );
     }
 }
