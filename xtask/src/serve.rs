@@ -2,11 +2,11 @@
 //! port, on a thread of its own.
 //!
 //! It is written on the standard library's sockets: one thread per connection, one request
-//! per connection (`Connection: close`). tiny_http, which served here before, hands
-//! connections to a pool that can leave one unread while the others stay open: with six
-//! keep-alive connections opened at once, as Chromium opens them for a chapter of the book,
-//! two of the six got no answer at all on a fresh server, and the page never finished
-//! loading. A connection of its own for each request cannot wait on another.
+//! per connection (`Connection: close`), so no request can wait on another. A server that
+//! hands keep-alive connections to a pool of threads can leave one unread while the others
+//! stay open: tiny_http 0.12 does, and with six connections opened at once, as Chromium
+//! opens them for a chapter of the book, two of the six got no answer on a fresh server,
+//! and the chapter never finished loading.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
