@@ -801,6 +801,36 @@ mod tests {
         }
 
         #[test]
+        fn a_stall_of_the_host_is_no_part_of_a_lanes_smoothness() {
+            // The page rests out of sight, or a slow machine holds a frame for two seconds:
+            // the lanes go on from where real time is, and their figures from there. (The
+            // interpolation pair: the noisy display's measured lane shows its doubles at some
+            // phases of its loop against the display only, and a stall moves the phase.)
+            let blind = Blind {
+                pair: Pair::Interpolation,
+                swapped: false,
+            };
+            let mut compare = start(blind);
+            let mut now = Duration::ZERO;
+            while now < Duration::from_secs(8) {
+                now += if now == Duration::from_secs(1) {
+                    Duration::from_secs(2)
+                } else {
+                    Duration::from_millis(50)
+                };
+                compare.advance_to(now);
+            }
+            let error = compare.lanes[blind.refined()].animation_error();
+            assert!(
+                error.mean_abs_ms < 0.5,
+                "the refinement's animation error {:.1} ms after a host stall",
+                error.mean_abs_ms
+            );
+            let judged = compare.judge(blind);
+            assert_eq!(judged.favoured, Some(blind.refined()), "{}", judged.said);
+        }
+
+        #[test]
         fn a_pair_with_nothing_measured_favours_neither() {
             let blind = Blind {
                 pair: Pair::RenderTick,

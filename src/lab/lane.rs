@@ -233,8 +233,11 @@ impl Lane {
                 None if self.next_start <= now => {
                     if now > self.next_start + MAX_BEHIND {
                         // Not advanced for a while: go on from now (the planner clamps the
-                        // gap as the window's loop clamps a stall).
+                        // gap as the window's loop clamps a stall). The stall was the host's,
+                        // not the modelled machine's, so its animation error begins again,
+                        // as the tour's figures do after the window's own hitch.
                         self.next_start = now;
+                        self.animation = AnimationErrors::default();
                     }
                     self.start_frame();
                 }
