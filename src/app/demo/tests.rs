@@ -494,17 +494,22 @@ fn a_stop_that_asks_shows_two_lanes_unnamed_and_counts_the_answer_against_the_fi
     assert_eq!(answered.feel.as_ref().unwrap().chose.as_deref(), Some("A"));
 }
 
+/// A page's demo opened as the book's embedded view of the stop `id`, with `knobs`.
+fn embedded_on(id: &str, knobs: Knobs) -> Demo {
+    let at = crate::tour::stops::for_a_page()
+        .iter()
+        .position(|s| s.id == id)
+        .unwrap();
+    Demo::new(DemoSetup {
+        embedded: Some(at),
+        knobs,
+        ..setup(false, true)
+    })
+}
+
 #[test]
 fn an_embedded_view_opens_on_its_stop_framed_with_the_stops_rows_for_the_book() {
-    let stops = crate::tour::stops::for_a_page();
-    let at = stops
-        .iter()
-        .position(|s| s.id == "a-nap-on-a-weak-gpu")
-        .unwrap();
-    let mut d = Demo::new(DemoSetup {
-        embedded: Some(at),
-        ..setup(false, true)
-    });
+    let mut d = embedded_on("a-nap-on-a-weak-gpu", Knobs::default());
     let clock = ManualClock::new();
     frame(&mut d, &clock);
     let stop = d.tour_stop().expect("on the tour").0.clone();
@@ -535,20 +540,12 @@ fn an_embedded_view_opens_on_its_stop_framed_with_the_stops_rows_for_the_book() 
 
 #[test]
 fn an_embedded_view_that_asks_frames_the_questions_lanes_and_hands_their_captions_over() {
-    let stops = crate::tour::stops::for_a_page();
-    let at = stops
-        .iter()
-        .position(|s| s.id == "stuck-in-the-middle")
-        .unwrap();
     // As the page's address `embed=` sets it up: no overlay (the book shows the words).
-    let mut d = Demo::new(DemoSetup {
-        embedded: Some(at),
-        knobs: Knobs {
-            overlay: false,
-            ..Knobs::default()
-        },
-        ..setup(false, true)
-    });
+    let knobs = Knobs {
+        overlay: false,
+        ..Knobs::default()
+    };
+    let mut d = embedded_on("stuck-in-the-middle", knobs);
     let clock = ManualClock::new();
     frame(&mut d, &clock);
     assert_eq!(
